@@ -1,0 +1,5 @@
+"""Entry point for ``python -m ink_tui``."""
+
+from ink_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Continuing a session: providers, tools and the turn loop (never imports Textual)."""

@@ -1,0 +1,1 @@
+"""Many sessions: listing, titles, resolving a SESSION argument. Pure: no Textual."""

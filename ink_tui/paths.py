@@ -1,0 +1,87 @@
+"""Where things live: the Ink sessions directory, per-cwd folders, config and cache dirs.
+
+The per-cwd folder encoding follows Ink's own (spec/ink-session-format.md, section 1): take the
+absolute cwd, drop ONE leading ``/`` or ``\\``, double every ``-``, then replace each ``/``, ``\\``
+and ``:`` with ``-``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "ink-tui"
+SESSIONS_DIR_ENV = "INK_SESSIONS_DIR"
+DEFAULT_SESSIONS_DIR = "~/.ink/sessions"
+CONFIG_FILE_NAME = "config.toml"
+
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
+_SEPARATORS = str.maketrans({"/": "-", "\\": "-", ":": "-"})
+
+
+def _is_absolute(cwd: str) -> bool:
+    """True for a POSIX (``/x``), UNC/backslash (``\\x``) or drive (``C:\\x``) absolute path."""
+    return cwd.startswith(("/", "\\")) or bool(_WINDOWS_ABSOLUTE.match(cwd))
+
+
+def cwd_folder_name(cwd: str) -> str:
+    """Return the folder name Ink uses for sessions started in ``cwd``.
+
+    >>> cwd_folder_name("/Users/z/my-proj")
+    'Users-z-my--proj'
+    >>> cwd_folder_name("C:\\\\Users\\\\dev\\\\proj")
+    'C--Users-dev-proj'
+    """
+    path = cwd if _is_absolute(cwd) else os.path.abspath(cwd)
+    if path[:1] in ("/", "\\"):
+        path = path[1:]
+    return path.replace("-", "--").translate(_SEPARATORS)
+
+
+def sessions_dir(flag: str | os.PathLike[str] | None = None) -> Path:
+    """The Ink sessions base directory: ``flag`` > ``$INK_SESSIONS_DIR`` > ``~/.ink/sessions``.
+
+    An empty flag or an empty environment variable counts as unset. ``~`` is expanded.
+    """
+    chosen: str | os.PathLike[str]
+    if flag is not None and os.fspath(flag) != "":
+        chosen = flag
+    else:
+        chosen = os.environ.get(SESSIONS_DIR_ENV) or DEFAULT_SESSIONS_DIR
+    return Path(chosen).expanduser()
+
+
+def project_dir(sessions_dir: str | os.PathLike[str], cwd: str) -> Path:
+    """The folder holding the sessions started in ``cwd``."""
+    return Path(sessions_dir) / cwd_folder_name(cwd)
+
+
+def config_dir() -> Path:
+    """The user's ink-tui configuration directory (platform-specific)."""
+    return platformdirs.user_config_path(APP_NAME, appauthor=False)
+
+
+def cache_dir() -> Path:
+    """The user's ink-tui cache directory (platform-specific), e.g. for the catalog index."""
+    return platformdirs.user_cache_path(APP_NAME, appauthor=False)
+
+
+def config_file() -> Path:
+    """The ink-tui configuration file (it may not exist)."""
+    return config_dir() / CONFIG_FILE_NAME
+
+
+def styles_dir() -> Path:
+    """The directory of ``.tcss`` stylesheets.
+
+    In a wheel the repository's ``styles/`` is shipped as ``ink_tui/styles``; in an editable
+    install or a source checkout it is ``styles/`` beside the package.
+    """
+    package = Path(__file__).resolve().parent
+    shipped = package / "styles"
+    if shipped.is_dir():
+        return shipped
+    return package.parent / "styles"

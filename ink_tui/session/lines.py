@@ -1,0 +1,86 @@
+"""Splitting a session file into lines the way Ink does, keeping byte offsets.
+
+Ink reads the whole file as UTF-8 text, splits it on ``\\n`` and drops the lines that
+JavaScript's ``trim()`` empties. We work on bytes so that every line keeps its byte offset
+(repair truncates at byte offsets, and the live tail reads from one), and read in chunks so a
+100 MB file never sits in memory twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO, Final
+
+__all__ = ["JS_WHITESPACE", "RawLine", "is_blank", "iter_lines", "split_lines"]
+
+# What String.prototype.trim() removes: WhiteSpace and LineTerminator code points.
+JS_WHITESPACE: Final = (
+    "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_ASCII_WHITESPACE: Final = b" \t\n\r\x0b\x0c"
+CHUNK_SIZE: Final = 8 * 1024 * 1024
+
+
+@dataclass(slots=True, frozen=True)
+class RawLine:
+    """One ``\\n``-separated segment of the file (without its ``\\n``)."""
+
+    data: bytes
+    offset: int  # byte offset of the first byte
+    terminated: bool  # followed by a ``\\n``
+
+    @property
+    def end(self) -> int:
+        """Offset just past the line and its newline."""
+        return self.offset + len(self.data) + (1 if self.terminated else 0)
+
+
+def is_blank(data: bytes) -> bool:
+    """True when JavaScript's ``trim()`` would empty this line."""
+    stripped = data.strip(_ASCII_WHITESPACE)
+    if not stripped:
+        return True
+    if stripped[0] < 0x80 or stripped[-1] < 0x80:
+        return False  # an ASCII non-whitespace byte at an end: certainly not blank
+    return data.decode("utf-8", errors="replace").strip(JS_WHITESPACE) == ""
+
+
+def iter_lines(stream: BinaryIO, start: int = 0, chunk_size: int = CHUNK_SIZE) -> Iterator[RawLine]:
+    """Yield every segment from ``start`` (which must be a line start) to the end of ``stream``.
+
+    The last segment is yielded with ``terminated=False`` when the file does not end in ``\\n``;
+    an empty segment after a final ``\\n`` is not yielded.
+    """
+    stream.seek(start)
+    offset = start
+    pending = b""
+    while True:
+        chunk = stream.read(chunk_size)
+        if not chunk:
+            break
+        buffer = pending + chunk if pending else chunk
+        position = 0
+        while True:
+            newline = buffer.find(b"\n", position)
+            if newline < 0:
+                break
+            yield RawLine(buffer[position:newline], offset, True)
+            offset += newline - position + 1
+            position = newline + 1
+        pending = buffer[position:]
+    if pending:
+        yield RawLine(pending, offset, False)
+
+
+def split_lines(data: bytes, start: int = 0) -> Iterator[RawLine]:
+    """:func:`iter_lines` over bytes already in memory."""
+    position = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            yield RawLine(data[position:], start + position, False)
+            return
+        yield RawLine(data[position:newline], start + position, True)
+        position = newline + 1

@@ -1,0 +1,152 @@
+"""The entry tree of one session: branch walk, forks, labels, name, model and thinking level."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from ink_tui.session.errors import SessionError
+from ink_tui.session.reader import Entry, SessionFile
+from ink_tui.session.records import THINKING_LEVELS
+
+__all__ = [
+    "ModelRef",
+    "branch",
+    "children_map",
+    "explicit_model_selection",
+    "labels",
+    "leaves",
+    "restored_model",
+    "session_name",
+    "thinking_level",
+]
+
+
+def branch(
+    session: SessionFile, leaf_id: str | None = None, *, use_leaf: bool = True
+) -> list[Entry]:
+    """The entries from the root to ``leaf_id`` (default: the session's leaf), as ``getBranch``.
+
+    Raises :class:`SessionError` with Ink's texts on a cycle, a broken chain or a missing leaf.
+    A null leaf gives an empty branch.
+    """
+    if use_leaf and leaf_id is None:
+        leaf_id = session.leaf_id
+    if leaf_id is None:
+        return []
+    current = session.by_id.get(leaf_id)
+    if current is None:
+        raise SessionError(f"entry {leaf_id} not found", path=session.path)
+    path: list[Entry] = []
+    seen: set[str] = set()
+    while True:
+        if current.id in seen:
+            raise SessionError(f"parentId cycle at entry {current.id}", path=session.path)
+        seen.add(current.id)
+        path.append(current)
+        parent_id = current.parent_id
+        if parent_id is None:
+            break
+        parent = session.by_id.get(parent_id)
+        if parent is None:
+            raise SessionError(f"broken parentId chain at entry {leaf_id}", path=session.path)
+        current = parent
+    path.reverse()
+    return path
+
+
+def children_map(session: SessionFile) -> dict[str | None, list[Entry]]:
+    """Each id (``None`` for roots) to its child entries in file order (the id map's winners)."""
+    result: dict[str | None, list[Entry]] = defaultdict(list)
+    for entry in session.entries:
+        if session.by_id.get(entry.id) is entry:
+            result[entry.parent_id].append(entry)
+    return result
+
+
+def leaves(session: SessionFile) -> list[Entry]:
+    """Entries (labels excepted) that no other non-label entry names as parent, in file order."""
+    parents = {
+        entry.parent_id
+        for entry in session.entries
+        if entry.type != "label" and session.by_id.get(entry.id) is entry
+    }
+    return [
+        entry
+        for entry in session.entries
+        if entry.type != "label"
+        and session.by_id.get(entry.id) is entry
+        and entry.id not in parents
+    ]
+
+
+def labels(session: SessionFile) -> dict[str, str]:
+    """``targetId -> label``: file-wide, last write wins, an empty label removes it."""
+    result: dict[str, str] = {}
+    for entry in session.entries:
+        if entry.type != "label":
+            continue
+        target = str(entry.record["targetId"])
+        text = str(entry.record["label"])
+        if text:
+            result[target] = text
+        else:
+            result.pop(target, None)
+    return result
+
+
+def session_name(branch_entries: list[Entry]) -> str | None:
+    """The latest ``session_info`` name on the branch; a blank name clears it."""
+    name: str | None = None
+    for entry in branch_entries:
+        if entry.type == "session_info":
+            text = str(entry.record["name"]).strip()
+            name = text or None
+    return name
+
+
+def thinking_level(session: SessionFile) -> str | None:
+    """The level a resume restores: the last ``thinkingLevelChange`` in whole-file order.
+
+    As in Ink's runner, an unknown level in that last change means nothing is restored.
+    """
+    for entry in reversed(session.entries):
+        if entry.type == "thinkingLevelChange":
+            level = str(entry.record["thinkingLevel"])
+            return level if level in THINKING_LEVELS else None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A provider and model id, as Ink stores them apart."""
+
+    provider: str
+    model_id: str
+
+    @property
+    def reference(self) -> str:
+        return f"{self.provider}/{self.model_id}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "modelId": self.model_id}
+
+
+def restored_model(session: SessionFile) -> tuple[ModelRef | None, bool]:
+    """The model a resume restores and whether it was an explicit selection.
+
+    The latest ``session_model`` in file order wins, whatever the branch; else ``header.model``.
+    """
+    if session.session_models:
+        record = session.session_models[-1].record
+        return ModelRef(str(record["provider"]), str(record["modelId"])), bool(record["explicit"])
+    model = session.header.get("model")
+    if isinstance(model, dict):
+        return ModelRef(str(model["provider"]), str(model["modelId"])), False
+    return None, False
+
+
+def explicit_model_selection(session: SessionFile) -> bool:
+    """Whether any ``session_model`` marker records an explicit ``/model`` choice."""
+    return any(marker.record["explicit"] is True for marker in session.session_models)

@@ -1,0 +1,231 @@
+"""The one door through which ink-tui writes a session file, exactly as Ink appends.
+
+- A new session is created lazily: nothing touches the disk until the first entry (or explicit
+  model change); then the file is opened exclusively (never adopting an existing file) and the
+  header and that record go out in one write.
+- Later records are one ``write`` each, ``JSON.stringify`` bytes plus ``\\n``.
+- In-memory state (leaf, known ids) changes only after a write succeeded.
+- Before each append the writer checks the file still has the size it left it at: if another
+  process appended meanwhile, it raises :class:`ConcurrentWriteError` instead of writing blindly.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.reader import SessionFile
+from ink_tui.session.tree import ModelRef
+
+__all__ = [
+    "ConcurrentWriteError",
+    "SessionWriter",
+    "WriteBlockedError",
+    "new_entry_id",
+    "session_file_name",
+    "utc_timestamp",
+]
+
+Record = dict[str, Any]
+
+
+class ConcurrentWriteError(RuntimeError):
+    """Another process changed the file since ink-tui last read or wrote it."""
+
+
+class WriteBlockedError(RuntimeError):
+    """Ink's rule: after a failed initialisation, no later write is attempted."""
+
+
+def utc_timestamp(now: datetime | None = None) -> str:
+    """``new Date().toISOString()``: UTC, exactly three fractional digits, ``Z``."""
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def session_file_name(timestamp: str, file_uuid: str | None = None) -> str:
+    """``<ts>-<uuid>.jsonl`` with ``:`` and ``.`` of the timestamp replaced by ``-``."""
+    stamp = timestamp.replace(":", "-").replace(".", "-")
+    return f"{stamp}-{file_uuid or uuid.uuid4()}.jsonl"
+
+
+def new_entry_id(taken: Callable[[str], bool], random_hex: Callable[[], str] | None = None) -> str:
+    """16 lowercase hex characters not already in the file (100 tries, then 8 of a UUID)."""
+    draw = random_hex or (lambda: "".join(f"{secrets.randbits(16):04x}" for _ in range(4)))
+    for _ in range(100):
+        candidate = draw()
+        if not taken(candidate):
+            return candidate
+    return str(uuid.uuid4())[:8]
+
+
+class SessionWriter:
+    """Appends records to one session file. Create with :meth:`new` or :meth:`for_session`."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        header: Record,
+        exists: bool,
+        leaf_id: str | None,
+        known_ids: set[str],
+        size: int,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.path = path
+        self.header = header
+        self.exists = exists
+        self.leaf_id = leaf_id
+        self._ids = known_ids
+        self._size = size
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._failed = False
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        project_dir: Path,
+        cwd: str,
+        *,
+        model: ModelRef | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> SessionWriter:
+        """Allocate a new session in ``project_dir`` (the cwd folder). Nothing is written yet."""
+        now = (clock or (lambda: datetime.now(UTC)))()
+        stamp = utc_timestamp(now)
+        header: Record = {
+            "type": "session",
+            "version": 1,
+            "id": str(uuid.uuid4()),
+            "timestamp": stamp,
+            "cwd": cwd,
+        }
+        if model is not None:
+            header["model"] = model.to_json()
+        path = project_dir / session_file_name(stamp)
+        return cls(
+            path, header=header, exists=False, leaf_id=None, known_ids=set(), size=0, clock=clock
+        )
+
+    @classmethod
+    def for_session(
+        cls, session: SessionFile, *, clock: Callable[[], datetime] | None = None
+    ) -> SessionWriter:
+        """Append to an opened session, after its leaf. The file must end with a newline."""
+        if not session.ends_with_newline or session.dropped_final_line is not None:
+            raise ValueError(f"{session.path}: repair the torn final line before appending")
+        return cls(
+            session.path,
+            header=session.header,
+            exists=True,
+            leaf_id=session.leaf_id,
+            known_ids=set(session.by_id),
+            size=session.size,
+            clock=clock,
+        )
+
+    # -- records -----------------------------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        return str(self.header["id"])
+
+    def append_entry(
+        self, entry_type: str, fields: Record, *, parent_id: str | None = None
+    ) -> Record:
+        """Append a tree entry (``type, id, parentId, timestamp`` then ``fields``) after the leaf.
+
+        ``parent_id`` overrides the parent (a fork in place, as ``/tree`` then a new message).
+        Returns the record written; the leaf becomes its id.
+        """
+        record: Record = {
+            "type": entry_type,
+            "id": new_entry_id(self._ids.__contains__),
+            "parentId": self.leaf_id if parent_id is None else parent_id,
+            "timestamp": utc_timestamp(self._clock()),
+        }
+        for key, value in fields.items():
+            if key in record:
+                raise ValueError(f"field {key!r} is reserved")
+            record[key] = value
+        self._write([record])
+        self._ids.add(record["id"])
+        self.leaf_id = record["id"]
+        return record
+
+    def append_message(self, message: Record, *, parent_id: str | None = None) -> Record:
+        return self.append_entry("message", {"message": message}, parent_id=parent_id)
+
+    def append_position(self, leaf_id: str | None) -> None:
+        """A ``position`` marker (``/fork``, ``/tree``); only for a file that exists."""
+        if not self.exists:
+            self.leaf_id = leaf_id
+            return
+        self._write([{"type": "position", "leafId": leaf_id}])
+        self.leaf_id = leaf_id
+
+    def append_session_model(self, model: ModelRef, *, explicit: bool = True) -> None:
+        """A ``session_model`` marker (``/model``). Creates the file when it does not exist."""
+        self._write(
+            [
+                {
+                    "type": "session_model",
+                    "provider": model.provider,
+                    "modelId": model.model_id,
+                    "explicit": explicit,
+                }
+            ]
+        )
+
+    # -- IO ----------------------------------------------------------------------------------
+
+    def _write(self, records: list[Record]) -> None:
+        if self._failed:
+            raise WriteBlockedError(
+                f"session initialization previously failed: {self.path} — start a new session"
+            )
+        payload = b"".join(encode_json(record) + b"\n" for record in records)
+        if not self.exists:
+            self._create(encode_json(self.header) + b"\n" + payload)
+            return
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            size = os.fstat(fd).st_size
+            if size != self._size:
+                raise ConcurrentWriteError(
+                    f"{self.path}: the file changed since it was read ({self._size} -> {size} "
+                    "bytes); reload it before writing"
+                )
+            _write_all(fd, payload)
+        finally:
+            os.close(fd)
+        self._size += len(payload)
+
+    def _create(self, payload: bytes) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            _write_all(fd, payload)
+        except OSError:
+            self._failed = True
+            raise
+        finally:
+            os.close(fd)
+        self.exists = True
+        self._size = len(payload)
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    view = memoryview(payload)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]

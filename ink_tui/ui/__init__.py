@@ -1,0 +1,1 @@
+"""The Textual user interface: the only layer that imports Textual."""
