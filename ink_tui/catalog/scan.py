@@ -1,25 +1,205 @@
-"""(being written) Listing and resolving sessions."""
+"""Listing and resolving sessions across the sessions base directory.
+
+- :func:`list_sessions` / :func:`iter_summaries`: the flat ``*.jsonl`` files of one cwd folder
+  (or of every cwd folder), newest file mtime first, each read cheaply
+  (:func:`ink_tui.catalog.summary.summarize_file`). ``include_hidden=False`` is exactly Ink's
+  ``/sessions`` listing; by default every file is a row, with Ink's reason when it would hide it.
+  ``children/`` (subagent sessions), lease directories and other directories are never listed.
+- :func:`resolve_session`: a SESSION argument (path, header id, id prefix or file name) to a file,
+  reading only each file's header line.
+- :func:`newest_session`: what Ink's ``--continue`` picks.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
+
+from ink_tui.catalog.row import SessionSummary
+from ink_tui.catalog.summary import summarize_file
+from ink_tui.paths import project_dir
+from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.lines import is_blank, iter_lines
+from ink_tui.session.records import is_session_header
+
+__all__ = [
+    "ResolveError",
+    "SessionSummary",
+    "iter_summaries",
+    "list_sessions",
+    "newest_session",
+    "read_header_id",
+    "resolve_session",
+]
+
+SUFFIX: Final = ".jsonl"
+MAX_CANDIDATES: Final = 10
 
 
 class ResolveError(Exception):
-    """SESSION matched no session, or several."""
+    """SESSION matched no session, or several (the message says which and where)."""
 
 
-@dataclass(slots=True)
-class SessionSummary:
+@dataclass(slots=True, frozen=True)
+class _FileStat:
     path: Path
+    mtime: float
+    size: int
+    error: OSError | None = None
+
+    @property
+    def sort_key(self) -> tuple[float, str, str]:
+        return (self.mtime, self.path.name, self.path.parent.name)
+
+
+def _file_times(path: Path) -> tuple[float, int]:
+    """``(mtime, size)`` of a file (a seam: tests pin fixture mtimes through it)."""
+    info = path.stat()
+    return info.st_mtime, info.st_size
+
+
+def _project_folders(base_dir: Path, cwd: str | None) -> list[Path]:
+    if cwd is not None:
+        return [project_dir(base_dir, cwd)]
+    try:
+        with os.scandir(base_dir) as entries:
+            return sorted(Path(entry.path) for entry in entries if entry.is_dir())
+    except OSError:
+        return []
+
+
+def _session_files(folders: Iterable[Path]) -> list[_FileStat]:
+    """Flat ``*.jsonl`` files of ``folders``, newest mtime first (ties: file name descending)."""
+    found: list[_FileStat] = []
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                names = [entry.name for entry in entries if entry.name.endswith(SUFFIX)]
+        except OSError:
+            continue  # Ink: a missing folder lists nothing
+        for name in names:
+            path = folder / name
+            try:
+                if not path.is_file():
+                    continue  # a directory named *.jsonl
+                mtime, size = _file_times(path)
+            except OSError as exc:
+                found.append(_FileStat(path, 0.0, 0, exc))
+                continue
+            found.append(_FileStat(path, mtime, size))
+    found.sort(key=lambda item: item.sort_key, reverse=True)
+    return found
+
+
+def iter_summaries(
+    base_dir: Path, cwd: str | None, *, include_hidden: bool = True
+) -> Iterator[SessionSummary]:
+    """The rows of :func:`list_sessions`, read one by one in listing order (for a filling UI)."""
+    for item in _session_files(_project_folders(base_dir, cwd)):
+        if item.error is not None:
+            summary = SessionSummary(
+                path=item.path,
+                file_name=item.path.name,
+                project_folder=item.path.parent.name,
+                mtime=item.mtime,
+                size=item.size,
+                hidden_reason=f"OSError: {item.error}",
+            )
+        else:
+            summary = summarize_file(item.path, mtime=item.mtime, size=item.size)
+        if include_hidden or summary.listed_by_ink:
+            yield summary
 
 
 def list_sessions(
     base_dir: Path, cwd: str | None, *, include_hidden: bool = True
 ) -> list[SessionSummary]:
-    raise NotImplementedError
+    """Sessions of ``cwd``'s project folder (every project folder when ``cwd`` is None).
+
+    Newest file mtime first; ``include_hidden=False`` gives exactly Ink's ``/sessions`` listing.
+    """
+    return list(iter_summaries(base_dir, cwd, include_hidden=include_hidden))
+
+
+def newest_session(base_dir: Path, cwd: str) -> Path | None:
+    """Ink's ``--continue``: the newest session its listing shows (empty ones excluded)."""
+    for summary in iter_summaries(base_dir, cwd, include_hidden=False):
+        return summary.path
+    return None
+
+
+def read_header_id(path: Path) -> str | None:
+    """The header ``id`` of a session file, reading only its first non-blank line."""
+    try:
+        with path.open("rb") as stream:
+            for raw in iter_lines(stream, chunk_size=64 * 1024):
+                if is_blank(raw.data):
+                    continue
+                try:
+                    header = decode_line(raw.data)
+                except JsonDecodeError:
+                    return None
+                if isinstance(header, dict) and is_session_header(header):
+                    return str(header["id"])
+                return None
+    except OSError:
+        return None
+    return None
+
+
+def _matches(path: Path, session_id: str | None, wanted: str) -> bool:
+    """Ink's rule: exact id, id prefix, file name, or file name without ``.jsonl``."""
+    name = path.name
+    if name in (wanted, wanted + SUFFIX):
+        return True
+    return session_id is not None and session_id.startswith(wanted)
+
+
+def _candidates(files: list[_FileStat], wanted: str) -> list[tuple[Path, str | None]]:
+    found: list[tuple[Path, str | None]] = []
+    for item in files:
+        session_id = read_header_id(item.path)
+        if _matches(item.path, session_id, wanted):
+            found.append((item.path, session_id))
+    return found
+
+
+def _ambiguous(wanted: str, found: list[tuple[Path, str | None]]) -> ResolveError:
+    short = ", ".join((sid or path.stem)[:8] for path, sid in found[:3])
+    lines = [f'"{wanted}" matches {len(found)} sessions ({short}…) — use more characters']
+    for path, session_id in found[:MAX_CANDIDATES]:
+        lines.append(f"  {session_id or '(unreadable header)'}  {path}")
+    if len(found) > MAX_CANDIDATES:
+        lines.append(f"  … and {len(found) - MAX_CANDIDATES} more")
+    return ResolveError("\n".join(lines))
 
 
 def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
-    raise NotImplementedError
+    """A SESSION argument to a session file.
+
+    An existing file path (absolute or relative) is taken as is. Otherwise the header id, an id
+    prefix, the file name or the file name without ``.jsonl`` is matched over ALL files of the
+    cwd's project folder (empty and hidden ones included), then, if nothing matched there, over
+    every project folder. Raises :class:`ResolveError` on no match or several.
+    """
+    if wanted == "":
+        raise ResolveError("empty session id: give a session id, id prefix, file name or path")
+    given = Path(wanted).expanduser()
+    if given.is_file():
+        return given
+    home = project_dir(base_dir, cwd)
+    found = _candidates(_session_files([home]), wanted)
+    if not found:
+        others = [folder for folder in _project_folders(base_dir, None) if folder != home]
+        found = _candidates(_session_files(others), wanted)
+    if not found:
+        raise ResolveError(
+            f'no session matching "{wanted}" in {home} (nor in any other project folder '
+            f"under {base_dir})"
+        )
+    if len(found) > 1:
+        raise _ambiguous(wanted, found)
+    return found[0][0]

@@ -8,7 +8,7 @@ JavaScript's ``trim()`` empties. We work on bytes so that every line keeps its b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO, Final
 
@@ -47,11 +47,17 @@ def is_blank(data: bytes) -> bool:
     return data.decode("utf-8", errors="replace").strip(JS_WHITESPACE) == ""
 
 
-def iter_lines(stream: BinaryIO, start: int = 0, chunk_size: int = CHUNK_SIZE) -> Iterator[RawLine]:
+def iter_lines(
+    stream: BinaryIO,
+    start: int = 0,
+    chunk_size: int = CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[RawLine]:
     """Yield every segment from ``start`` (which must be a line start) to the end of ``stream``.
 
     The last segment is yielded with ``terminated=False`` when the file does not end in ``\\n``;
-    an empty segment after a final ``\\n`` is not yielded.
+    an empty segment after a final ``\\n`` is not yielded. ``progress`` is called with the
+    byte offset reached after each chunk.
     """
     stream.seek(start)
     offset = start
@@ -60,6 +66,8 @@ def iter_lines(stream: BinaryIO, start: int = 0, chunk_size: int = CHUNK_SIZE) -
         chunk = stream.read(chunk_size)
         if not chunk:
             break
+        if progress is not None:
+            progress(stream.tell())
         buffer = pending + chunk if pending else chunk
         position = 0
         while True:

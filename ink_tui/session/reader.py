@@ -7,7 +7,7 @@ line, so the live tail (which reads only what was appended) validates exactly as
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -216,7 +216,12 @@ def build_session(path: Path, lines: Iterable[RawLine], *, warn: TextIO | None) 
     return session
 
 
-def open_session(path: str | Path, *, warn: TextIO | None = sys.stderr) -> SessionFile:
+def open_session(
+    path: str | Path,
+    *,
+    warn: TextIO | None = sys.stderr,
+    progress: Callable[[int], None] | None = None,
+) -> SessionFile:
     """Open a session file as Ink's ``open()`` does.
 
     Raises :class:`SessionError` (or its subclass :class:`EngineError`) with Ink's message, or
@@ -229,4 +234,4 @@ def open_session(path: str | Path, *, warn: TextIO | None = sys.stderr) -> Sessi
     except FileNotFoundError:
         raise SessionError(f"session file not found: {path}", path=path) from None
     with stream:
-        return build_session(path, iter_lines(stream), warn=warn)
+        return build_session(path, iter_lines(stream, progress=progress), warn=warn)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ink_tui.session.errors import SessionError
+from ink_tui.session.lines import JS_WHITESPACE
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.records import THINKING_LEVELS
 
@@ -101,7 +102,7 @@ def session_name(branch_entries: list[Entry]) -> str | None:
     name: str | None = None
     for entry in branch_entries:
         if entry.type == "session_info":
-            text = str(entry.record["name"]).strip()
+            text = str(entry.record["name"]).strip(JS_WHITESPACE)
             name = text or None
     return name
 

@@ -78,6 +78,7 @@ class SessionWriter:
         known_ids: set[str],
         size: int,
         clock: Callable[[], datetime] | None = None,
+        random_hex: Callable[[], str] | None = None,
     ) -> None:
         self.path = path
         self.header = header
@@ -87,6 +88,7 @@ class SessionWriter:
         self._size = size
         self._clock = clock or (lambda: datetime.now(UTC))
         self._failed = False
+        self._random_hex = random_hex
 
     # -- construction ------------------------------------------------------------------------
 
@@ -98,27 +100,45 @@ class SessionWriter:
         *,
         model: ModelRef | None = None,
         clock: Callable[[], datetime] | None = None,
+        random_hex: Callable[[], str] | None = None,
+        session_id: str | None = None,
+        file_uuid: str | None = None,
     ) -> SessionWriter:
-        """Allocate a new session in ``project_dir`` (the cwd folder). Nothing is written yet."""
+        """Allocate a new session in ``project_dir`` (the cwd folder). Nothing is written yet.
+
+        ``random_hex`` (entry ids), ``session_id`` and ``file_uuid`` exist for deterministic
+        output (demo data, tests); by default they are drawn at random as Ink does.
+        """
         now = (clock or (lambda: datetime.now(UTC)))()
         stamp = utc_timestamp(now)
         header: Record = {
             "type": "session",
             "version": 1,
-            "id": str(uuid.uuid4()),
+            "id": session_id or str(uuid.uuid4()),
             "timestamp": stamp,
             "cwd": cwd,
         }
         if model is not None:
             header["model"] = model.to_json()
-        path = project_dir / session_file_name(stamp)
+        path = project_dir / session_file_name(stamp, file_uuid)
         return cls(
-            path, header=header, exists=False, leaf_id=None, known_ids=set(), size=0, clock=clock
+            path,
+            header=header,
+            exists=False,
+            leaf_id=None,
+            known_ids=set(),
+            size=0,
+            clock=clock,
+            random_hex=random_hex,
         )
 
     @classmethod
     def for_session(
-        cls, session: SessionFile, *, clock: Callable[[], datetime] | None = None
+        cls,
+        session: SessionFile,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        random_hex: Callable[[], str] | None = None,
     ) -> SessionWriter:
         """Append to an opened session, after its leaf. The file must end with a newline."""
         if not session.ends_with_newline or session.dropped_final_line is not None:
@@ -131,6 +151,7 @@ class SessionWriter:
             known_ids=set(session.by_id),
             size=session.size,
             clock=clock,
+            random_hex=random_hex,
         )
 
     # -- records -----------------------------------------------------------------------------
@@ -149,7 +170,7 @@ class SessionWriter:
         """
         record: Record = {
             "type": entry_type,
-            "id": new_entry_id(self._ids.__contains__),
+            "id": new_entry_id(self._ids.__contains__, self._random_hex),
             "parentId": self.leaf_id if parent_id is None else parent_id,
             "timestamp": utc_timestamp(self._clock()),
         }

@@ -1,0 +1,89 @@
+"""A listing row: one session file as Ink's ``/sessions`` sees it, plus what ink-tui shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from ink_tui.session.tree import ModelRef
+
+__all__ = ["EMPTY_REASON", "SessionSummary", "iso_mtime"]
+
+EMPTY_REASON: Final = "no message entries and no explicit model selection"
+
+
+@dataclass(slots=True)
+class SessionSummary:
+    """One session file as a listing row, with Ink's verdict on whether ``/sessions`` shows it."""
+
+    path: Path
+    file_name: str
+    project_folder: str  # the cwd-folder name (the file's parent folder)
+    mtime: float
+    size: int
+    id: str | None = None  # header id; None when the header is unreadable
+    cwd: str | None = None
+    created: str | None = None  # header timestamp
+    title: str = ""
+    message_count: int = 0  # message entries on the current branch (all roles)
+    turn_count: int = 0  # assistant messages on the current branch
+    model: ModelRef | None = None  # last session_model in file order, else header.model
+    explicit_model: bool = False  # any session_model with explicit:true
+    name: str | None = None  # session_info name on the current branch
+    leaf_id: str | None = None
+    leaf_count: int = 0  # branches
+    is_child: bool = False  # header names a parent (subagent session)
+    listed_by_ink: bool = False
+    hidden_reason: str | None = None
+
+    @property
+    def ink_read_ok(self) -> bool:
+        """Ink's ``open()`` and ``stats()`` succeeded (listed, or hidden only as empty)."""
+        return self.hidden_reason is None or self.hidden_reason == EMPTY_REASON
+
+    def to_json(self) -> dict[str, Any]:
+        """The fixtures' listing row: ``file, mtime, listed[, id, title, counts][, skip]``."""
+        row: dict[str, Any] = {
+            "file": self.file_name,
+            "mtime": iso_mtime(self.mtime),
+            "listed": self.listed_by_ink,
+        }
+        if self.ink_read_ok:
+            row["id"] = self.id
+            row["title"] = self.title
+            row["messageCount"] = self.message_count
+            row["turnCount"] = self.turn_count
+        if self.hidden_reason is not None:
+            row["skip"] = self.hidden_reason
+        return row
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything known about the row (for ``ink-tui list --json``)."""
+        return {
+            "file": self.file_name,
+            "path": str(self.path),
+            "project": self.project_folder,
+            "mtime": iso_mtime(self.mtime),
+            "size": self.size,
+            "listed": self.listed_by_ink,
+            "skip": self.hidden_reason,
+            "id": self.id,
+            "cwd": self.cwd,
+            "created": self.created,
+            "title": self.title,
+            "name": self.name,
+            "messageCount": self.message_count,
+            "turnCount": self.turn_count,
+            "model": None if self.model is None else self.model.reference,
+            "explicitModel": self.explicit_model,
+            "leafId": self.leaf_id,
+            "leafCount": self.leaf_count,
+            "isChild": self.is_child,
+        }
+
+
+def iso_mtime(mtime: float) -> str:
+    """A file mtime as the fixtures write it: ISO 8601 UTC, microseconds, ``+00:00``."""
+    return datetime.fromtimestamp(mtime, UTC).isoformat(timespec="microseconds")

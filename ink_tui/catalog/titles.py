@@ -1,0 +1,90 @@
+"""Session titles exactly as Ink's ``/sessions`` computes them (``inspectSessionFile``).
+
+- the current branch's ``session_info`` name (trimmed; a blank latest name clears it);
+- else the FIRST user message in file order (any branch): the first line of its content text
+  that JavaScript's ``trim()`` does not empty, cut to 80 UTF-16 code units (``slice(0, 80)``),
+  not trimmed itself; a user message with no such line gives ``""``;
+- else ``(model: provider/modelId)`` when the file has no message entries but an explicit model
+  selection and a model;
+- else ``(empty session)``.
+
+Printable titles: JavaScript's ``slice`` counts UTF-16 code units, so a cut can fall inside a
+surrogate pair and keep a lone high surrogate (and a lone ``\\udXXX`` escape in the file gives
+one too). Python cannot encode a lone surrogate to UTF-8, and Node itself writes a lone
+surrogate to a UTF-8 terminal as U+FFFD. So the title keeps the exact JavaScript cut (same
+length in UTF-16 units) with every lone surrogate replaced by U+FFFD: what Ink prints.
+
+Not reproduced: Ink's ``skillBlockSummary`` (an expanded ``<skill …>`` block gets a summary line);
+its behaviour is unconfirmed, so such a message is titled by its first line like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from ink_tui.session.lines import JS_WHITESPACE
+from ink_tui.session.tree import ModelRef
+
+__all__ = [
+    "EMPTY_TITLE",
+    "TITLE_UNITS",
+    "content_text",
+    "first_line_title",
+    "js_slice",
+    "js_trim",
+    "model_title",
+    "printable",
+]
+
+TITLE_UNITS: Final = 80
+EMPTY_TITLE: Final = "(empty session)"
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def js_trim(text: str) -> str:
+    """``String.prototype.trim()``: strips JavaScript's whitespace set (not Python's)."""
+    return text.strip(JS_WHITESPACE)
+
+
+def printable(text: str) -> str:
+    """Replace lone surrogates (which UTF-8 cannot encode) by U+FFFD, as Node prints them."""
+    if text.isascii() or not _LONE_SURROGATE.search(text):
+        return text
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def js_slice(text: str, units: int) -> str:
+    """``text.slice(0, units)`` counting UTF-16 code units; may end in a lone high surrogate."""
+    if len(text) <= units // 2 or (len(text) <= units and text.isascii()):
+        return text
+    encoded = text.encode("utf-16-le", "surrogatepass")
+    if len(encoded) <= 2 * units:
+        return text
+    return encoded[: 2 * units].decode("utf-16-le", "surrogatepass")
+
+
+def content_text(content: Any) -> str:
+    """Ink's ``contentText``: a string as is; text blocks joined by ``"\\n"`` (images skipped)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            block["text"]
+            for block in content
+            if isinstance(block, dict)
+            and block.get("type") == "text"
+            and isinstance(block.get("text"), str)
+        )
+    return ""
+
+
+def first_line_title(content: Any) -> str:
+    """The title a user message gives: its first non-blank line, cut to 80 UTF-16 units."""
+    first = next((line for line in content_text(content).split("\n") if js_trim(line)), "")
+    return printable(js_slice(first, TITLE_UNITS))
+
+
+def model_title(model: ModelRef) -> str:
+    """``(model: provider/modelId)``, the title of a session holding only a model selection."""
+    return printable(f"(model: {model.provider}/{model.model_id})")

@@ -1,0 +1,231 @@
+"""The ``ink-tui`` command: subcommands over the core, or the full-screen app.
+
+Every failure is one line on stderr naming the file (and line), never a traceback. Subcommands
+never import Textual; the app is imported only when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from ink_tui import __version__
+from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
+from ink_tui.launch import LaunchError, run_app
+from ink_tui.paths import sessions_dir
+from ink_tui.session import SessionError, build_context, open_session, report_session
+from ink_tui.session.repair import apply_torn_repair, plan_continuation
+from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+
+__all__ = ["main"]
+
+SUBCOMMANDS = ("list", "context", "check", "repair")
+EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
+
+
+class CliError(Exception):
+    """A failure to report as one line on stderr."""
+
+
+def _global_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sessions-dir",
+        metavar="DIR",
+        help="Ink's sessions folder (default: $INK_SESSIONS_DIR, else ~/.ink/sessions)",
+    )
+    parser.add_argument(
+        "--cwd", metavar="DIR", help="the project whose sessions come first (default: .)"
+    )
+    parser.add_argument("--version", action="version", version=f"ink-tui {__version__}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The subcommand parser (``ink-tui list|context|check|repair …``)."""
+    parser = argparse.ArgumentParser(
+        prog="ink-tui", description="Read, check and repair Ink's session files."
+    )
+    _global_options(parser)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    listing = commands.add_parser("list", help="sessions of this project, newest first")
+    listing.add_argument("--all", action="store_true", help="sessions of every project")
+    listing.add_argument("--json", action="store_true", help="one JSON array")
+    context = commands.add_parser("context", help="the context Ink would rebuild")
+    context.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
+    context.add_argument("--json", action="store_true", help="the fixtures' .expected.json shape")
+    check = commands.add_parser("check", help="torn tail, corruption, chain, pairing")
+    check.add_argument("session", metavar="SESSION")
+    check.add_argument("--json", action="store_true")
+    repair = commands.add_parser("repair", help="fix what check reports as fixable")
+    repair.add_argument("session", metavar="SESSION")
+    repair.add_argument("--dry-run", action="store_true", help="say what would be done")
+    return parser
+
+
+def _resolve(args: argparse.Namespace, wanted: str) -> Path:
+    return resolve_session(sessions_dir(args.sessions_dir), _cwd(args), wanted)
+
+
+def _cwd(args: argparse.Namespace) -> str:
+    return os.path.abspath(args.cwd or os.getcwd())
+
+
+def _print_json(value: Any, out: TextIO) -> None:
+    out.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    from ink_tui.clitext import session_table
+
+    base = sessions_dir(args.sessions_dir)
+    rows = list_sessions(base, None if args.all else _cwd(args))
+    if args.json:
+        _print_json([row.to_dict() for row in rows], out)
+    elif not rows:
+        where = base if args.all else f"{base} (project folder for {_cwd(args)})"
+        out.write(
+            f"no sessions in {where}; point elsewhere with --sessions-dir or $INK_SESSIONS_DIR\n"
+        )
+    else:
+        out.write(session_table(rows, show_project=args.all))
+    return EXIT_OK
+
+
+def cmd_context(args: argparse.Namespace, out: TextIO) -> int:
+    from ink_tui.clitext import transcript
+
+    path = _resolve(args, args.session)
+    try:
+        context = build_context(open_session(path))
+    except SessionError as error:
+        if args.json:
+            _print_json({"ok": False, "error": error.message}, out)
+        raise CliError(error.one_line()) from None
+    if args.json:
+        _print_json(context.to_json(), out)
+    else:
+        out.write(transcript(context))
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    from ink_tui.clitext import check_lines, check_verdict
+
+    path = _resolve(args, args.session)
+    try:
+        session = open_session(path, warn=None)
+        report = report_session(session)
+    except SessionError as error:
+        if args.json:
+            _print_json({"ok": False, "error": error.message, "exit": EXIT_FAILED}, out)
+        raise CliError(error.one_line()) from None
+    code, _ = check_verdict(report)
+    if args.json:
+        _print_json({**report.to_json(), "exit": code}, out)
+    else:
+        out.write("".join(line + "\n" for line in check_lines(report)))
+    return code
+
+
+def cmd_repair(args: argparse.Namespace, out: TextIO) -> int:
+    path = _resolve(args, args.session)
+    try:
+        session = open_session(path, warn=None)
+        plan = plan_continuation(session)
+    except SessionError as error:
+        raise CliError(f"{error.one_line()} — not repaired, nothing was written") from None
+    if not plan.ok:
+        raise CliError(f"{path}: not repairable, nothing was written: {plan.problem}")
+    prefix = "would " if args.dry_run else ""
+    if plan.torn is None and not plan.appended:
+        out.write(f"{path}: nothing to repair\n")
+        return EXIT_OK
+    torn = plan.torn
+    if torn is not None:
+        if torn.ink_would_cut is not None:
+            out.write(
+                f"note: Ink's own repair would truncate at byte {torn.ink_would_cut} (a position "
+                f"marker with an invalid leafId) and lose {torn.records_ink_would_lose} complete "
+                "record(s); ink-tui repairs only the torn final line and keeps them\n"
+            )
+        if torn.action == "truncated":
+            out.write(
+                f"{prefix}truncate {torn.bytes} torn byte(s) at offset {torn.offset} "
+                f"(line {torn.line}): {torn.note}\n"
+            )
+        else:
+            out.write(f"{prefix}append the missing final newline: {torn.note}\n")
+        if not args.dry_run:
+            apply_torn_repair(session, torn)
+    if plan.appended:
+        ids = ", ".join(r["toolCallId"] for m in plan.appended for r in m["results"])
+        out.write(f"{prefix}append one toolResult closing {ids}: {plan.repairs[-1]}\n")
+        if not args.dry_run:
+            writer = SessionWriter.for_session(open_session(path, warn=None))
+            for message in plan.appended:
+                writer.append_message(message)
+    if not args.dry_run:
+        after = report_session(open_session(path, warn=None))
+        from ink_tui.clitext import check_verdict
+
+        code, verdict = check_verdict(after)
+        out.write(f"{path}: {verdict}\n")
+        return code
+    return EXIT_OK
+
+
+COMMANDS = {"list": cmd_list, "context": cmd_context, "check": cmd_check, "repair": cmd_repair}
+
+
+def _run_subcommand(argv: Sequence[str], out: TextIO) -> int:
+    args = build_parser().parse_args(argv)
+    return COMMANDS[args.command](args, out)
+
+
+def _first_positional(argv: Sequence[str]) -> str | None:
+    takes_value = {"--sessions-dir", "--cwd", "-r", "--resume", "--model", "--thinking"}
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in takes_value:
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ink-tui`` console script; returns the exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if _first_positional(arguments) in SUBCOMMANDS:
+            return _run_subcommand(arguments, sys.stdout)
+        return run_app(arguments)
+    except (CliError, ResolveError, LaunchError) as error:
+        print(f"ink-tui: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except ConcurrentWriteError as error:
+        print(f"ink-tui: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:  # pragma: no cover - `ink-tui list | head`
+        return EXIT_OK
+    except OSError as error:
+        name = error.filename if error.filename is not None else ""
+        print(f"ink-tui: {name}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # a bug: still one line, unless asked for the traceback
+        if os.environ.get("INK_TUI_DEBUG"):
+            raise
+        print(
+            f"ink-tui: internal error: {type(error).__name__}: {error} "
+            "(set INK_TUI_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED

@@ -1,0 +1,87 @@
+"""Arguments of the full-screen app and its start.
+
+``ink-tui [SESSION] [-c | -r ID] [--demo] [--sessions-dir DIR] [--cwd DIR]``; the subcommands
+(``list``, ``context``, ``check``, ``repair``) are parsed in :mod:`ink_tui.cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ink_tui.catalog.scan import newest_session, resolve_session
+from ink_tui.paths import cache_dir, project_dir, sessions_dir
+
+__all__ = ["build_app_parser", "prepare_demo", "run_app"]
+
+
+class LaunchError(Exception):
+    """A start-up failure to report as one line."""
+
+
+def build_app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ink-tui",
+        description="Browse, follow and continue Ink's sessions.",
+        epilog="Also: ink-tui list | context | check | repair (ink-tui COMMAND --help).",
+    )
+    parser.add_argument(
+        "session",
+        nargs="?",
+        metavar="SESSION",
+        help="open this session: path, id, id prefix or file name",
+    )
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument(
+        "-c",
+        "--continue",
+        dest="continue_",
+        action="store_true",
+        help="open the newest session of the project",
+    )
+    start.add_argument(
+        "-r", "--resume", metavar="ID", help="open the session with this id (or prefix)"
+    )
+    parser.add_argument(
+        "--demo", action="store_true", help="generate demo sessions and browse them"
+    )
+    parser.add_argument("--sessions-dir", metavar="DIR", help="Ink's sessions folder")
+    parser.add_argument("--cwd", metavar="DIR", help="the project whose sessions come first")
+    return parser
+
+
+def prepare_demo(now: datetime | None = None) -> tuple[Path, str]:
+    """Generate the demo sessions tree into the cache dir; ``(sessions dir, project cwd)``."""
+    from ink_tui.demo import DEMO_CWD, generate_demo
+
+    base = cache_dir() / "demo-sessions"
+    if base.exists():
+        shutil.rmtree(base)
+    generate_demo(base, now=now or datetime.now(UTC))
+    return base, DEMO_CWD
+
+
+def run_app(argv: Sequence[str]) -> int:
+    """Parse the app's arguments, find what to open and run the app."""
+    args = build_app_parser().parse_args(argv)
+    base = sessions_dir(args.sessions_dir)
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    if args.demo:
+        base, cwd = prepare_demo()
+    open_path: Path | None = None
+    wanted = args.session or args.resume
+    if wanted:
+        open_path = resolve_session(base, cwd, wanted)
+    elif args.continue_:
+        open_path = newest_session(base, cwd)
+        if open_path is None:
+            raise LaunchError(f"no session to continue in {project_dir(base, cwd)}")
+    from ink_tui.ui.app import InkApp, LaunchOptions
+
+    app = InkApp(LaunchOptions(sessions_dir=base, cwd=cwd, open_path=open_path))
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,288 @@
+"""View rows of a branch: turns, and under each the things the user saw happen.
+
+A :class:`Turn` starts at each user message. Its :class:`Item` rows are the assistant's text and
+thinking, each tool call joined with its result (one :class:`ToolExchange`), compactions,
+branch summaries and the small metadata entries. The tree and the replay pane both draw these
+rows, so they always agree; nothing here renders or runs anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ink_tui.session.reader import Entry
+
+__all__ = [
+    "BranchStats",
+    "Item",
+    "ToolExchange",
+    "Turn",
+    "branch_stats",
+    "build_turns",
+    "content_text",
+    "key_argument",
+    "search_turns",
+]
+
+ItemKind = Literal[
+    "text",
+    "thinking",
+    "tool",
+    "orphan_result",
+    "compaction",
+    "branch_summary",
+    "thinking_level",
+    "session_info",
+    "label",
+]
+ToolStatus = Literal["ok", "error", "missing"]
+
+_KEY_ARGUMENTS = {
+    "bash": ("command",),
+    "read": ("path",),
+    "edit": ("path",),
+    "write": ("path",),
+    "grep": ("pattern", "path"),
+    "find": ("pattern", "path"),
+    "ls": ("path",),
+    "task": ("prompt",),
+}
+
+
+def content_text(content: Any) -> str:
+    """Text of a message or result ``content``: a string, or its text blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(
+        str(block.get("text", ""))
+        for block in content
+        if isinstance(block, dict) and block.get("type") == "text"
+    )
+
+
+def key_argument(name: str, arguments: Any) -> str:
+    """The argument that says what a call did: its command, path or pattern (first line)."""
+    if not isinstance(arguments, dict):
+        return ""
+    keys = _KEY_ARGUMENTS.get(name) or tuple(arguments)[:1]
+    values = [str(arguments[key]) for key in keys if isinstance(arguments.get(key), str | int)]
+    text = " in ".join(values) if name in ("grep", "find") else (values[0] if values else "")
+    return text.strip().split("\n", 1)[0]
+
+
+@dataclass(slots=True)
+class ToolExchange:
+    """A tool call and its recorded result (if any)."""
+
+    call_id: str
+    name: str
+    arguments: Any
+    result: dict[str, Any] | None = None
+    result_entry: Entry | None = None
+    duplicate_results: int = 0
+
+    @property
+    def status(self) -> ToolStatus:
+        if self.result is None:
+            return "missing"
+        return "error" if self.result.get("isError") else "ok"
+
+    @property
+    def key_argument(self) -> str:
+        return key_argument(self.name, self.arguments)
+
+    @property
+    def output(self) -> str:
+        return "" if self.result is None else content_text(self.result.get("content"))
+
+
+@dataclass(slots=True)
+class Item:
+    """One row under a turn."""
+
+    kind: ItemKind
+    entry: Entry
+    index: int  # position of the block/result inside the entry's message (0 otherwise)
+    text: str = ""
+    tool: ToolExchange | None = None
+
+    @property
+    def key(self) -> str:
+        """Stable identity inside a branch: ``<entry id>:<index>``."""
+        return f"{self.entry.id}:{self.index}"
+
+
+@dataclass(slots=True)
+class Turn:
+    """A user message (``None`` before the first one) and what followed it."""
+
+    user: Entry | None
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.user.id}:turn" if self.user is not None else "start:turn"
+
+    @property
+    def user_id(self) -> str:
+        return self.user.id if self.user is not None else ""
+
+    @property
+    def prompt(self) -> str:
+        if self.user is None:
+            return ""
+        return content_text(self.user.record["message"].get("content"))
+
+    @property
+    def title(self) -> str:
+        """The first non-blank line of the prompt."""
+        for line in self.prompt.split("\n"):
+            if line.strip():
+                return line.strip()
+        return "(session start)" if self.user is None else "(empty prompt)"
+
+    def tools(self) -> Iterator[ToolExchange]:
+        for item in self.items:
+            if item.tool is not None:
+                yield item.tool
+
+
+def _meta_item(entry: Entry) -> Item | None:
+    record = entry.record
+    kind = entry.type
+    if kind == "compaction":
+        return Item("compaction", entry, 0, str(record.get("summary", "")))
+    if kind == "branchSummary":
+        return Item("branch_summary", entry, 0, str(record.get("summary", "")))
+    if kind == "thinkingLevelChange":
+        return Item("thinking_level", entry, 0, str(record.get("thinkingLevel", "")))
+    if kind == "session_info":
+        return Item("session_info", entry, 0, str(record.get("name", "")))
+    if kind == "label":
+        text = str(record.get("label", ""))
+        return Item("label", entry, 0, f"{record.get('targetId')}: {text}" if text else "")
+    return None
+
+
+def build_turns(branch_entries: list[Entry]) -> list[Turn]:
+    """Group a branch (root first) into turns, pairing every tool call with its result."""
+    turns: list[Turn] = [Turn(None)]
+    calls: dict[str, ToolExchange] = {}
+    for entry in branch_entries:
+        if entry.type != "message":
+            item = _meta_item(entry)
+            if item is not None:
+                turns[-1].items.append(item)
+            continue
+        message = entry.record["message"]
+        role = message.get("role")
+        if role == "user":
+            turns.append(Turn(entry))
+        elif role == "assistant":
+            for index, block in enumerate(message.get("blocks") or ()):
+                if not isinstance(block, dict):
+                    continue
+                kind = block.get("type")
+                if kind == "text":
+                    turns[-1].items.append(Item("text", entry, index, str(block.get("text", ""))))
+                elif kind == "thinking":
+                    text = str(block.get("thinking", ""))
+                    turns[-1].items.append(Item("thinking", entry, index, text))
+                elif kind == "toolCall":
+                    exchange = ToolExchange(
+                        str(block.get("id")), str(block.get("name")), block.get("arguments")
+                    )
+                    calls.setdefault(exchange.call_id, exchange)
+                    turns[-1].items.append(Item("tool", entry, index, "", exchange))
+        elif role == "toolResult":
+            for index, result in enumerate(message.get("results") or ()):
+                if not isinstance(result, dict):
+                    continue
+                found = calls.get(str(result.get("toolCallId")))
+                if found is None:
+                    text = content_text(result.get("content"))
+                    turns[-1].items.append(Item("orphan_result", entry, index, text))
+                elif found.result is None:
+                    found.result, found.result_entry = result, entry
+                else:
+                    found.duplicate_results += 1
+    if not turns[0].items:
+        turns.pop(0)
+    return turns
+
+
+@dataclass(slots=True)
+class BranchStats:
+    """Counts and token usage of one branch, for the session header."""
+
+    turns: int = 0
+    messages: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    unanswered: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    compactions: int = 0
+
+
+def _tokens(usage: Any, key: str) -> int:
+    value = usage.get(key) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
+    """Count what the branch holds and add up the usage its assistant messages report."""
+    stats = BranchStats(turns=sum(1 for turn in turns if turn.user is not None))
+    for entry in branch_entries:
+        if entry.type == "compaction":
+            stats.compactions += 1
+        if entry.type != "message":
+            continue
+        stats.messages += 1
+        message = entry.record["message"]
+        if message.get("role") == "assistant":
+            usage = message.get("usage")
+            stats.input_tokens += _tokens(usage, "inputTokens")
+            stats.output_tokens += _tokens(usage, "outputTokens")
+            stats.cache_read_tokens += _tokens(usage, "cacheReadTokens")
+            stats.cache_write_tokens += _tokens(usage, "cacheWriteTokens")
+    for turn in turns:
+        for tool in turn.tools():
+            stats.tool_calls += 1
+            stats.tool_errors += tool.status == "error"
+            stats.unanswered += tool.status == "missing"
+    return stats
+
+
+def _item_haystack(item: Item) -> str:
+    if item.tool is None:
+        return item.text
+    arguments = item.tool.arguments
+    rendered = (
+        " ".join(str(value) for value in arguments.values()) if isinstance(arguments, dict) else ""
+    )
+    return f"{item.tool.name} {rendered}\n{item.tool.output}"
+
+
+def search_turns(turns: list[Turn], query: str) -> list[str]:
+    """Keys of the rows (prompts, text, thinking, tool calls and their output) holding ``query``.
+
+    Case-insensitive; in transcript order.
+    """
+    needle = query.casefold()
+    if not needle:
+        return []
+    found: list[str] = []
+    for turn in turns:
+        if turn.user is not None and needle in turn.prompt.casefold():
+            found.append(turn.key)
+        for item in turn.items:
+            if needle in _item_haystack(item).casefold():
+                found.append(item.key)
+    return found

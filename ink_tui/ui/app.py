@@ -1,0 +1,117 @@
+"""The ink-tui application: screens, global keys, themes and the command palette."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from textual import on
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.theme import Theme
+
+from ink_tui.paths import styles_dir
+from ink_tui.ui.config import UiConfig, load_config, save_config
+from ink_tui.ui.messages import OpenSession
+
+__all__ = ["INK_THEME", "InkApp", "LaunchOptions"]
+
+INK_THEME = Theme(
+    name="ink",
+    primary="#7aa2f7",
+    secondary="#bb9af7",
+    accent="#e0af68",
+    warning="#e0af68",
+    error="#f7768e",
+    success="#9ece6a",
+    foreground="#c0caf5",
+    background="#16161e",
+    surface="#1a1b26",
+    panel="#24283b",
+    dark=True,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchOptions:
+    """What the command line asked the app to do."""
+
+    sessions_dir: Path
+    cwd: str
+    open_path: Path | None = None
+    config_path: Path | None = None  # None: the platform's config file
+
+
+class InkApp(App[int]):
+    """Browse Ink's sessions: the picker, the session view and their helpers."""
+
+    TITLE = "ink-tui"
+    CSS_PATH = sorted(styles_dir().glob("*.tcss"))  # app.tcss, then one file per screen
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("ctrl+p", "command_palette", "Commands", show=False),
+    ]
+
+    def __init__(self, options: LaunchOptions) -> None:
+        super().__init__()
+        self.options = options
+        self._config: UiConfig = load_config(options.config_path)
+        self.register_theme(INK_THEME)
+
+    def on_mount(self) -> None:
+        self.theme = self._config.theme if self._config.theme in self.available_themes else "ink"
+        from ink_tui.ui.screens.picker import PickerScreen
+
+        self.push_screen(PickerScreen(self.options.sessions_dir, self.options.cwd))
+        if self.options.open_path is not None:
+            self.open_session(self.options.open_path)
+
+    def watch_theme(self, theme: str) -> None:
+        if theme != self._config.theme:
+            self._config.theme = theme
+            try:
+                save_config(self._config, self.options.config_path)
+            except OSError as error:
+                self.notify(f"could not save the theme: {error}", severity="warning")
+
+    def open_session(self, path: Path) -> None:
+        from ink_tui.ui.screens.session import SessionScreen
+
+        self.push_screen(SessionScreen(path))
+
+    @on(OpenSession)
+    def _open_requested(self, message: OpenSession) -> None:
+        self.open_session(message.path)
+
+    def action_help(self) -> None:
+        from ink_tui.ui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Every key of the current screen is also a palette command."""
+        yield from super().get_system_commands(screen)
+        seen: set[str] = set()
+        for binding in screen_bindings(screen):
+            if binding.action in seen or binding.action in ("quit", "command_palette"):
+                continue
+            seen.add(binding.action)
+            yield SystemCommand(
+                binding.description or binding.action,
+                f"key: {binding.key_display or binding.key}",
+                partial(self.run_action, binding.action, screen),
+            )
+
+
+def screen_bindings(screen: Screen) -> list[Binding]:
+    """The bindings a screen defines (with a description), then the app's."""
+    found: list[Binding] = []
+    for binding in [*getattr(screen, "BINDINGS", []), *InkApp.BINDINGS]:
+        if isinstance(binding, Binding) and binding.description:
+            found.append(binding)
+    return found

@@ -1,0 +1,179 @@
+"""One renderable per view row: what the replay pane shows for a turn or an item.
+
+Pure functions of the view rows (``ink_tui.session.view``) and display options; no widget state.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.syntax import Syntax
+from rich.text import Text
+
+from ink_tui.session.view import Item, ToolExchange, Turn
+from ink_tui.ui.render.safe import ansi_text, markdown, plain
+
+__all__ = ["OutputMode", "RenderOptions", "item_block", "status_mark", "turn_block"]
+
+OutputMode = Literal["hidden", "cut", "full"]
+CUT_LINES = 12
+_STATUS = {"ok": ("✓", "green"), "error": ("✗", "red"), "missing": ("…", "yellow")}
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """What the user chose to see."""
+
+    show_thinking: bool = False
+    output: OutputMode = "cut"
+    expanded: frozenset[str] = frozenset()  # item keys whose output is shown in full
+    code_theme: str = "monokai"
+
+
+def status_mark(exchange: ToolExchange) -> Text:
+    mark, colour = _STATUS[exchange.status]
+    label = {"ok": "ok", "error": "error", "missing": "no result"}[exchange.status]
+    return Text(f"{mark} {label}", style=colour)
+
+
+def _image_note(block: dict[str, Any]) -> Text:
+    size = len(str(block.get("data", ""))) * 3 // 4
+    mime = str(block.get("mimeType", "image"))
+    return plain(f"[image {mime}, {size / 1024:.1f} KB]", "italic cyan")
+
+
+def _content(content: Any, *, colours: bool) -> list[RenderableType]:
+    """A message or result content: text (ANSI-safe when ``colours``) and image placeholders."""
+    if isinstance(content, str):
+        return [ansi_text(content) if colours else plain(content)]
+    parts: list[RenderableType] = []
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text":
+            text = str(block.get("text", ""))
+            parts.append(ansi_text(text) if colours else plain(text))
+        elif block.get("type") == "image":
+            parts.append(_image_note(block))
+    return parts
+
+
+def turn_block(turn: Turn, number: int) -> RenderableType:
+    """The user's prompt, as a header line and its text."""
+    header = Text.assemble((f"▌ You · turn {number}", "bold"), "  ", plain(turn.user_id, "dim"))
+    content = turn.user.record["message"].get("content") if turn.user is not None else ""
+    return Group(header, Padding(Group(*_content(content, colours=False)), (0, 0, 0, 2)))
+
+
+def _cut(text: Text, limit: int) -> tuple[Text, int]:
+    lines = text.split("\n", allow_blank=True)
+    if len(lines) <= limit:
+        return text, 0
+    return Text("\n").join(lines[:limit]), len(lines) - limit
+
+
+def _edit_diff(arguments: dict[str, Any], theme: str) -> RenderableType:
+    path = str(arguments.get("path", ""))
+    diff: list[str] = []
+    for edit in arguments.get("edits") or ():
+        if not isinstance(edit, dict):
+            continue
+        old = str(edit.get("oldText", "")).splitlines()
+        new = str(edit.get("newText", "")).splitlines()
+        diff.extend(difflib.unified_diff(old, new, path, path, lineterm="", n=2))
+    return Syntax(_visible_code("\n".join(diff)), "diff", theme=theme, word_wrap=True)
+
+
+def _visible_code(text: str) -> str:
+    return plain(text).plain
+
+
+def _call_detail(exchange: ToolExchange, options: RenderOptions) -> RenderableType | None:
+    arguments = exchange.arguments if isinstance(exchange.arguments, dict) else {}
+    name = exchange.name
+    if name == "bash":
+        return plain(f"$ {arguments.get('command', '')}", "bold")
+    if name == "edit":
+        return _edit_diff(arguments, options.code_theme)
+    if name == "write":
+        path = str(arguments.get("path", ""))
+        lexer = Syntax.guess_lexer(path, "")
+        code = _visible_code(str(arguments.get("content", "")))
+        return Syntax(code, lexer, theme=options.code_theme, line_numbers=True, word_wrap=True)
+    if name in ("read", "grep", "find", "ls", "task") or not arguments:
+        return None
+    return plain(json.dumps(arguments, ensure_ascii=False, indent=2), "dim")
+
+
+def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> RenderableType:
+    header = Text.assemble(
+        ("● ", "bold magenta"),
+        plain(exchange.name, "bold"),
+        "  ",
+        plain(exchange.key_argument, "cyan"),
+        "  ",
+        status_mark(exchange),
+    )
+    parts: list[RenderableType] = [header]
+    detail = _call_detail(exchange, options)
+    if detail is not None:
+        parts.append(Padding(detail, (0, 0, 0, 2)))
+    mode: OutputMode = "full" if item.key in options.expanded else options.output
+    if exchange.result is None:
+        parts.append(plain("  … no result (interrupted)", "yellow"))
+    elif mode != "hidden":
+        content = _content(exchange.result.get("content"), colours=True)
+        body: list[RenderableType] = []
+        for piece in content:
+            if mode == "cut" and isinstance(piece, Text):
+                piece, more = _cut(piece, CUT_LINES)
+                body.append(piece)
+                if more:
+                    body.append(plain(f"… {more} more lines (o: show all)", "dim italic"))
+            else:
+                body.append(piece)
+        style = "red" if exchange.status == "error" else ""
+        parts.append(Padding(Group(*body), (0, 0, 0, 2), style=style))
+    if exchange.duplicate_results:
+        parts.append(plain(f"  ⚠ result recorded {exchange.duplicate_results + 1} times", "red"))
+    return Group(*parts)
+
+
+def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
+    """The renderable for one row, or ``None`` when the options hide it."""
+    kind = item.kind
+    if kind == "text":
+        return markdown(item.text, code_theme=options.code_theme)
+    if kind == "thinking":
+        if not options.show_thinking:
+            return plain(f"▸ thinking ({len(item.text)} chars, t to show)", "dim italic")
+        return Group(plain("▾ thinking", "dim italic"), plain(item.text, "dim italic"))
+    if kind == "tool" and item.tool is not None:
+        return _tool_block(item, item.tool, options)
+    if kind == "orphan_result":
+        return Group(plain("⚠ tool result with no call", "red"), ansi_text(item.text))
+    if kind == "compaction":
+        record = item.entry.record
+        kept = record.get("retainedTail")
+        kept_count = len(kept) if isinstance(kept, list) else 0
+        header = plain(
+            f"⟳ compaction · {record.get('tokensBefore', '?')} tokens before · "
+            f"kept {kept_count} message(s) as the retained tail",
+            "bold yellow",
+        )
+        return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
+    if kind == "branch_summary":
+        header = plain("⑂ branch summary (a branch that was left)", "bold yellow")
+        return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
+    if kind == "thinking_level":
+        return plain(f"· thinking level: {item.text}", "dim")
+    if kind == "session_info":
+        return plain(f"· session named: {item.text}" if item.text else "· name cleared", "dim")
+    if kind == "label":
+        return plain(f"· label {item.text}" if item.text else "· label removed", "dim")
+    return None

@@ -1,0 +1,32 @@
+"""The only door from session text to the screen.
+
+Session text is untrusted: it can hold escape sequences (window title, OSC 52 clipboard writes,
+screen clears, hyperlinks), control characters, bidi overrides and text that looks like Rich or
+Textual markup. Everything here returns Rich ``Text`` built from plain strings (markup is never
+parsed) in which SGR colour sequences became styles and every other control became visible.
+"""
+
+from __future__ import annotations
+
+from rich.markdown import Markdown
+from rich.style import Style
+from rich.text import Text
+
+from ink_tui.safetext import keep_sgr, visible
+
+__all__ = ["ansi_text", "markdown", "plain"]
+
+
+def plain(text: str, style: str | Style = "") -> Text:
+    """Literal text with controls made visible; ``[bold]`` stays ``[bold]``."""
+    return Text(visible(text), style=style)
+
+
+def ansi_text(text: str) -> Text:
+    """Tool output: SGR colours rendered, every other escape shown as ``␛…``."""
+    return Text.from_ansi(keep_sgr(text), tab_size=4)
+
+
+def markdown(text: str, *, code_theme: str = "monokai") -> Markdown:
+    """Markdown with highlighted code; no terminal hyperlinks, controls made visible."""
+    return Markdown(visible(text), code_theme=code_theme, hyperlinks=False)

@@ -1,0 +1,372 @@
+"""The session view: the branch's tree on the left, the replay on the right, kept in step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+
+from rich.console import RenderableType
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, ProgressBar, Static, Tree
+
+from ink_tui.session import SessionError, SessionFile, branch, labels, open_session
+from ink_tui.session.tree import restored_model, session_name, thinking_level
+from ink_tui.session.view import BranchStats, Item, Turn, branch_stats, build_turns, search_turns
+from ink_tui.ui.render.blocks import OutputMode, RenderOptions, item_block, turn_block
+from ink_tui.ui.widgets.session_header import SessionHeader
+from ink_tui.ui.widgets.session_tree import Node, SessionTree
+from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
+
+__all__ = ["LoadedBranch", "SessionScreen", "load_branch"]
+
+_OUTPUT_CYCLE: dict[OutputMode, OutputMode] = {"cut": "full", "full": "hidden", "hidden": "cut"}
+
+
+@dataclass(slots=True)
+class LoadedBranch:
+    """Everything the view shows of one branch, computed off the event loop."""
+
+    session: SessionFile
+    leaf_id: str | None
+    turns: list[Turn]
+    stats: BranchStats
+    labels: dict[str, str]
+    header: dict[str, str] = field(default_factory=dict)
+
+
+def load_branch(session: SessionFile, leaf_id: str | None) -> LoadedBranch:
+    """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``."""
+    entries = branch(session, leaf_id)
+    turns = build_turns(entries)
+    model, _ = restored_model(session)
+    header = {
+        "project": session.cwd,
+        "model": model.reference if model else "(no model recorded)",
+        "thinking": thinking_level(session) or "default",
+        "name": session_name(entries) or "",
+    }
+    return LoadedBranch(
+        session, leaf_id, turns, branch_stats(entries, turns), labels(session), header
+    )
+
+
+class SessionScreen(Screen[None]):
+    """One session, read-only: nothing here writes to the file."""
+
+    BINDINGS = [
+        Binding("j,down", "move(1)", "Down", show=False),
+        Binding("k,up", "move(-1)", "Up", show=False),
+        Binding("g,home", "edge('top')", "Top", show=False),
+        Binding("G,end", "edge('bottom')", "Bottom", show=False),
+        Binding("left_square_bracket", "turn(-1)", "Prev turn", key_display="["),
+        Binding("right_square_bracket", "turn(1)", "Next turn", key_display="]"),
+        Binding("l", "expand", "Expand", show=False),
+        Binding("h", "collapse", "Collapse", show=False),
+        Binding("slash", "search", "Search", key_display="/"),
+        Binding("n", "next_match(1)", "Next match", show=False),
+        Binding("N", "next_match(-1)", "Previous match", show=False),
+        Binding("t", "toggle_thinking", "Thinking"),
+        Binding("o", "cycle_output", "Output"),
+        Binding("y", "copy", "Copy"),
+        Binding("b", "branches", "Branches"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    @dataclass
+    class Loaded(Message):
+        loaded: LoadedBranch
+
+    @dataclass
+    class LoadFailed(Message):
+        error: SessionError
+        session: SessionFile | None
+
+    @dataclass
+    class Progress(Message):
+        done: int
+        total: int
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SessionScreen.Progress)
+
+    def __init__(self, path: Path, leaf_id: str | None = None) -> None:
+        super().__init__()
+        self.path = path
+        self.leaf_id = leaf_id
+        self.loaded: LoadedBranch | None = None
+        self.options = RenderOptions()
+        self._node_for_key: dict[str, Node] = {}
+        self._matches: list[str] = []
+        self._match = -1
+        self._following_transcript = False
+
+    def compose(self) -> ComposeResult:
+        yield SessionHeader(id="session-header")
+        yield ProgressBar(id="load-progress", show_eta=False)
+        with Horizontal(id="session-body"):
+            yield SessionTree("branch", id="session-tree")
+            yield Transcript(id="transcript")
+        yield Input(placeholder="search the session (Enter: find, Esc: close)", id="search")
+        yield Static("", id="search-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        tree = self.query_one(SessionTree)
+        tree.show_root = False
+        tree.auto_expand = False
+        tree.focus()
+        self.query_one("#search", Input).display = False
+        self._load()
+
+    # -- loading -----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        total = max(1, self.path.stat().st_size) if self.path.exists() else 1
+        session: SessionFile | None = None
+        try:
+            session = open_session(self.path, warn=None, progress=partial(self._report, total))
+            self.post_message(self.Loaded(load_branch(session, self.leaf_id or session.leaf_id)))
+        except SessionError as error:
+            self.post_message(self.LoadFailed(error, session))
+        except OSError as error:
+            self.post_message(
+                self.LoadFailed(
+                    SessionError(f"cannot read {self.path}: {error.strerror}", path=self.path), None
+                )
+            )
+
+    def _report(self, total: int, done: int) -> None:
+        self.post_message(self.Progress(done, total))
+
+    @on(Progress)
+    def _progress(self, message: Progress) -> None:
+        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
+
+    @on(LoadFailed)
+    def _failed(self, message: LoadFailed) -> None:
+        from ink_tui.ui.screens.error import ErrorScreen
+
+        self.app.switch_screen(ErrorScreen(self.path, message.error))
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        loaded = message.loaded
+        self.loaded = loaded
+        self.query_one(ProgressBar).display = False
+        self.query_one(SessionHeader).show(loaded)
+        self._node_for_key = self.query_one(SessionTree).show_turns(loaded.turns, loaded.labels)
+        transcript = self.query_one(Transcript)
+        transcript.set_blocks(self._blocks())
+        transcript.scroll_to_end_of_transcript()
+        session = loaded.session
+        if session.dropped_final_line is not None:
+            dropped = session.dropped_final_line
+            self.notify(
+                f"torn final line {dropped.line} ignored: {dropped.reason}",
+                severity="warning",
+                timeout=8,
+            )
+        elif not session.ends_with_newline:
+            self.notify("the final record has no newline (a crash mid-write?)", severity="warning")
+        self.call_after_refresh(self._select_last)
+
+    def _select_last(self) -> None:
+        tree = self.query_one(SessionTree)
+        if tree.last_line >= 0:
+            tree.move_cursor_to_line(tree.last_line)
+
+    def _blocks(self) -> list[BlockSpec]:
+        assert self.loaded is not None
+        specs: list[BlockSpec] = []
+        number = 0
+        for turn in self.loaded.turns:
+            if turn.user is not None:
+                number += 1
+                estimate = turn.prompt.count("\n") + 2
+                specs.append(BlockSpec(turn.key, partial(turn_block, turn, number), estimate))
+            for item in turn.items:
+                estimate = (item.text.count("\n") + 2) if item.tool is None else 6
+                specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
+        return specs
+
+    def _render_item(self, item: Item) -> RenderableType | None:
+        return item_block(item, self.options)
+
+    # -- keeping tree and transcript in step -------------------------------------------------
+
+    @on(Tree.NodeHighlighted, "#session-tree")
+    def _node_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
+        if self._following_transcript or event.node.data is None:
+            return
+        self.query_one(Transcript).scroll_to_key(event.node.data)
+
+    @on(Tree.NodeSelected, "#session-tree")
+    def _node_selected(self, event: Tree.NodeSelected[str]) -> None:
+        """Enter: open or close a node; on a tool call, also show its whole output or cut it."""
+        node = event.node
+        if node.children:
+            node.toggle()
+        if node.data is not None and not node.data.endswith(":turn"):
+            self._toggle_full_output(node.data)
+
+    @on(Transcript.TopChanged)
+    def _transcript_scrolled(self, event: Transcript.TopChanged) -> None:
+        self._reveal(event.key, from_transcript=True)
+
+    @on(Transcript.BlockClicked)
+    def _transcript_clicked(self, event: Transcript.BlockClicked) -> None:
+        self._reveal(event.key, from_transcript=True)
+
+    def _reveal(self, key: str, *, from_transcript: bool = False) -> None:
+        node = self._node_for_key.get(key)
+        if node is None:
+            return
+        tree = self.query_one(SessionTree)
+        self._following_transcript = from_transcript
+        try:
+            tree.reveal(node)
+        finally:
+            self._following_transcript = False
+        if not from_transcript:
+            self.query_one(Transcript).scroll_to_key(key)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_move(self, delta: int) -> None:
+        tree = self.query_one(SessionTree)
+        (tree.action_cursor_down if delta > 0 else tree.action_cursor_up)()
+
+    def action_edge(self, where: str) -> None:
+        tree = self.query_one(SessionTree)
+        if tree.last_line >= 0:
+            tree.move_cursor_to_line(0 if where == "top" else tree.last_line)
+
+    def action_turn(self, delta: int) -> None:
+        tree = self.query_one(SessionTree)
+        turns = list(tree.root.children)
+        if not turns:
+            return
+        current = tree.cursor_node
+        while (
+            current is not None and current.parent is not None and current.parent is not tree.root
+        ):
+            current = current.parent
+        index = turns.index(current) if current in turns else -1
+        target = turns[max(0, min(len(turns) - 1, index + delta))]
+        tree.move_cursor(target)
+
+    def action_expand(self) -> None:
+        node = self.query_one(SessionTree).cursor_node
+        if node is not None and node.children and not node.is_expanded:
+            node.expand()
+
+    def _toggle_full_output(self, key: str) -> None:
+        if self.loaded is None or not any(
+            item.key == key and item.tool is not None
+            for turn in self.loaded.turns
+            for item in turn.items
+        ):
+            return
+        self._set_options(replace(self.options, expanded=frozenset(self.options.expanded ^ {key})))
+
+    def action_collapse(self) -> None:
+        tree = self.query_one(SessionTree)
+        node = tree.cursor_node
+        if node is None:
+            return
+        if node.is_expanded and node.children:
+            node.collapse()
+        elif node.parent is not None and node.parent is not tree.root:
+            tree.move_cursor(node.parent)
+
+    def action_toggle_thinking(self) -> None:
+        self._set_options(replace(self.options, show_thinking=not self.options.show_thinking))
+        self.notify(
+            "thinking shown" if self.options.show_thinking else "thinking hidden", timeout=2
+        )
+
+    def action_cycle_output(self) -> None:
+        mode = _OUTPUT_CYCLE[self.options.output]
+        self._set_options(replace(self.options, output=mode, expanded=frozenset()))
+        self.notify(f"tool output: {mode}", timeout=2)
+
+    def _set_options(self, options: RenderOptions) -> None:
+        self.options = options
+        self.query_one(Transcript).invalidate()
+
+    def action_copy(self) -> None:
+        node = self.query_one(SessionTree).cursor_node
+        if node is None or node.data is None or self.loaded is None:
+            return
+        text = self._plain_text_of(node.data)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"copied {len(text)} characters", timeout=2)
+
+    def _plain_text_of(self, key: str) -> str:
+        assert self.loaded is not None
+        for turn in self.loaded.turns:
+            if turn.key == key:
+                return turn.prompt
+            for item in turn.items:
+                if item.key == key:
+                    if item.tool is not None:
+                        return f"{item.tool.name} {item.tool.key_argument}\n{item.tool.output}"
+                    return item.text
+        return ""
+
+    def action_search(self) -> None:
+        search = self.query_one("#search", Input)
+        search.display = True
+        search.focus()
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        if self.loaded is None:
+            return
+        self._matches = search_turns(self.loaded.turns, event.value)
+        self._match = -1
+        event.input.display = False
+        self.query_one(SessionTree).focus()
+        if not self._matches:
+            self._status(f"no match for {event.value!r}" if event.value else "")
+            return
+        self.action_next_match(1)
+
+    def action_next_match(self, delta: int) -> None:
+        if not self._matches:
+            self._status("no search: press / to search")
+            return
+        self._match = (self._match + delta) % len(self._matches)
+        self._status(f"match {self._match + 1} of {len(self._matches)}  (n next, N previous)")
+        self._reveal(self._matches[self._match])
+
+    def _status(self, text: str) -> None:
+        from ink_tui.ui.render.safe import plain
+
+        self.query_one("#search-status", Static).update(plain(text))
+
+    def action_branches(self) -> None:
+        if self.loaded is None:
+            return
+        from ink_tui.ui.screens.branches import BranchesScreen
+
+        def chosen(leaf_id: str | None) -> None:
+            if leaf_id is not None and self.loaded is not None:
+                self.app.push_screen(SessionScreen(self.path, leaf_id))
+
+        self.app.push_screen(BranchesScreen(self.loaded.session, self.loaded.leaf_id), chosen)
+
+    def action_back(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.display:
+            search.display = False
+            self.query_one(SessionTree).focus()
+            return
+        self.app.pop_screen()

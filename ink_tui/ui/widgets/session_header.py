@@ -1,0 +1,64 @@
+"""The session view's header: project, model, thinking level, counts and token usage."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ink_tui.ui.render.safe import plain
+
+if TYPE_CHECKING:
+    from ink_tui.ui.screens.session import LoadedBranch
+
+__all__ = ["SessionHeader"]
+
+
+def _count(value: int) -> str:
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:.1f}M"
+    if value >= 10_000:
+        return f"{value / 1000:.0f}k"
+    return f"{value:,}"
+
+
+class SessionHeader(Static):
+    """Two lines about the shown branch."""
+
+    DEFAULT_CSS = """
+    SessionHeader {
+        height: 2;
+        padding: 0 1;
+        background: $panel;
+    }
+    """
+
+    def show(self, loaded: LoadedBranch) -> None:
+        header, stats, session = loaded.header, loaded.stats, loaded.session
+        name = header.get("name")
+        first = Text.assemble(
+            plain(name or session.path.name, "bold"),
+            "  ",
+            plain(header["project"], "cyan"),
+            "  ",
+            plain(header["model"], "magenta"),
+            "  thinking ",
+            plain(header["thinking"], "yellow"),
+        )
+        errors = f", {stats.tool_errors} failed" if stats.tool_errors else ""
+        missing = f", {stats.unanswered} without result" if stats.unanswered else ""
+        compactions = f" · {stats.compactions} compaction(s)" if stats.compactions else ""
+        second = Text.assemble(
+            (
+                f"{stats.turns} turns · {stats.messages} messages · "
+                f"{stats.tool_calls} tool calls{errors}{missing}{compactions} · ",
+                "dim",
+            ),
+            (
+                f"tokens in {_count(stats.input_tokens)} out {_count(stats.output_tokens)} "
+                f"cache r {_count(stats.cache_read_tokens)} w {_count(stats.cache_write_tokens)}",
+                "dim",
+            ),
+        )
+        self.update(Text("\n").join([first, second]))

@@ -1,0 +1,114 @@
+"""The tree of the current branch: one node per user turn, its items underneath."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ink_tui.session.view import Item, Turn
+from ink_tui.ui.render.blocks import status_mark
+from ink_tui.ui.render.safe import plain
+
+__all__ = ["SessionTree", "item_label", "turn_label"]
+
+Node = TreeNode[str]
+_ITEM_ICONS = {
+    "text": ("¶ ", ""),
+    "thinking": ("· thinking ", "dim italic"),
+    "orphan_result": ("⚠ result with no call ", "red"),
+    "compaction": ("⟳ compaction ", "bold yellow"),
+    "branch_summary": ("⑂ branch summary ", "yellow"),
+    "thinking_level": ("· thinking level ", "dim"),
+    "session_info": ("· name ", "dim"),
+    "label": ("· label ", "dim"),
+}
+
+
+def _first_line(text: str, width: int = 60) -> str:
+    for line in text.split("\n"):
+        if line.strip():
+            line = line.strip()
+            return line if len(line) <= width else line[: width - 1] + "…"
+    return ""
+
+
+def turn_label(turn: Turn, number: int, label: str | None) -> Text:
+    title = Text.assemble((f"{number:>3} ", "dim"), plain(_first_line(turn.title), "bold"))
+    if label:
+        title.append_text(plain(f"  # {label}", "italic magenta"))
+    return title
+
+
+def item_label(item: Item, label: str | None) -> Text:
+    if item.tool is not None:
+        tool = item.tool
+        text = Text.assemble(
+            plain(tool.name, "bold"),
+            " ",
+            plain(_first_line(tool.key_argument, 40), "cyan"),
+            " ",
+            status_mark(tool),
+        )
+    else:
+        icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
+        detail = _first_line(item.text)
+        if item.kind == "compaction":
+            tokens = item.entry.record.get("tokensBefore", "?")
+            detail = f"({tokens} tokens before)"
+        elif item.kind == "thinking":
+            detail = f"({len(item.text)} chars)"
+        text = Text.assemble(plain(icon, style), plain(detail, style))
+    if label:
+        text.append_text(plain(f"  # {label}", "italic magenta"))
+    return text
+
+
+class SessionTree(Tree[str]):
+    """Node data is the transcript key of the row the node stands for."""
+
+    DEFAULT_CSS = """
+    SessionTree {
+        background: $surface;
+    }
+    """
+
+    def process_label(self, label: str | Text) -> Text:
+        # Labels are built from untrusted text: never parse them as markup.
+        text = label if isinstance(label, Text) else plain(label)
+        return text.split()[0] if text.plain else text
+
+    def show_turns(self, turns: list[Turn], labels: dict[str, str]) -> dict[str, Node]:
+        """Rebuild the tree; returns each transcript key's node."""
+        self.clear()
+        self.root.expand()
+        nodes: dict[str, Node] = {}
+        number = 0
+        for turn in turns:
+            if turn.user is not None:
+                number += 1
+            label = labels.get(turn.user_id) if turn.user is not None else None
+            turn_node = self.root.add(turn_label(turn, number, label), data=turn.key)
+            nodes[turn.key] = turn_node
+            for item in turn.items:
+                item_node_label = item_label(item, labels.get(item.entry.id))
+                if item.tool is not None and item.tool.result is not None:
+                    node = turn_node.add(item_node_label, data=item.key)
+                    preview = _first_line(item.tool.output, 60) or "(empty output)"
+                    style = "red" if item.tool.status == "error" else "dim"
+                    node.add_leaf(plain(f"↳ {preview}", style), data=item.key)
+                else:
+                    node = turn_node.add_leaf(item_node_label, data=item.key)
+                nodes.setdefault(item.key, node)
+        if self.root.children:
+            self.root.children[-1].expand()
+        return nodes
+
+    def reveal(self, node: Node) -> None:
+        """Expand the node's ancestors and put the cursor on it."""
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            parent.expand()
+            parent = parent.parent
+        _ = self._tree_lines  # rebuild line numbers after expanding (Textual builds lazily)
+        self.move_cursor(node)

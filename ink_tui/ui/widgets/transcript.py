@@ -1,0 +1,235 @@
+"""The replay pane: the branch as one continuous transcript (Line API, rendered lazily).
+
+Each block (a turn's prompt or one item under it) is rendered to strips only when it comes into
+view, at the current width, and cached. Blocks not rendered yet have an estimated height; when a
+block's real height replaces its estimate, the view keeps its top line (or the bottom, when the
+view sat there) in place, so nothing jumps.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from rich.segment import Segment
+from textual import events
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+__all__ = ["BlockSpec", "Transcript"]
+
+GUTTER = 2
+
+
+@dataclass(frozen=True, slots=True)
+class BlockSpec:
+    """One block of the transcript: its key, how to render it, a cheap height estimate."""
+
+    key: str
+    render: Callable[[], RenderableType | None]
+    estimate: int = 3
+
+
+class Transcript(ScrollView, can_focus=True):
+    """A lazily rendered, virtually scrolled transcript of blocks."""
+
+    DEFAULT_CSS = """
+    Transcript {
+        background: $surface;
+    }
+    Transcript > .transcript--gutter {
+        color: $accent;
+    }
+    """
+    COMPONENT_CLASSES = {"transcript--gutter"}
+
+    @dataclass
+    class TopChanged(Message):
+        """The block at the top of the view changed (the user scrolled)."""
+
+        transcript: Transcript
+        key: str
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, Transcript.TopChanged)
+
+    @dataclass
+    class BlockClicked(Message):
+        transcript: Transcript
+        key: str
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._specs: list[BlockSpec] = []
+        self._index: dict[str, int] = {}
+        self._heights: list[int] = []
+        self._offsets: list[int] = [0]
+        self._strips: dict[int, list[Strip]] = {}
+        self._width = 0
+        self.selected_key: str | None = None
+        self._last_top: str | None = None
+        self._stick_to_bottom = False
+
+    # -- content -----------------------------------------------------------------------------
+
+    def set_blocks(self, specs: Sequence[BlockSpec], *, keep_position: bool = False) -> None:
+        """Replace every block. With ``keep_position`` the top block stays at the top."""
+        anchor = self.top_key() if keep_position else None
+        self._specs = list(specs)
+        self._index = {spec.key: index for index, spec in enumerate(self._specs)}
+        self._heights = [max(1, spec.estimate) + 1 for spec in self._specs]
+        self._strips.clear()
+        self._relayout()
+        if anchor is not None and anchor in self._index:
+            self.scroll_to_key(anchor, animate=False, select=False)
+        self.refresh()
+
+    def invalidate(self) -> None:
+        """Render every block again (display options changed), keeping the view in place."""
+        anchor = self.top_key()
+        self._strips.clear()
+        self._heights = [max(1, spec.estimate) + 1 for spec in self._specs]
+        self._relayout()
+        if anchor is not None:
+            self.scroll_to_key(anchor, animate=False, select=False)
+        self.refresh()
+
+    @property
+    def keys(self) -> list[str]:
+        return [spec.key for spec in self._specs]
+
+    # -- geometry ----------------------------------------------------------------------------
+
+    def _relayout(self) -> None:
+        offsets = [0]
+        for height in self._heights:
+            offsets.append(offsets[-1] + height)
+        self._offsets = offsets
+        self.virtual_size = Size(self._content_width(), offsets[-1])
+
+    def _content_width(self) -> int:
+        return max(1, self.scrollable_content_region.width)
+
+    def _block_at(self, y: int) -> int:
+        return max(0, min(len(self._specs) - 1, bisect_right(self._offsets, y) - 1))
+
+    def _render_block(self, index: int) -> bool:
+        """Render block ``index`` if needed. True when its height changed."""
+        if index in self._strips:
+            return False
+        width = self._content_width()
+        renderable = self._specs[index].render()
+        strips: list[Strip] = []
+        if renderable is not None:
+            console = self.app.console
+            options = console.options.update(width=max(1, width - GUTTER), height=None)
+            for line in console.render_lines(renderable, options, pad=False):
+                strips.append(Strip(line))
+        strips.append(Strip.blank(0))
+        self._strips[index] = strips
+        changed = len(strips) != self._heights[index]
+        self._heights[index] = len(strips)
+        return changed
+
+    def _ensure_visible_rendered(self) -> None:
+        """Render what the viewport shows; keep the top (or bottom) line where it was."""
+        if not self._specs:
+            return
+        if self._content_width() != self._width:
+            self._width = self._content_width()
+            self._strips.clear()
+        height = self.scrollable_content_region.height
+        at_bottom = self._stick_to_bottom or (
+            self.scroll_y >= self.max_scroll_y and self.max_scroll_y > 0
+        )
+        top = int(self.scroll_y)
+        anchor = self._block_at(top)
+        anchor_line = top - self._offsets[anchor]
+        for _ in range(50):
+            changed = False
+            first = self._block_at(int(self.scroll_y))
+            last = self._block_at(int(self.scroll_y) + height)
+            for index in range(first, last + 1):
+                changed |= self._render_block(index)
+            if not changed:
+                break
+            self._relayout()
+            if at_bottom:
+                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            else:
+                target = self._offsets[anchor] + min(anchor_line, self._heights[anchor] - 1)
+                self.scroll_to(y=target, animate=False, immediate=True)
+
+    # -- navigation --------------------------------------------------------------------------
+
+    def top_key(self) -> str | None:
+        if not self._specs:
+            return None
+        return self._specs[self._block_at(int(self.scroll_y))].key
+
+    def scroll_to_key(self, key: str, *, animate: bool = False, select: bool = True) -> None:
+        """Bring block ``key`` to the top of the view (rendering it first)."""
+        index = self._index.get(key)
+        if index is None:
+            return
+        if select:
+            self.selected_key = key
+        for neighbour in range(max(0, index - 2), min(len(self._specs), index + 3)):
+            if self._render_block(neighbour):
+                self._relayout()
+        self._stick_to_bottom = False
+        self._last_top = key
+        self.scroll_to(y=self._offsets[index], animate=animate, immediate=not animate)
+        self.refresh()
+
+    def scroll_to_end_of_transcript(self) -> None:
+        self._stick_to_bottom = True
+        for index in range(max(0, len(self._specs) - 3), len(self._specs)):
+            self._render_block(index)
+        self._relayout()
+        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        self.refresh()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value < self.max_scroll_y:
+            self._stick_to_bottom = False
+        key = self.top_key()
+        if key is not None and key != self._last_top:
+            self._last_top = key
+            self.post_message(self.TopChanged(self, key))
+
+    def on_click(self, event: events.Click) -> None:
+        if not self._specs:
+            return
+        index = self._block_at(int(self.scroll_y) + event.y)
+        self.selected_key = self._specs[index].key
+        self.refresh()
+        self.post_message(self.BlockClicked(self, self._specs[index].key))
+
+    # -- Line API ----------------------------------------------------------------------------
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._ensure_visible_rendered()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        absolute = int(self.scroll_y) + y
+        base = self.rich_style
+        if not self._specs or absolute >= self._offsets[-1]:
+            return Strip.blank(width, base)
+        index = self._block_at(absolute)
+        strips = self._strips.get(index)
+        line = absolute - self._offsets[index]
+        if strips is None or line >= len(strips):
+            return Strip.blank(width, base)
+        selected = self._specs[index].key == self.selected_key
+        gutter_style = self.get_component_rich_style("transcript--gutter") if selected else base
+        gutter = Segment("▌ " if selected else "  ", gutter_style)
+        strip = Strip([gutter, *strips[line]])
+        return strip.crop_extend(0, width, base)
