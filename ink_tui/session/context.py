@@ -85,4 +85,14 @@ def context_for_branch(entries: list[Entry], leaf_id: str | None) -> Context:
 def build_context(session: SessionFile, leaf_id: str | None = None) -> Context:
     """``buildContext()`` for the session's leaf, or for ``leaf_id``. Raises ``SessionError``."""
     target = session.leaf_id if leaf_id is None else leaf_id
-    return context_for_branch(branch(session, target), target)
+    entries = branch(session, target)
+    session.preload(entries[last_compaction_index(entries) :])
+    return context_for_branch(entries, target)
+
+
+def last_compaction_index(entries: list[Entry]) -> int:
+    """Index of the last ``compaction`` entry of a branch (0 when there is none)."""
+    for index in range(len(entries) - 1, -1, -1):
+        if entries[index].type == "compaction":
+            return index
+    return 0

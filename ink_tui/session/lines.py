@@ -9,8 +9,7 @@ JavaScript's ``trim()`` empties. We work on bytes so that every line keeps its b
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, NamedTuple
 
 __all__ = ["JS_WHITESPACE", "RawLine", "is_blank", "iter_lines", "split_lines"]
 
@@ -23,8 +22,7 @@ _ASCII_WHITESPACE: Final = b" \t\n\r\x0b\x0c"
 CHUNK_SIZE: Final = 8 * 1024 * 1024
 
 
-@dataclass(slots=True, frozen=True)
-class RawLine:
+class RawLine(NamedTuple):
     """One ``\\n``-separated segment of the file (without its ``\\n``)."""
 
     data: bytes
@@ -47,6 +45,45 @@ def is_blank(data: bytes) -> bool:
     return data.decode("utf-8", errors="replace").strip(JS_WHITESPACE) == ""
 
 
+def iter_line_batches(
+    stream: BinaryIO,
+    start: int = 0,
+    chunk_size: int = CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[int, list[bytes], bool]]:
+    """Yield ``(offset of the first line, lines, terminated)`` a chunk of the file at a time.
+
+    Splitting happens in C (``bytes.split``), which is what keeps a 100 MB open fast. Every
+    line of a batch is followed by ``\\n`` when ``terminated``; only the last batch (the file's
+    unterminated final segment, if any) has ``terminated=False``. ``progress`` is called with
+    the byte offset reached after each chunk.
+    """
+    stream.seek(start)
+    offset = start
+    pending: list[bytes] = []
+    while True:
+        chunk = stream.read(chunk_size)
+        if not chunk:
+            break
+        if progress is not None:
+            progress(stream.tell())
+        if pending:
+            pending.append(chunk)
+            if b"\n" not in chunk:
+                continue
+            chunk = b"".join(pending)
+            pending = []
+        parts = chunk.split(b"\n")
+        tail = parts.pop()
+        if tail:
+            pending.append(tail)
+        if parts:
+            yield offset, parts, True
+            offset += sum(map(len, parts)) + len(parts)
+    if pending:
+        yield offset, [b"".join(pending)], False
+
+
 def iter_lines(
     stream: BinaryIO,
     start: int = 0,
@@ -56,30 +93,12 @@ def iter_lines(
     """Yield every segment from ``start`` (which must be a line start) to the end of ``stream``.
 
     The last segment is yielded with ``terminated=False`` when the file does not end in ``\\n``;
-    an empty segment after a final ``\\n`` is not yielded. ``progress`` is called with the
-    byte offset reached after each chunk.
+    an empty segment after a final ``\\n`` is not yielded.
     """
-    stream.seek(start)
-    offset = start
-    pending = b""
-    while True:
-        chunk = stream.read(chunk_size)
-        if not chunk:
-            break
-        if progress is not None:
-            progress(stream.tell())
-        buffer = pending + chunk if pending else chunk
-        position = 0
-        while True:
-            newline = buffer.find(b"\n", position)
-            if newline < 0:
-                break
-            yield RawLine(buffer[position:newline], offset, True)
-            offset += newline - position + 1
-            position = newline + 1
-        pending = buffer[position:]
-    if pending:
-        yield RawLine(pending, offset, False)
+    for offset, parts, terminated in iter_line_batches(stream, start, chunk_size, progress):
+        for part in parts:
+            yield RawLine(part, offset, terminated)
+            offset += len(part) + 1
 
 
 def split_lines(data: bytes, start: int = 0) -> Iterator[RawLine]:

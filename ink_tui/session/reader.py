@@ -6,15 +6,18 @@ line, so the live tail (which reads only what was appended) validates exactly as
 
 from __future__ import annotations
 
+import gc
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
+
+import orjson
 
 from ink_tui.session.errors import EngineError, RecordError, SessionError
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import RawLine, is_blank, iter_lines
+from ink_tui.session.lines import RawLine, is_blank, iter_line_batches
 from ink_tui.session.records import LineKind, classify_record, is_session_header, is_valid_model
 
 __all__ = ["Entry", "LineProblem", "Marker", "SessionFile", "SessionParser", "open_session"]
@@ -22,27 +25,94 @@ __all__ = ["Entry", "LineProblem", "Marker", "SessionFile", "SessionParser", "op
 Record = dict[str, Any]
 
 
-@dataclass(slots=True)
+FREEZE_ENTRIES = 5000
+KEEP_INLINE_BYTES = 0
+"""``message`` entries whose line is longer are not kept parsed: their payload is read again
+from the file when needed (:meth:`SessionFile.preload` reads many at once). Other entries are
+small and few, and always kept."""
+
+
 class Entry:
-    """A tree entry (``message``, ``compaction``, …) and where it sits in the file."""
+    """A tree entry (``message``, ``compaction``, …) and where it sits in the file.
 
-    record: Record
-    line: int  # 1-based count of non-blank lines (the header is line 1)
-    offset: int  # byte offset of the line
-    end: int  # byte offset just past its newline
+    ``type``, ``id`` and ``parent_id`` are always in memory. The parsed ``record`` of a long
+    line (a big tool result, a compaction with its retained tail) is dropped after validation
+    and read again from its byte range on first use, so a 100 MB session does not sit in memory
+    as Python objects.
+    """
+
+    __slots__ = ("_path", "_record", "end", "id", "line", "offset", "parent_id", "type")
+
+    def __init__(
+        self, record: Record, line: int, offset: int, end: int, *, path: Path | None = None
+    ) -> None:
+        self.type = str(record["type"])
+        self.id = str(record["id"])
+        parent = record["parentId"]
+        self.parent_id = None if parent is None else str(parent)
+        self.line = line  # 1-based count of non-blank lines (the header is line 1)
+        self.offset = offset  # byte offset of the line
+        self.end = end  # byte offset just past its newline
+        self._path = path
+        self._record: Record | None = record
+
+    @classmethod
+    def of_message(
+        cls,
+        entry_id: str,
+        parent_id: str | None,
+        line: int,
+        offset: int,
+        end: int,
+        path: Path,
+        record: Record | None,
+    ) -> Entry:
+        """A ``message`` entry already validated by the reader (its hot path)."""
+        entry = cls.__new__(cls)
+        entry.type = "message"
+        entry.id = entry_id
+        entry.parent_id = parent_id
+        entry.line = line
+        entry.offset = offset
+        entry.end = end
+        entry._path = path
+        entry._record = record
+        return entry
 
     @property
-    def type(self) -> str:
-        return str(self.record["type"])
+    def record(self) -> Record:
+        """The parsed record (its key order is the file's)."""
+        if self._record is None:
+            self._record = self._reload()
+        return self._record
 
-    @property
-    def id(self) -> str:
-        return str(self.record["id"])
+    def release(self) -> None:
+        """Drop the parsed payload (it can be read again from the file)."""
+        if self._path is not None:
+            self._record = None
 
-    @property
-    def parent_id(self) -> str | None:
-        parent = self.record["parentId"]
-        return None if parent is None else str(parent)
+    def _reload(self) -> Record:
+        assert self._path is not None
+        with self._path.open("rb") as stream:
+            stream.seek(self.offset)
+            return self._parse(stream.read(self.end - self.offset))
+
+    def _parse(self, data: bytes) -> Record:
+        try:
+            record = decode_line(data.rstrip(b"\n"))
+        except JsonDecodeError:
+            record = None
+        if not isinstance(record, dict) or record.get("id") != self.id:
+            raise SessionError(
+                f"{self._path} changed on disk since it was opened (line {self.line}); "
+                "open it again",
+                path=self._path,
+                line=self.line,
+            )
+        return record
+
+    def __repr__(self) -> str:
+        return f"Entry({self.type} {self.id} <- {self.parent_id}, line {self.line})"
 
 
 @dataclass(slots=True)
@@ -101,6 +171,19 @@ class SessionFile:
                 return None if target is None else str(target)
         return self._last_content_id
 
+    def preload(self, entries: Iterable[Entry]) -> None:
+        """Read the payloads of ``entries`` that are not in memory, with one pass over the file.
+
+        Raises :class:`SessionError` when the file changed on disk under an entry.
+        """
+        missing = sorted((e for e in entries if e._record is None), key=lambda e: e.offset)
+        if not missing:
+            return
+        with self.path.open("rb") as stream:
+            for entry in missing:
+                stream.seek(entry.offset)
+                entry._record = entry._parse(stream.read(entry.end - entry.offset))
+
     @property
     def session_id(self) -> str:
         return str(self.header["id"])
@@ -109,6 +192,23 @@ class SessionFile:
     def cwd(self) -> str:
         cwd = self.header.get("cwd")
         return cwd if isinstance(cwd, str) else ""
+
+
+def _is_plain_message(record: Any) -> bool:
+    """The checks of ``classify_record`` for a well-formed message entry, inlined (hot path)."""
+    if type(record) is not dict or record.get("type") != "message":
+        return False
+    entry_id = record.get("id")
+    parent = record.get("parentId", 0)
+    message = record.get("message")
+    return (
+        type(entry_id) is str
+        and entry_id != ""
+        and (parent is None or type(parent) is str)
+        and type(record.get("timestamp")) is str
+        and type(message) is dict
+        and type(message.get("role")) is str
+    )
 
 
 class SessionParser:
@@ -125,12 +225,14 @@ class SessionParser:
             raise EngineError(
                 "Cannot read properties of null (reading 'type')", path=session.path, line=line
             )
-        kind = classify_record(record)
+        kind = LineKind.ENTRY if _is_plain_message(record) else classify_record(record)
         session.line_count = line
         seq = session._seq
         session._seq += 1
         if kind is LineKind.ENTRY:
-            entry = Entry(record, line, raw.offset, raw.end)
+            entry = Entry(record, line, raw.offset, raw.end, path=session.path)
+            if len(raw.data) > KEEP_INLINE_BYTES:
+                entry.release()
             session.entries.append(entry)
             if entry.id in session.by_id:
                 session.duplicate_ids.append(entry.id)
@@ -179,27 +281,96 @@ def read_header(path: Path, raw: RawLine) -> Record:
     return header
 
 
-def build_session(path: Path, lines: Iterable[RawLine], *, warn: TextIO | None) -> SessionFile:
-    """Run ``open()`` over ``lines`` (every segment of the file, in order)."""
+def build_session(
+    path: Path, batches: Iterable[tuple[int, list[bytes], bool]], *, warn: TextIO | None
+) -> SessionFile:
+    """Run ``open()`` over the file's line batches (``lines.iter_line_batches``).
+
+    The cyclic garbage collector is paused meanwhile: parsing makes hundreds of thousands of
+    acyclic objects, and collecting them while they are made cost half the time of a big open.
+    A big session's entries are then moved out of the collector's sight (``gc.freeze``): they
+    hold no cycles and are freed by reference counting, and scanning them again and again
+    made the first steps after an open slow.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        session = _build_session(path, batches, warn=warn)
+    finally:
+        if collecting:
+            gc.enable()
+    if collecting and len(session.entries) >= FREEZE_ENTRIES:
+        gc.freeze()
+    return session
+
+
+def _lines_of(
+    batches: Iterable[tuple[int, list[bytes], bool]],
+) -> Iterator[tuple[bytes, int, bool]]:
+    for offset, parts, terminated in batches:
+        for data in parts:
+            yield data, offset, terminated
+            offset += len(data) + 1
+
+
+def _build_session(
+    path: Path, batches: Iterable[tuple[int, list[bytes], bool]], *, warn: TextIO | None
+) -> SessionFile:
     session: SessionFile | None = None
     parser: SessionParser | None = None
     pending: tuple[RawLine, int, RecordError] | None = None
     size = 0
     last_terminated = True
-    for raw in lines:
-        size = raw.end
-        last_terminated = raw.terminated
-        if is_blank(raw.data):
+    loads, decode_error, new_entry = orjson.loads, orjson.JSONDecodeError, Entry.__new__
+    for data, offset, last_terminated in _lines_of(batches):
+        size = offset + len(data) + last_terminated
+        if data[:1] != b"{" and is_blank(data):
             continue
         if session is None:
-            session = SessionFile(path=path, header=read_header(path, raw), header_end=raw.end)
+            raw = RawLine(data, offset, last_terminated)
+            session = SessionFile(path=path, header=read_header(path, raw), header_end=size)
             parser = SessionParser(session)
+            entries, by_id = session.entries, session.by_id
             continue
         assert parser is not None
         if pending is not None:
             raise _line_error(path, pending[1], pending[2])
+        # The hot path, inlined for speed: a well-formed message entry (classify_record's
+        # checks for it, in its order of outcome). Everything else goes through the parser.
         try:
-            parser.add(raw, parse_line(raw))
+            record = loads(data)
+            parsed = True
+        except decode_error:
+            record, parsed = None, False
+        if type(record) is dict and record.get("type") == "message":
+            entry_id = record.get("id")
+            parent = record.get("parentId", 0)
+            message = record.get("message")
+            if (
+                type(entry_id) is str
+                and entry_id
+                and (parent is None or type(parent) is str)
+                and type(record.get("timestamp")) is str
+                and type(message) is dict
+                and type(message.get("role")) is str
+            ):
+                session.line_count += 1
+                entry = new_entry(Entry)
+                entry.type, entry.id, entry.parent_id = "message", entry_id, parent
+                entry.line, entry.offset, entry.end = session.line_count, offset, size
+                entry._path = path
+                entry._record = record if len(data) <= KEEP_INLINE_BYTES else None
+                entries.append(entry)
+                if entry_id in by_id:
+                    session.duplicate_ids.append(entry_id)
+                by_id[entry_id] = entry
+                session._last_entry_seq = session._seq
+                session._seq += 1
+                session._last_content_id = entry_id
+                continue
+        raw = RawLine(data, offset, last_terminated)
+        try:
+            parser.add(raw, record if parsed else parse_line(raw))
         except EngineError:
             raise
         except RecordError as exc:
@@ -219,7 +390,7 @@ def build_session(path: Path, lines: Iterable[RawLine], *, warn: TextIO | None) 
 def open_session(
     path: str | Path,
     *,
-    warn: TextIO | None = sys.stderr,
+    warn: TextIO | Literal["stderr"] | None = "stderr",
     progress: Callable[[int], None] | None = None,
 ) -> SessionFile:
     """Open a session file as Ink's ``open()`` does.
@@ -229,9 +400,12 @@ def open_session(
     with Ink's note (pass ``warn=None`` to stay silent) and kept in ``dropped_final_line``.
     """
     path = Path(path)
+    stream_for_warnings = sys.stderr if warn == "stderr" else warn
     try:
         stream = path.open("rb")
     except FileNotFoundError:
         raise SessionError(f"session file not found: {path}", path=path) from None
     with stream:
-        return build_session(path, iter_lines(stream, progress=progress), warn=warn)
+        return build_session(
+            path, iter_line_batches(stream, progress=progress), warn=stream_for_warnings
+        )

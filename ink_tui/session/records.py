@@ -10,6 +10,7 @@ from enum import Enum
 from typing import Any, Final
 
 from ink_tui.session.errors import RecordError
+from ink_tui.session.lines import JS_WHITESPACE
 
 __all__ = [
     "BRANCH_SUMMARY_PREFIX",
@@ -72,7 +73,7 @@ def is_valid_model(model: Any) -> bool:
         isinstance(model, dict)
         and model.get("provider") in PROVIDERS
         and isinstance(model.get("modelId"), str)
-        and model["modelId"].strip() != ""
+        and model["modelId"].strip(JS_WHITESPACE) != ""
     )
 
 
@@ -104,7 +105,7 @@ def classify_record(record: Any) -> LineKind:
     """
     kind = record.get("type") if isinstance(record, dict) else None
     if kind == "position":
-        leaf = record.get("leafId")
+        leaf = record.get("leafId", 0)  # a missing key is undefined in JS: skipped
         if leaf is None or isinstance(leaf, str):
             return LineKind.POSITION
         return LineKind.SKIPPED_POSITION  # silently ignored by open()
@@ -124,10 +125,15 @@ def classify_record(record: Any) -> LineKind:
         raise RecordError("invalid parentId")
     if not isinstance(record.get("timestamp"), str):
         raise RecordError("missing timestamp")
+    if kind == "message":  # by far the most common: checked without the table
+        message = record.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            raise RecordError(_REQUIRED_STRINGS["message"][1])
+        return LineKind.ENTRY
     required = _REQUIRED_STRINGS.get(kind)
     if required is None:
         raise RecordError(f'unknown entry type "{kind}"')
-    paths, message = required
+    paths, message_text = required
     if not all(isinstance(_dig(record, path), str) for path in paths):
-        raise RecordError(message)
+        raise RecordError(message_text)
     return LineKind.ENTRY

@@ -69,6 +69,7 @@ class SessionReport:
 def report_session(session: SessionFile) -> SessionReport:
     """Build the report. Raises :class:`SessionError` when the branch cannot be walked."""
     entries = branch(session)
+    session.preload(entries)
     context = context_for_branch(entries, session.leaf_id)
     model, _ = restored_model(session)
     ink_repair, repair = plan_torn_repair(session)

@@ -166,7 +166,8 @@ class SessionWriter:
         """Append a tree entry (``type, id, parentId, timestamp`` then ``fields``) after the leaf.
 
         ``parent_id`` overrides the parent (a fork in place, as ``/tree`` then a new message).
-        Returns the record written; the leaf becomes its id.
+        Returns the record written; the leaf becomes its id (except for a ``label``, which never
+        moves the leaf).
         """
         record: Record = {
             "type": entry_type,
@@ -180,7 +181,8 @@ class SessionWriter:
             record[key] = value
         self._write([record])
         self._ids.add(record["id"])
-        self.leaf_id = record["id"]
+        if entry_type != "label":  # labels never move the leaf
+            self.leaf_id = record["id"]
         return record
 
     def append_message(self, message: Record, *, parent_id: str | None = None) -> Record:

@@ -15,12 +15,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static, Tree
 
-from ink_tui.session import SessionError, SessionFile, branch, labels, open_session
+from ink_tui.session import Entry, SessionError, SessionFile, branch, labels, open_session
 from ink_tui.session.tree import restored_model, session_name, thinking_level
 from ink_tui.session.view import BranchStats, Item, Turn, branch_stats, build_turns, search_turns
 from ink_tui.ui.render.blocks import OutputMode, RenderOptions, item_block, turn_block
 from ink_tui.ui.widgets.session_header import SessionHeader
-from ink_tui.ui.widgets.session_tree import Node, SessionTree
+from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
 __all__ = ["LoadedBranch", "SessionScreen", "load_branch"]
@@ -43,17 +43,29 @@ class LoadedBranch:
 def load_branch(session: SessionFile, leaf_id: str | None) -> LoadedBranch:
     """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``."""
     entries = branch(session, leaf_id)
+    session.preload(entries)
     turns = build_turns(entries)
     model, _ = restored_model(session)
     header = {
         "project": session.cwd,
-        "model": model.reference if model else "(no model recorded)",
+        "model": model.reference if model else last_model_used(entries) or "(no model recorded)",
         "thinking": thinking_level(session) or "default",
         "name": session_name(entries) or "",
     }
     return LoadedBranch(
         session, leaf_id, turns, branch_stats(entries, turns), labels(session), header
     )
+
+
+def last_model_used(entries: list[Entry]) -> str | None:
+    """The model of the branch's last assistant message (for sessions that record no other)."""
+    for entry in reversed(entries):
+        message = entry.record.get("message") if entry.type == "message" else None
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            reference = message.get("modelReference") or message.get("model")
+            if isinstance(reference, str) and reference:
+                return reference
+    return None
 
 
 class SessionScreen(Screen[None]):
@@ -101,10 +113,9 @@ class SessionScreen(Screen[None]):
         self.leaf_id = leaf_id
         self.loaded: LoadedBranch | None = None
         self.options = RenderOptions()
-        self._node_for_key: dict[str, Node] = {}
         self._matches: list[str] = []
         self._match = -1
-        self._following_transcript = False
+        self._from_transcript: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="session-header")
@@ -161,7 +172,7 @@ class SessionScreen(Screen[None]):
         self.loaded = loaded
         self.query_one(ProgressBar).display = False
         self.query_one(SessionHeader).show(loaded)
-        self._node_for_key = self.query_one(SessionTree).show_turns(loaded.turns, loaded.labels)
+        self.query_one(SessionTree).show_turns(loaded.turns, loaded.labels)
         transcript = self.query_one(Transcript)
         transcript.set_blocks(self._blocks())
         transcript.scroll_to_end_of_transcript()
@@ -203,16 +214,21 @@ class SessionScreen(Screen[None]):
 
     @on(Tree.NodeHighlighted, "#session-tree")
     def _node_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
-        if self._following_transcript or event.node.data is None:
+        key = event.node.data
+        if key is None or event.node is not self.query_one(SessionTree).cursor_node:
+            return  # stale: the cursor moved on (expanding a turn shifts the lines under it)
+        if key in self._from_transcript:  # the transcript moved the cursor: do not scroll it back
+            self._from_transcript.discard(key)
             return
-        self.query_one(Transcript).scroll_to_key(event.node.data)
+        self.query_one(Transcript).scroll_to_key(key)
 
     @on(Tree.NodeSelected, "#session-tree")
     def _node_selected(self, event: Tree.NodeSelected[str]) -> None:
         """Enter: open or close a node; on a tool call, also show its whole output or cut it."""
         node = event.node
-        if node.children:
-            node.toggle()
+        if node.allow_expand:
+            tree = self.query_one(SessionTree)
+            node.collapse() if node.is_expanded else tree.open_node(node)
         if node.data is not None and not node.data.endswith(":turn"):
             self._toggle_full_output(node.data)
 
@@ -225,15 +241,15 @@ class SessionScreen(Screen[None]):
         self._reveal(event.key, from_transcript=True)
 
     def _reveal(self, key: str, *, from_transcript: bool = False) -> None:
-        node = self._node_for_key.get(key)
+        tree = self.query_one(SessionTree)
+        node = tree.node_for(key)
         if node is None:
             return
-        tree = self.query_one(SessionTree)
-        self._following_transcript = from_transcript
-        try:
-            tree.reveal(node)
-        finally:
-            self._following_transcript = False
+        if from_transcript:
+            if tree.cursor_node is node:
+                return
+            self._from_transcript.add(key)
+        tree.reveal(node)
         if not from_transcript:
             self.query_one(Transcript).scroll_to_key(key)
 
@@ -263,9 +279,10 @@ class SessionScreen(Screen[None]):
         tree.move_cursor(target)
 
     def action_expand(self) -> None:
-        node = self.query_one(SessionTree).cursor_node
-        if node is not None and node.children and not node.is_expanded:
-            node.expand()
+        tree = self.query_one(SessionTree)
+        node = tree.cursor_node
+        if node is not None and node.allow_expand and not node.is_expanded:
+            tree.open_node(node)
 
     def _toggle_full_output(self, key: str) -> None:
         if self.loaded is None or not any(
@@ -323,6 +340,7 @@ class SessionScreen(Screen[None]):
 
     def action_search(self) -> None:
         search = self.query_one("#search", Input)
+        search.value = ""
         search.display = True
         search.focus()
 

@@ -73,42 +73,87 @@ class SessionTree(Tree[str]):
     }
     """
 
+    def __init__(self, label: str, *, id: str | None = None) -> None:
+        super().__init__(label, id=id)
+        self._labels: dict[str, str] = {}
+        self._turn_of: dict[str, Turn] = {}  # item key -> its turn
+        self._turn_by_key: dict[str, Turn] = {}
+        self._turn_node: dict[str, Node] = {}
+        self._node_for_key: dict[str, Node] = {}
+
     def process_label(self, label: str | Text) -> Text:
         # Labels are built from untrusted text: never parse them as markup.
         text = label if isinstance(label, Text) else plain(label)
         return text.split()[0] if text.plain else text
 
-    def show_turns(self, turns: list[Turn], labels: dict[str, str]) -> dict[str, Node]:
-        """Rebuild the tree; returns each transcript key's node."""
+    def show_turns(self, turns: list[Turn], labels: dict[str, str]) -> None:
+        """Rebuild the tree: one node per turn; a turn's items are added when it first opens."""
         self.clear()
         self.root.expand()
-        nodes: dict[str, Node] = {}
+        self._labels = labels
+        self._turn_of = {}
+        self._turn_by_key = {}
+        self._turn_node = {}
+        self._node_for_key = {}
         number = 0
         for turn in turns:
             if turn.user is not None:
                 number += 1
             label = labels.get(turn.user_id) if turn.user is not None else None
-            turn_node = self.root.add(turn_label(turn, number, label), data=turn.key)
-            nodes[turn.key] = turn_node
+            node = self.root.add(turn_label(turn, number, label), data=turn.key)
+            node.allow_expand = bool(turn.items)
+            self._node_for_key[turn.key] = node
+            self._turn_node[turn.key] = node
+            self._turn_by_key[turn.key] = turn
             for item in turn.items:
-                item_node_label = item_label(item, labels.get(item.entry.id))
-                if item.tool is not None and item.tool.result is not None:
-                    node = turn_node.add(item_node_label, data=item.key)
-                    preview = _first_line(item.tool.output, 60) or "(empty output)"
-                    style = "red" if item.tool.status == "error" else "dim"
-                    node.add_leaf(plain(f"↳ {preview}", style), data=item.key)
-                else:
-                    node = turn_node.add_leaf(item_node_label, data=item.key)
-                nodes.setdefault(item.key, node)
+                self._turn_of[item.key] = turn
         if self.root.children:
+            self._populate(self.root.children[-1])
             self.root.children[-1].expand()
-        return nodes
+
+    def _populate(self, turn_node: Node) -> None:
+        """Add the items of a turn node, once."""
+        if turn_node.children or turn_node.data is None:
+            return
+        turn = self._turn_by_key.get(turn_node.data)
+        if turn is None:
+            return
+        for item in turn.items:
+            item_node_label = item_label(item, self._labels.get(item.entry.id))
+            if item.tool is not None and item.tool.result is not None:
+                node = turn_node.add(item_node_label, data=item.key)
+                preview = _first_line(item.tool.output, 60) or "(empty output)"
+                style = "red" if item.tool.status == "error" else "dim"
+                node.add_leaf(plain(f"↳ {preview}", style), data=item.key)
+            else:
+                node = turn_node.add_leaf(item_node_label, data=item.key)
+            self._node_for_key.setdefault(item.key, node)
+
+    def _on_tree_node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
+        if event.node.parent is self.root:
+            self._populate(event.node)
+
+    def open_node(self, node: Node) -> None:
+        """Expand a node, adding a turn's items first so they are there at once."""
+        if node.parent is self.root:
+            self._populate(node)
+        node.expand()
+
+    def node_for(self, key: str) -> Node | None:
+        """The node standing for a transcript key (its turn's items are added if needed)."""
+        node = self._node_for_key.get(key)
+        if node is None and key in self._turn_of:
+            turn_node = self._turn_node.get(self._turn_of[key].key)
+            if turn_node is not None:
+                self._populate(turn_node)
+                node = self._node_for_key.get(key)
+        return node
 
     def reveal(self, node: Node) -> None:
         """Expand the node's ancestors and put the cursor on it."""
         parent = node.parent
         while parent is not None and parent is not self.root:
-            parent.expand()
+            self.open_node(parent)
             parent = parent.parent
         _ = self._tree_lines  # rebuild line numbers after expanding (Textual builds lazily)
         self.move_cursor(node)

@@ -73,6 +73,8 @@ class Transcript(ScrollView, can_focus=True):
         self.selected_key: str | None = None
         self._last_top: str | None = None
         self._stick_to_bottom = False
+        self._quiet = False
+        self._pending_key: str | None = None
 
     # -- content -----------------------------------------------------------------------------
 
@@ -85,7 +87,7 @@ class Transcript(ScrollView, can_focus=True):
         self._strips.clear()
         self._relayout()
         if anchor is not None and anchor in self._index:
-            self.scroll_to_key(anchor, animate=False, select=False)
+            self.scroll_to_key(anchor, select=False)
         self.refresh()
 
     def invalidate(self) -> None:
@@ -95,7 +97,7 @@ class Transcript(ScrollView, can_focus=True):
         self._heights = [max(1, spec.estimate) + 1 for spec in self._specs]
         self._relayout()
         if anchor is not None:
-            self.scroll_to_key(anchor, animate=False, select=False)
+            self.scroll_to_key(anchor, select=False)
         self.refresh()
 
     @property
@@ -135,10 +137,20 @@ class Transcript(ScrollView, can_focus=True):
         self._heights[index] = len(strips)
         return changed
 
+    def _pinned_offset(self) -> float | None:
+        """Where the block last scrolled to programmatically must be, or ``None``."""
+        key = self._pending_key
+        if key is None or key not in self._index:
+            return None
+        return float(min(self._offsets[self._index[key]], self.max_scroll_y))
+
     def _ensure_visible_rendered(self) -> None:
         """Render what the viewport shows; keep the top (or bottom) line where it was."""
         if not self._specs:
             return
+        pinned = self._pinned_offset()
+        if pinned is not None and self.scroll_y != pinned:
+            self._scroll_quietly(pinned)
         if self._content_width() != self._width:
             self._width = self._content_width()
             self._strips.clear()
@@ -156,13 +168,18 @@ class Transcript(ScrollView, can_focus=True):
             for index in range(first, last + 1):
                 changed |= self._render_block(index)
             if not changed:
+                if self._stick_to_bottom and self.scroll_y != self.max_scroll_y:
+                    self._scroll_quietly(self.max_scroll_y)
                 break
             self._relayout()
-            if at_bottom:
-                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            pinned = self._pinned_offset()
+            if pinned is not None:
+                self._scroll_quietly(pinned)
+            elif at_bottom:
+                self._scroll_quietly(self.max_scroll_y)
             else:
                 target = self._offsets[anchor] + min(anchor_line, self._heights[anchor] - 1)
-                self.scroll_to(y=target, animate=False, immediate=True)
+                self._scroll_quietly(target)
 
     # -- navigation --------------------------------------------------------------------------
 
@@ -171,7 +188,7 @@ class Transcript(ScrollView, can_focus=True):
             return None
         return self._specs[self._block_at(int(self.scroll_y))].key
 
-    def scroll_to_key(self, key: str, *, animate: bool = False, select: bool = True) -> None:
+    def scroll_to_key(self, key: str, *, select: bool = True) -> None:
         """Bring block ``key`` to the top of the view (rendering it first)."""
         index = self._index.get(key)
         if index is None:
@@ -183,21 +200,36 @@ class Transcript(ScrollView, can_focus=True):
                 self._relayout()
         self._stick_to_bottom = False
         self._last_top = key
-        self.scroll_to(y=self._offsets[index], animate=animate, immediate=not animate)
+        self._pending_key = key
+        self._scroll_quietly(self._offsets[index])
         self.refresh()
+
+    def _scroll_quietly(self, y: float) -> None:
+        """Scroll without reporting a new top block (the caller chose where to be)."""
+        self._quiet = True
+        try:
+            self.scroll_to(y=y, animate=False, immediate=True)
+        finally:
+            self._quiet = False
 
     def scroll_to_end_of_transcript(self) -> None:
         self._stick_to_bottom = True
+        self._pending_key = None
         for index in range(max(0, len(self._specs) - 3), len(self._specs)):
             self._render_block(index)
         self._relayout()
-        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        self._scroll_quietly(self.max_scroll_y)
         self.refresh()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
         if new_value < self.max_scroll_y:
             self._stick_to_bottom = False
+        if self._quiet:
+            return  # our own scroll to a block: the selection is already right
+        if not (self.has_focus or self.is_mouse_over):
+            return  # a layout change moved the view, not the user
+        self._pending_key = None  # the user scrolls: stop holding the chosen block in place
         key = self.top_key()
         if key is not None and key != self._last_top:
             self._last_top = key

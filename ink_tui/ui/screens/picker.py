@@ -1,0 +1,331 @@
+"""The picker: recent sessions of this project (Tab: all projects), a filter and a preview.
+
+The screen coordinates; the rows are read by a thread worker that posts them in batches, the list
+(:class:`SessionList`) draws and filters them, the preview (:class:`SessionPreview`) loads its own
+session. Nothing here reads a file on the event loop.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+from textual.worker import get_current_worker
+
+from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
+from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
+from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.preview import SessionPreview
+from ink_tui.ui.widgets.session_list import SessionList
+
+__all__ = ["PickerScreen"]
+
+REFRESH_SECONDS: Final = 3.0
+_BATCH: Final = 50
+_BATCH_SECONDS: Final = 0.05
+_FILTER_HINT: Final = "filter by title, id or project (Enter opens the top match, Esc clears)"
+
+
+def _order(summary: SessionSummary) -> tuple[float, str, str]:
+    """The listing order (newest file mtime first, as :func:`iter_summaries`), reversed."""
+    return (summary.mtime, summary.file_name, summary.project_folder)
+
+
+def _stat_folder(folder: Path, found: dict[Path, tuple[float, int]]) -> None:
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".jsonl") and entry.is_file():
+                    info = entry.stat()
+                    found[Path(entry.path)] = (info.st_mtime, info.st_size)
+    except OSError:
+        pass
+
+
+class PickerScreen(Screen[None]):
+    """Pick a session: Enter opens it, Space previews it, Tab widens the scope."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", show=False),
+        Binding("space", "toggle_preview", "Preview"),
+        Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
+        Binding("slash", "filter", "Filter", key_display="/"),
+        Binding("escape", "escape", "Close preview / clear filter", show=False),
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+        Binding("g", "edge('top')", "Top", show=False),
+        Binding("G", "edge('bottom')", "Bottom", show=False),
+        Binding("J", "scroll_preview(1)", "Scroll the preview down", show=False),
+        Binding("K", "scroll_preview(-1)", "Scroll the preview up", show=False),
+    ]
+
+    @dataclass
+    class RowsFound(Message):
+        """A batch of rows read by the scan worker (listing order)."""
+
+        generation: int
+        summaries: list[SessionSummary]
+        done: bool = False
+
+    @dataclass
+    class RowsRefreshed(Message):
+        """Files of the scope that changed, appeared or vanished since they were read."""
+
+        generation: int
+        changed: list[SessionSummary] = field(default_factory=list)
+        removed: list[Path] = field(default_factory=list)
+
+    def __init__(self, sessions_dir: Path, cwd: str) -> None:
+        super().__init__()
+        self.sessions_dir = Path(sessions_dir)
+        self.cwd = cwd
+        self.project_dir = project_dir(self.sessions_dir, cwd)
+        self.all_projects = False
+        self.scanning = False
+        self._generation = 0
+        self._cache: dict[bool, list[SessionSummary]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="picker-status")
+        yield Input(placeholder=_FILTER_HINT, id="filter")
+        with Horizontal(id="picker-body"):
+            with Vertical(id="picker-left"):
+                yield SessionList(id="sessions")
+                yield Static(id="picker-empty")
+            yield SessionPreview(id="preview")
+        yield Static(id="picker-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(SessionPreview).display = False
+        self.query_one("#picker-empty").display = False
+        self.query_one(SessionList).focus()
+        self._start_scan()
+        self.set_interval(REFRESH_SECONDS, self._refresh)
+
+    # -- reading rows ------------------------------------------------------------------------
+
+    def _start_scan(self) -> None:
+        self._generation += 1
+        cached = self._cache.get(self.all_projects)
+        table = self.query_one(SessionList)
+        if cached is not None:
+            self.scanning = False
+            table.set_summaries(cached, show_project=self.all_projects)
+            self._refresh()
+        else:
+            self.scanning = True
+            self._cache[self.all_projects] = []
+            table.set_summaries([], show_project=self.all_projects)
+            self._scan(self.all_projects, self._generation)
+        self._update_status()
+
+    @work(thread=True, exclusive=True, group="scan")
+    def _scan(self, all_projects: bool, generation: int) -> None:
+        worker = get_current_worker()
+        batch: list[SessionSummary] = []
+        posted = time.monotonic()
+        first = True
+        cwd = None if all_projects else self.cwd
+        for summary in iter_summaries(self.sessions_dir, cwd):
+            if worker.is_cancelled:
+                return
+            batch.append(summary)
+            if first or len(batch) >= _BATCH or time.monotonic() - posted > _BATCH_SECONDS:
+                self.post_message(self.RowsFound(generation, batch))
+                batch, posted, first = [], time.monotonic(), False
+        if not worker.is_cancelled:
+            self.post_message(self.RowsFound(generation, batch, done=True))
+
+    @on(RowsFound)
+    def _rows_found(self, message: RowsFound) -> None:
+        if message.generation != self._generation:
+            return  # a scan of the other scope, cancelled
+        self._cache[self.all_projects].extend(message.summaries)
+        if message.summaries:
+            self.query_one(SessionList).extend(message.summaries)
+        if message.done:
+            self.scanning = False
+        self._update_status()
+
+    def _refresh(self) -> None:
+        """Every few seconds: clock-dependent cells, then files that changed (in a worker)."""
+        if not self.is_current:
+            return  # a session is open on top: nothing to keep fresh
+        self.query_one(SessionList).tick()
+        if self.scanning:
+            return
+        known = {summary.path: (summary.mtime, summary.size) for summary in self._current()}
+        self._restat(self.all_projects, self._generation, known)
+
+    @work(thread=True, exclusive=True, group="refresh")
+    def _restat(
+        self, all_projects: bool, generation: int, known: dict[Path, tuple[float, int]]
+    ) -> None:
+        found: dict[Path, tuple[float, int]] = {}
+        if all_projects:
+            try:
+                with os.scandir(self.sessions_dir) as entries:
+                    folders = [Path(entry.path) for entry in entries if entry.is_dir()]
+            except OSError:
+                folders = []
+        else:
+            folders = [self.project_dir]
+        for folder in folders:
+            _stat_folder(folder, found)
+        changed = [
+            summarize_file(path, mtime=mtime, size=size)
+            for path, (mtime, size) in found.items()
+            if known.get(path) != (mtime, size)
+        ]
+        removed = [path for path in known if path not in found]
+        if changed or removed:
+            self.post_message(self.RowsRefreshed(generation, changed, removed))
+
+    @on(RowsRefreshed)
+    def _rows_refreshed(self, message: RowsRefreshed) -> None:
+        if message.generation != self._generation or self.scanning:
+            return
+        gone = set(message.removed) | {summary.path for summary in message.changed}
+        rows = [summary for summary in self._current() if summary.path not in gone]
+        rows.extend(message.changed)
+        rows.sort(key=_order, reverse=True)
+        self._cache[self.all_projects] = rows
+        self.query_one(SessionList).set_summaries(rows, show_project=self.all_projects)
+        self._update_status()
+
+    def _current(self) -> list[SessionSummary]:
+        return self._cache.get(self.all_projects, [])
+
+    # -- what the user sees ------------------------------------------------------------------
+
+    def _update_status(self) -> None:
+        table = self.query_one(SessionList)
+        total = len(self._current())
+        scope = "All projects" if self.all_projects else f"This project · {self.project_dir.name}"
+        status = plain(scope, "bold")
+        status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
+        if table.query_text:
+            status.append(f" · {len(table.shown)} matching")
+        if self.scanning:
+            status.append("  ·  reading…", "italic")
+        hint = "Tab: this project" if self.all_projects else "Tab: all projects"
+        status.append(f"    {hint}", "dim")
+        self.query_one("#picker-status", Static).update(status)
+        self._update_empty()
+        self._update_note()
+
+    def _update_empty(self) -> None:
+        table = self.query_one(SessionList)
+        empty = self.query_one("#picker-empty", Static)
+        shown = not (table.shown or self.scanning)
+        empty.display = shown
+        table.set_class(shown, "-empty")
+        if not shown:
+            return
+        if table.query_text:
+            text = plain(f"No session matches “{table.query_text}”. Esc clears the filter.")
+        else:
+            where = (
+                f"under {self.sessions_dir}"
+                if self.all_projects
+                else f"for this project in {self.project_dir}"
+            )
+            text = plain(f"No Ink sessions found {where}\n\n", "bold")
+            text.append_text(
+                plain(
+                    f"Sessions dir: {self.sessions_dir}\n"
+                    f"Project folder: {self.project_dir.name}  (from {self.cwd})\n\n"
+                    "Point elsewhere with --sessions-dir DIR or the "
+                    f"{SESSIONS_DIR_ENV} environment variable"
+                    + ("." if self.all_projects else "; Tab lists every project.")
+                )
+            )
+        empty.update(text)
+
+    def _update_note(self) -> None:
+        summary = self.query_one(SessionList).highlighted
+        note = self.query_one("#picker-note", Static)
+        if summary is not None and summary.hidden_reason is not None:
+            note.update(plain(f"Ink's /sessions hides this one: {summary.hidden_reason}"))
+            note.display = True
+        else:
+            note.display = False
+
+    @on(DataTable.RowHighlighted, "#sessions")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        preview = self.query_one(SessionPreview)
+        if preview.display:
+            preview.show(self.query_one(SessionList).highlighted)
+        self._update_note()
+
+    @on(DataTable.RowSelected, "#sessions")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_one(SessionList).set_query(event.value)
+        self._update_status()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        table = self.query_one(SessionList)
+        if table.shown:
+            table.move_cursor(row=0)
+            self.post_message(OpenSession(table.shown[0].path))
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_open(self) -> None:
+        summary = self.query_one(SessionList).highlighted
+        if summary is not None:
+            self.post_message(OpenSession(summary.path))
+
+    def action_toggle_preview(self) -> None:
+        preview = self.query_one(SessionPreview)
+        preview.display = not preview.display
+        if preview.display:
+            preview.show(self.query_one(SessionList).highlighted)
+
+    def action_toggle_scope(self) -> None:
+        self.all_projects = not self.all_projects
+        self._start_scan()
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_escape(self) -> None:
+        filter_input = self.query_one("#filter", Input)
+        if filter_input.has_focus:
+            filter_input.value = ""
+            self.query_one(SessionList).focus()
+        elif self.query_one(SessionPreview).display:
+            self.query_one(SessionPreview).display = False
+        elif filter_input.value:
+            filter_input.value = ""
+
+    def action_move(self, delta: int) -> None:
+        table = self.query_one(SessionList)
+        (table.action_cursor_down if delta > 0 else table.action_cursor_up)()
+
+    def action_edge(self, where: str) -> None:
+        table = self.query_one(SessionList)
+        (table.action_scroll_top if where == "top" else table.action_scroll_bottom)()
+
+    def action_scroll_preview(self, delta: int) -> None:
+        preview = self.query_one(SessionPreview)
+        if preview.display:
+            preview.scroll_relative(y=delta * max(1, preview.size.height // 2), animate=False)

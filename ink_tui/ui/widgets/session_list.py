@@ -1,0 +1,246 @@
+"""The picker's list of sessions: one DataTable row per session file, filterable.
+
+Every cell is built with :func:`ink_tui.ui.render.safe.plain`: titles, ids, folder names and
+model names all come from session files and are untrusted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.fuzzy import Matcher
+from textual.widgets import DataTable
+
+from ink_tui.catalog import SessionSummary
+from ink_tui.ui.render.safe import plain
+
+__all__ = ["LIVE_SECONDS", "SessionList", "human_size", "is_live", "relative_age"]
+
+LIVE_SECONDS: Final = 30.0
+LIVE_MARK: Final = "● live"
+HIDDEN_MARK: Final = "hidden"
+
+# (key, header, width); the title column takes what is left.
+_FIXED: Final = (
+    ("state", "", 6),
+    ("title", "title", 0),
+    ("project", "project", 24),
+    ("age", "age", 8),
+    ("messages", "msgs", 4),
+    ("model", "model", 26),
+    ("branches", "br", 3),
+    ("size", "size", 8),
+)
+_NUMERIC: Final = frozenset({"messages", "branches", "size"})
+_MIN_TITLE: Final = 28
+_DROP_ORDER: Final = ("size", "model", "branches", "project")  # when the list is narrow
+
+
+def relative_age(mtime: float, now: float) -> str:
+    """``"12s ago"``, ``"3m ago"``, ``"5h ago"``, ``"2d ago"``, ``"3w ago"``, ``"4mo ago"``…"""
+    seconds = max(0.0, now - mtime)
+    for limit, unit, size in (
+        (60, "s", 1),
+        (3600, "m", 60),
+        (86400, "h", 3600),
+        (7 * 86400, "d", 86400),
+        (35 * 86400, "w", 7 * 86400),
+        (365 * 86400, "mo", 30 * 86400),
+    ):
+        if seconds < limit:
+            return f"{int(seconds // size)}{unit} ago"
+    return f"{int(seconds // (365 * 86400))}y ago"
+
+
+def human_size(size: int) -> str:
+    """``"812 B"``, ``"4.2 KB"``, ``"1.3 MB"`` (binary units)."""
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"  # pragma: no cover - the loop always returns
+
+
+def is_live(summary: SessionSummary, now: float) -> bool:
+    """The file changed in the last :data:`LIVE_SECONDS` seconds (a running Ink writes it)."""
+    return now - summary.mtime < LIVE_SECONDS
+
+
+def _score(matcher: Matcher, summary: SessionSummary) -> float:
+    return max(
+        matcher.match(summary.title),
+        matcher.match(summary.id or summary.file_name),
+        matcher.match(summary.project_folder),
+    )
+
+
+class SessionList(DataTable):
+    """Sessions, newest first (or best fuzzy match first while a filter is typed)."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Open")]
+    COMPONENT_CLASSES = {"session-list--live", "session-list--hidden", "session-list--muted"}
+    DEFAULT_CSS = """
+    SessionList > .session-list--live { color: $success; text-style: bold; }
+    SessionList > .session-list--hidden { color: $text-muted; text-style: italic; }
+    SessionList > .session-list--muted { color: $text-muted; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        self.summaries: list[SessionSummary] = []
+        self.show_project = False
+        self.query_text = ""
+        self.shown: list[SessionSummary] = []  # the rows, in table order
+        self._layout: tuple[int, frozenset[str]] = (0, frozenset())
+
+    # -- content -----------------------------------------------------------------------------
+
+    def set_summaries(self, summaries: Iterable[SessionSummary], *, show_project: bool) -> None:
+        """Replace every row (a scope switch or a refresh); the cursor stays on its session."""
+        self.summaries = list(summaries)
+        self.show_project = show_project
+        self.rebuild()
+
+    def extend(self, summaries: list[SessionSummary]) -> None:
+        """Rows read by the scan: appended in listing order (re-ranked while filtering)."""
+        self.summaries.extend(summaries)
+        if self.query_text or not self.columns:
+            self.rebuild()
+            return
+        self.shown.extend(summaries)
+        self._add(summaries, time.time())
+
+    def set_query(self, query: str) -> None:
+        """Narrow the rows to the fuzzy matches of ``query`` (empty: every row)."""
+        if query != self.query_text:
+            self.query_text = query
+            self.rebuild(keep_cursor=False)
+
+    @property
+    def highlighted(self) -> SessionSummary | None:
+        """The session under the cursor."""
+        row = self.cursor_row
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    def rebuild(self, *, keep_cursor: bool = True) -> None:
+        """Redraw every row (columns sized to the widget's width)."""
+        current = self.highlighted if keep_cursor else None
+        self.shown = self._filtered()
+        self.clear(columns=True)
+        self._layout = width, dropped = self._fit()
+        for key, header, fixed in _FIXED:
+            if key in dropped:
+                continue
+            label = Text(header, justify="right" if key in _NUMERIC else "left")
+            self.add_column(label, width=fixed or width, key=key)
+        self._add(self.shown, time.time())
+        if current is not None:
+            for index, summary in enumerate(self.shown):
+                if summary.path == current.path:
+                    self.move_cursor(row=index)
+                    break
+
+    def tick(self) -> None:
+        """Refresh the cells that depend on the clock: the age and the live marker."""
+        now = time.time()
+        for summary in self.shown:
+            key = str(summary.path)
+            self.update_cell(key, "state", self._state_cell(summary, now))
+            self.update_cell(key, "age", self._cell(relative_age(summary.mtime, now), summary))
+
+    def index_of(self, path: Path) -> int | None:
+        for index, summary in enumerate(self.shown):
+            if summary.path == path:
+                return index
+        return None
+
+    # -- building rows -----------------------------------------------------------------------
+
+    def _filtered(self) -> list[SessionSummary]:
+        if not self.query_text.strip():
+            return list(self.summaries)
+        matcher = Matcher(self.query_text.strip())
+        scored = [(_score(matcher, summary), summary) for summary in self.summaries]
+        ranked = [(score, index, s) for index, (score, s) in enumerate(scored) if score > 0]
+        ranked.sort(key=lambda item: (-item[0], item[1]))
+        return [summary for _, _, summary in ranked]
+
+    def _fit(self) -> tuple[int, frozenset[str]]:
+        """The title's width, and the columns left out so that it gets at least its minimum."""
+        width = (self.size.width or self.app.size.width) - 2  # the vertical scrollbar
+        dropped = set() if self.show_project else {"project"}
+        for candidate in (None, *_DROP_ORDER):
+            if candidate is not None:
+                dropped.add(candidate)
+            used = sum(
+                fixed + 2 * self.cell_padding
+                for key, _, fixed in _FIXED
+                if fixed and key not in dropped
+            )
+            title = width - used - 2 * self.cell_padding
+            if title >= _MIN_TITLE:
+                break
+        return max(_MIN_TITLE, title), frozenset(dropped)
+
+    def _add(self, summaries: list[SessionSummary], now: float) -> None:
+        rows = []
+        keys = []
+        for summary in summaries:
+            rows.append(self._row(summary, now))
+            keys.append(str(summary.path))
+        for key, row in zip(keys, rows, strict=True):
+            self.add_row(*row, key=key)
+
+    def _style(self, name: str) -> Style:
+        try:
+            return self.get_component_rich_style(name, partial=True)
+        except KeyError:  # pragma: no cover - styles not applied yet
+            return Style()
+
+    def _cell(self, text: str, summary: SessionSummary, *, right: bool = False) -> Text:
+        style = self._style("session-list--hidden") if not summary.listed_by_ink else Style()
+        cell = plain(text, style)
+        cell.no_wrap = True
+        cell.overflow = "ellipsis"
+        if right:
+            cell.justify = "right"
+        return cell
+
+    def _state_cell(self, summary: SessionSummary, now: float) -> Text:
+        if is_live(summary, now):
+            return plain(LIVE_MARK, self._style("session-list--live"))
+        if not summary.listed_by_ink:
+            return plain(HIDDEN_MARK, self._style("session-list--hidden"))
+        return Text("")
+
+    def _row(self, summary: SessionSummary, now: float) -> list[Text]:
+        model = summary.model.reference if summary.model is not None else "—"
+        title = summary.title or summary.file_name
+        project = self._cell(summary.project_folder, summary)
+        project.stylize(self._style("session-list--muted"))
+        cells = {
+            "state": self._state_cell(summary, now),
+            "title": self._cell(title, summary),
+            "project": project,
+            "age": self._cell(relative_age(summary.mtime, now), summary),
+            "messages": self._cell(str(summary.message_count), summary, right=True),
+            "model": self._cell(model, summary),
+            "branches": self._cell(str(summary.leaf_count), summary, right=True),
+            "size": self._cell(human_size(summary.size), summary, right=True),
+        }
+        dropped = self._layout[1]
+        return [cells[key] for key, _, _ in _FIXED if key not in dropped]
+
+    # -- events ------------------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.columns and self._fit() != self._layout:
+            self.rebuild()

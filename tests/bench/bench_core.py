@@ -1,0 +1,207 @@
+"""Benchmark: opening a big session against the cost of just parsing its JSON lines.
+
+Run by hand: ``python tests/bench/bench_core.py [--mb 100]``, or through pytest:
+``python -m pytest tests/bench/bench_core.py -s`` (it prints, it never asserts on wall time).
+
+Measured on one generated session (cached under ``/tmp/ink-tui-bench``; the cache key includes a
+hash of the generator's source, so a changed generator makes a new file):
+
+- (a) reference: read the file and ``orjson.loads`` every line;
+- (b) ``open_session`` + ``build_context``.
+
+Times are the best of three runs in this process. Peak RSS comes from a fresh subprocess doing
+only (a) or only (b), started by a small launcher that reads ``RUSAGE_CHILDREN`` (``ru_maxrss``
+is in KB on Linux). The goals from the issue: time ratio b/a <= 1.5, peak RSS of (b) <= 2x the
+file size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ink_tui.demo import generate_session  # noqa: E402
+from ink_tui.session.context import build_context  # noqa: E402
+from ink_tui.session.reader import open_session  # noqa: E402
+
+CACHE_DIR = Path(tempfile.gettempdir()) / "ink-tui-bench"
+CWD = "/home/ada/code/calc-kit"
+
+REFERENCE_CODE = """
+import sys, orjson
+data = open(sys.argv[1], "rb").read()
+for line in data.split(b"\\n"):
+    if line.strip():
+        orjson.loads(line)
+"""
+OPEN_CODE = """
+import sys
+from ink_tui.session.reader import open_session
+from ink_tui.session.context import build_context
+session = open_session(sys.argv[1], warn=None)
+build_context(session)
+"""
+LAUNCHER_CODE = """
+import resource, subprocess, sys
+subprocess.run([sys.executable, "-c", *sys.argv[1:]], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+BASELINE_CODE = """
+import orjson
+from ink_tui.session.reader import open_session
+from ink_tui.session.context import build_context
+"""
+
+
+def generator_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "ink_tui" / "demo").glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def bench_file(mb: int, seed: int, cache_dir: Path = CACHE_DIR) -> tuple[Path, float | None]:
+    """The cached session (generated when missing) and the generation time (None if reused)."""
+    target = cache_dir / f"bench-{mb}mb-seed{seed}-{generator_hash()}.jsonl"
+    if target.exists():
+        return target, None
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(dir=cache_dir))
+    started = time.perf_counter()
+    path = generate_session(
+        scratch,
+        CWD,
+        seed=seed,
+        target_bytes=mb * 1_000_000,
+        clock_start=datetime(2026, 9, 1, 8, 0, tzinfo=UTC),
+    )
+    elapsed = time.perf_counter() - started
+    os.replace(path, target)
+    shutil.rmtree(scratch, ignore_errors=True)
+    return target, elapsed
+
+
+def reference(path: Path) -> int:
+    count = 0
+    data = path.read_bytes()
+    for line in data.split(b"\n"):
+        if line.strip():
+            orjson.loads(line)
+            count += 1
+    return count
+
+
+def open_and_build(path: Path) -> tuple[int, int, bool]:
+    session = open_session(path, warn=None)
+    context = build_context(session)
+    return len(session.entries), len(context.messages), context.compacted
+
+
+def best_of(runs: int, action: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def peak_rss_kb(code: str, *args: str) -> int:
+    """Peak RSS (KB) of a fresh interpreter running ``code``.
+
+    A small launcher process runs it and reads ``RUSAGE_CHILDREN``. Measuring straight from this
+    (large) process would not work: Linux carries a process's RSS high-water mark into a forked
+    child and across ``execve``, so every child would report at least our own size.
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    completed = subprocess.run(
+        [sys.executable, "-c", LAUNCHER_CODE, code, *args],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(completed.stdout.strip().splitlines()[-1])
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mb", type=int, default=100, help="session size in MB (default 100)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=3, help="best of N (default 3)")
+    options = parser.parse_args(argv)
+
+    path, generated = bench_file(options.mb, options.seed)
+    size = path.stat().st_size
+    lines = reference(path)
+    entries, messages, compacted = open_and_build(path)
+    session = open_session(path, warn=None)
+    kinds: dict[str, int] = {}
+    for entry in session.entries:
+        kinds[entry.type] = kinds.get(entry.type, 0) + 1
+    positions = len(session.positions)
+    models = len(session.session_models)
+    del session
+
+    time_ref = best_of(options.runs, lambda: reference(path))
+    time_open = best_of(options.runs, lambda: open_and_build(path))
+    rss_base = peak_rss_kb(BASELINE_CODE)
+    rss_ref = peak_rss_kb(REFERENCE_CODE, str(path))
+    rss_open = peak_rss_kb(OPEN_CODE, str(path))
+    size_kb = size / 1024
+
+    print()
+    print(f"file        {path}")
+    how = "reused from cache" if generated is None else f"generated in {generated:.1f} s"
+    print(f"size        {size / 1e6:.1f} MB ({how})")
+    print(f"lines       {lines} non-blank: {entries} entries, {positions} positions,", end=" ")
+    print(f"{models} session_model")
+    print("kinds       " + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items())))
+    print(f"context     {messages} messages, compacted={compacted}")
+    print()
+    print(f"{'measure':<38}{'time (s)':>10}{'peak RSS (MB)':>15}{'RSS/file':>10}")
+    print("-" * 73)
+    rows = (
+        ("interpreter + imports only", None, rss_base),
+        ("(a) read + orjson.loads every line", time_ref, rss_ref),
+        ("(b) open_session + build_context", time_open, rss_open),
+    )
+    for label, seconds, rss in rows:
+        shown = "" if seconds is None else f"{seconds:.3f}"
+        print(f"{label:<38}{shown:>10}{rss / 1024:>15.1f}{rss / size_kb:>10.2f}")
+    print("-" * 73)
+    ratio = time_open / time_ref
+    print(f"time ratio b/a: {ratio:.2f}   (goal <= 1.5)")
+    print(f"RSS (b) / file size: {rss_open / size_kb:.2f}   (goal <= 2.0)")
+    return {
+        "size": size,
+        "time_reference": time_ref,
+        "time_open": time_open,
+        "ratio": ratio,
+        "rss_reference_kb": rss_ref,
+        "rss_open_kb": rss_open,
+    }
+
+
+def test_bench_core() -> None:
+    """Collected by ``pytest tests/bench/bench_core.py -s``; prints figures, asserts nothing."""
+    main(["--mb", os.environ.get("INK_BENCH_MB", "100")])
+
+
+if __name__ == "__main__":
+    main()

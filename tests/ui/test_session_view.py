@@ -1,0 +1,362 @@
+"""Pilot tests of the session view: every key, the tree/replay sync, and safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.widgets.transcript import Transcript
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
+HOSTILE = "before \x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J [bold red]x[/] \u202eevil after"
+
+
+def _assistant(blocks: list[dict[str, Any]], stop: str = "tool_use") -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "blocks": blocks,
+        "usage": {"inputTokens": 10, "outputTokens": 5},
+        "stopReason": stop,
+        "model": "claude-sonnet-4-5",
+        "modelReference": "anthropic/claude-sonnet-4-5",
+    }
+
+
+def _write_session(folder: Path) -> Path:
+    """Three turns: a bash call with hostile colourful output, a thinking block, an edit."""
+    writer = SessionWriter.new(folder, "/home/ada/code/calc-kit")
+    writer.append_message({"role": "user", "content": "run the tests please"})
+    writer.append_message(
+        _assistant(
+            [
+                {"type": "thinking", "thinking": "I should run pytest first."},
+                {
+                    "type": "toolCall",
+                    "id": "call_1",
+                    "name": "bash",
+                    "arguments": {"command": "pytest -q"},
+                },
+            ]
+        )
+    )
+    output = (
+        "\x1b[32m3 passed\x1b[0m\n" + HOSTILE + "\n" + "\n".join(f"line {n}" for n in range(40))
+    )
+    writer.append_message(
+        {
+            "role": "toolResult",
+            "results": [
+                {"toolCallId": "call_1", "toolName": "bash", "content": output, "isError": False}
+            ],
+        }
+    )
+    writer.append_message(_assistant([{"type": "text", "text": "All **green**."}], "end_turn"))
+    writer.append_message({"role": "user", "content": "now fix sum_list"})
+    writer.append_message(
+        _assistant(
+            [
+                {
+                    "type": "toolCall",
+                    "id": "call_2",
+                    "name": "edit",
+                    "arguments": {
+                        "path": "calc/stats.py",
+                        "edits": [{"oldText": "return 5", "newText": "return sum(xs)"}],
+                    },
+                }
+            ]
+        )
+    )
+    writer.append_message(
+        {
+            "role": "toolResult",
+            "results": [
+                {"toolCallId": "call_2", "toolName": "edit", "content": "boom", "isError": True}
+            ],
+        }
+    )
+    writer.append_message({"role": "user", "content": "unique-needle in the last prompt"})
+    writer.append_message(_assistant([{"type": "text", "text": "Done."}], "end_turn"))
+    return writer.path
+
+
+async def _open(tmp_path: Path, session: Path, pilot_size: tuple[int, int] = (120, 40)) -> Any:
+    app = InkApp(
+        LaunchOptions(
+            sessions_dir=tmp_path / "sessions",
+            cwd="/nowhere",
+            open_path=session,
+            config_path=tmp_path / "config.toml",
+        )
+    )
+    return app
+
+
+async def _loaded(pilot: Any) -> SessionScreen:
+    app = pilot.app
+    for _ in range(50):
+        await pilot.pause()
+        if isinstance(app.screen, SessionScreen) and app.screen.loaded is not None:
+            await pilot.pause()
+            return app.screen
+    raise AssertionError(f"session never loaded; screen is {app.screen!r}")
+
+
+@pytest.fixture
+def session_file(tmp_path: Path) -> Path:
+    return _write_session(tmp_path / "sessions" / "home-ada-code-calc--kit")
+
+
+def _rendered_text(transcript: Transcript) -> str:
+    """Every line the transcript shows, rendering all blocks."""
+    lines = []
+    for index in range(len(transcript.keys)):
+        transcript._render_block(index)
+        for strip in transcript._strips[index]:
+            lines.append("".join(segment.text for segment in strip))
+    return "\n".join(lines)
+
+
+async def test_opens_on_the_last_turn_with_header(tmp_path: Path, session_file: Path) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        tree = screen.query_one(SessionTree)
+        assert [str(node.label) for node in tree.root.children][-1].endswith(
+            "unique-needle in the last prompt"
+        )
+        header = str(screen.query_one("#session-header").render())
+        assert "anthropic/claude-sonnet-4-5" in header
+        assert "/home/ada/code/calc-kit" in header
+        assert "3 turns" in header and "2 tool calls, 1 failed" in header
+
+
+async def test_j_k_g_G_move_the_cursor(tmp_path: Path, session_file: Path) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        tree = screen.query_one(SessionTree)
+        await pilot.press("g")
+        assert tree.cursor_line == 0
+        await pilot.press("j")
+        assert tree.cursor_line == 1
+        await pilot.press("k")
+        assert tree.cursor_line == 0
+        await pilot.press("G")
+        assert tree.cursor_line == tree.last_line
+
+
+async def test_brackets_jump_between_turns_and_transcript_follows(
+    tmp_path: Path, session_file: Path
+) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        tree = screen.query_one(SessionTree)
+        transcript = screen.query_one(Transcript)
+        await pilot.press("g")
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        node = tree.cursor_node
+        assert node is not None and node.parent is tree.root
+        assert str(node.label).endswith("now fix sum_list")
+        assert transcript.selected_key == node.data
+        await pilot.press("left_square_bracket")
+        assert str(tree.cursor_node.label).endswith("run the tests please")
+
+
+async def test_enter_l_h_expand_and_collapse(tmp_path: Path, session_file: Path) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        tree = screen.query_one(SessionTree)
+        await pilot.press("g")
+        first = tree.cursor_node
+        assert first is not None and not first.is_expanded
+        await pilot.press("l")
+        assert first.is_expanded and len(first.children) >= 2
+        await pilot.press("h")
+        assert not first.is_expanded
+        await pilot.press("enter")
+        assert first.is_expanded
+        await pilot.press("enter")
+        assert not first.is_expanded
+
+
+async def test_search_n_and_N(tmp_path: Path, session_file: Path) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        tree = screen.query_one(SessionTree)
+        await pilot.press("g", "slash")
+        await pilot.press(*"line 3")
+        await pilot.press("enter")
+        await pilot.pause()
+        status = str(screen.query_one("#search-status").render())
+        assert "match 1 of" in status
+        # the match is inside the bash output: the cursor is on the bash call
+        assert "bash" in str(tree.cursor_node.label)
+        await pilot.press("slash")
+        await pilot.press(*"unique-needle")
+        await pilot.press("enter")
+        await pilot.pause()
+        status = str(screen.query_one("#search-status").render())
+        assert str(tree.cursor_node.label).endswith("unique-needle in the last prompt"), (
+            status,
+            str(tree.cursor_node.label),
+        )
+        await pilot.press("n")
+        assert "match 1 of 1" in str(screen.query_one("#search-status").render())
+        await pilot.press("N")
+        assert "match 1 of 1" in str(screen.query_one("#search-status").render())
+
+
+async def test_t_toggles_thinking_and_o_cycles_output(tmp_path: Path, session_file: Path) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        transcript = screen.query_one(Transcript)
+        text = _rendered_text(transcript)
+        assert "▸ thinking" in text and "I should run pytest first." not in text
+        await pilot.press("t")
+        text = _rendered_text(transcript)
+        assert "I should run pytest first." in text
+        assert "more lines (o: show all)" in text
+        await pilot.press("o")  # full
+        text = _rendered_text(transcript)
+        assert "line 39" in text and "more lines" not in text
+        await pilot.press("o")  # hidden
+        text = _rendered_text(transcript)
+        assert "3 passed" not in text
+        await pilot.press("o")  # cut again
+        assert "3 passed" in _rendered_text(transcript)
+
+
+async def test_y_copies_the_selected_row(tmp_path: Path, session_file: Path) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _loaded(pilot)
+        await pilot.press("G", "k")
+        await pilot.press("y")
+        assert app.clipboard == "unique-needle in the last prompt"
+
+
+async def test_b_opens_the_branches_and_escape_goes_back(
+    tmp_path: Path, session_file: Path
+) -> None:
+    from ink_tui.ui.screens.branches import BranchesScreen
+
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BranchesScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SessionScreen)
+
+
+async def test_hostile_output_never_reaches_the_terminal(
+    tmp_path: Path, session_file: Path
+) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        await pilot.press("o")  # full output
+        text = _rendered_text(screen.query_one(Transcript))
+        assert "\x1b" not in text and "\x07" not in text
+        assert "␛]0;pwned␇" in text and "␛]52;c;aGk=␇" in text and "␛[2J" in text
+        assert "[bold red]x[/]" in text and "<U+202E>" in text
+        assert "3 passed" in text  # the SGR colour was kept as a style, its text shown
+
+
+async def test_torn_tail_is_a_notice_and_opening_writes_nothing(tmp_path: Path) -> None:
+    source = FIXTURES / "torn-half-json.jsonl"
+    before = source.read_bytes()
+    app = await _open(tmp_path, source)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _loaded(pilot)
+        messages = [notification.message for notification in app._notifications]
+        assert any("torn final line 14 ignored" in message for message in messages)
+    assert source.read_bytes() == before
+
+
+async def test_corrupt_session_opens_the_error_view(tmp_path: Path) -> None:
+    from ink_tui.ui.screens.error import ErrorScreen
+
+    app = await _open(tmp_path, FIXTURES / "interior-corrupt.jsonl")
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(app.screen, ErrorScreen):
+                break
+        assert isinstance(app.screen, ErrorScreen)
+
+
+def _all_fixture_sessions() -> list[Path]:
+    return sorted(path for path in FIXTURES.rglob("*.jsonl") if path.is_file())
+
+
+async def test_replaying_every_fixture_runs_no_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replay reads records only: process creation is patched to fail, and nothing fails."""
+    import asyncio
+    import os
+    import subprocess
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"replay tried to run a process: {args!r}")
+
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    monkeypatch.setattr(os, "system", refuse)
+    monkeypatch.setattr(os, "posix_spawn", refuse)
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", refuse)
+    monkeypatch.setattr(asyncio, "create_subprocess_shell", refuse)
+    for path in _all_fixture_sessions():
+        before = path.read_bytes()
+        app = await _open(tmp_path, path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(30):
+                await pilot.pause()
+                screen = app.screen
+                if isinstance(screen, SessionScreen) and screen.loaded is not None:
+                    break
+            if isinstance(app.screen, SessionScreen) and app.screen.loaded is not None:
+                text = _rendered_text(app.screen.query_one(Transcript))
+                assert "\x1b" not in text
+        assert path.read_bytes() == before, path
+
+
+def test_fixture_listing_is_not_empty() -> None:
+    assert len(_all_fixture_sessions()) > 30
+    assert json.loads((FIXTURES / "minimal.expected.json").read_text())["ok"] is True
+
+
+async def test_scrolling_the_transcript_moves_the_selection(
+    tmp_path: Path, session_file: Path
+) -> None:
+    app = await _open(tmp_path, session_file)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        tree = screen.query_one(SessionTree)
+        transcript = screen.query_one(Transcript)
+        transcript.focus()
+        await pilot.press("home")
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        assert str(tree.cursor_node.label).endswith("run the tests please")
+        await pilot.click(Transcript, offset=(10, 3))
+        await pilot.pause()
+        assert tree.cursor_node.data == transcript.selected_key
