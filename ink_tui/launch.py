@@ -82,6 +82,8 @@ def run_app(argv: Sequence[str]) -> int:
             raise LaunchError(f"no session to continue in {project_dir(base, cwd)}")
     from ink_tui.ui.app import InkApp, LaunchOptions
 
-    app = InkApp(LaunchOptions(sessions_dir=base, cwd=cwd, open_path=open_path))
+    if args.follow and open_path is None:
+        raise LaunchError("--follow needs a session: ink-tui --follow SESSION, or -c --follow")
+    app = InkApp(LaunchOptions(sessions_dir=base, cwd=cwd, open_path=open_path, follow=args.follow))
     app.run()
     return app.return_code or 0

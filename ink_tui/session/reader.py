@@ -392,12 +392,16 @@ def open_session(
     *,
     warn: TextIO | Literal["stderr"] | None = "stderr",
     progress: Callable[[int], None] | None = None,
+    complete_only: bool = False,
 ) -> SessionFile:
     """Open a session file as Ink's ``open()`` does.
 
     Raises :class:`SessionError` (or its subclass :class:`EngineError`) with Ink's message, or
     ``OSError`` when the file cannot be read. A dropped torn final line is reported on ``warn``
     with Ink's note (pass ``warn=None`` to stay silent) and kept in ``dropped_final_line``.
+    ``progress`` is called with the number of bytes read so far. With ``complete_only`` a last
+    line without its newline is left out: it is still being written (the live tail reads it
+    once its newline lands).
     """
     path = Path(path)
     stream_for_warnings = sys.stderr if warn == "stderr" else warn
@@ -406,6 +410,7 @@ def open_session(
     except FileNotFoundError:
         raise SessionError(f"session file not found: {path}", path=path) from None
     with stream:
-        return build_session(
-            path, iter_line_batches(stream, progress=progress), warn=stream_for_warnings
-        )
+        batches = iter_line_batches(stream, progress=progress)
+        if complete_only:  # following: a line still being written is not read yet
+            batches = (batch for batch in batches if batch[2])
+        return build_session(path, batches, warn=stream_for_warnings)

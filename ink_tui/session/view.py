@@ -19,6 +19,8 @@ __all__ = [
     "Item",
     "ToolExchange",
     "Turn",
+    "TurnBuilder",
+    "TurnChanges",
     "branch_stats",
     "build_turns",
     "content_text",
@@ -168,51 +170,99 @@ def _meta_item(entry: Entry) -> Item | None:
     return None
 
 
-def build_turns(branch_entries: list[Entry]) -> list[Turn]:
-    """Group a branch (root first) into turns, pairing every tool call with its result."""
-    turns: list[Turn] = [Turn(None)]
-    calls: dict[str, ToolExchange] = {}
-    for entry in branch_entries:
+@dataclass(slots=True)
+class TurnChanges:
+    """What one more entry changed: turns that appeared, rows added, tool rows now answered."""
+
+    new_turns: list[Turn] = field(default_factory=list)
+    new_items: list[tuple[Turn, Item]] = field(default_factory=list)
+    answered: list[Item] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.new_turns or self.new_items or self.answered)
+
+
+class TurnBuilder:
+    """Builds turns entry by entry, so a followed session grows without being rebuilt."""
+
+    def __init__(self) -> None:
+        self._turns: list[Turn] = [Turn(None)]
+        self._calls: dict[str, Item] = {}
+
+    @property
+    def turns(self) -> list[Turn]:
+        """The turns so far (the rows before the first prompt form a turn only if any)."""
+        return self._turns if self._turns[0].items else self._turns[1:]
+
+    def _append(self, item: Item, changes: TurnChanges) -> None:
+        turn = self._turns[-1]
+        if turn.user is None and not turn.items:
+            changes.new_turns.append(turn)
+        turn.items.append(item)
+        changes.new_items.append((turn, item))
+
+    def add(self, entry: Entry) -> TurnChanges:
+        """Add the next entry of the branch (root first)."""
+        changes = TurnChanges()
         if entry.type != "message":
             item = _meta_item(entry)
             if item is not None:
-                turns[-1].items.append(item)
-            continue
+                self._append(item, changes)
+            return changes
         message = entry.record["message"]
         role = message.get("role")
         if role == "user":
-            turns.append(Turn(entry))
+            turn = Turn(entry)
+            self._turns.append(turn)
+            changes.new_turns.append(turn)
         elif role == "assistant":
             for index, block in enumerate(message.get("blocks") or ()):
-                if not isinstance(block, dict):
-                    continue
-                kind = block.get("type")
-                if kind == "text":
-                    turns[-1].items.append(Item("text", entry, index, str(block.get("text", ""))))
-                elif kind == "thinking":
-                    text = str(block.get("thinking", ""))
-                    turns[-1].items.append(Item("thinking", entry, index, text))
-                elif kind == "toolCall":
-                    exchange = ToolExchange(
-                        str(block.get("id")), str(block.get("name")), block.get("arguments")
-                    )
-                    calls.setdefault(exchange.call_id, exchange)
-                    turns[-1].items.append(Item("tool", entry, index, "", exchange))
+                if isinstance(block, dict):
+                    self._add_block(entry, index, block, changes)
         elif role == "toolResult":
             for index, result in enumerate(message.get("results") or ()):
-                if not isinstance(result, dict):
-                    continue
-                found = calls.get(str(result.get("toolCallId")))
-                if found is None:
-                    text = content_text(result.get("content"))
-                    turns[-1].items.append(Item("orphan_result", entry, index, text))
-                elif found.result is None:
-                    found.result, found.result_entry = result, entry
-                else:
-                    found.duplicate_results += 1
-    if not turns[0].items:
-        turns.pop(0)
-    return turns
+                if isinstance(result, dict):
+                    self._add_result(entry, index, result, changes)
+        return changes
+
+    def _add_block(
+        self, entry: Entry, index: int, block: dict[str, Any], changes: TurnChanges
+    ) -> None:
+        kind = block.get("type")
+        if kind == "text":
+            self._append(Item("text", entry, index, str(block.get("text", ""))), changes)
+        elif kind == "thinking":
+            self._append(Item("thinking", entry, index, str(block.get("thinking", ""))), changes)
+        elif kind == "toolCall":
+            exchange = ToolExchange(
+                str(block.get("id")), str(block.get("name")), block.get("arguments")
+            )
+            item = Item("tool", entry, index, "", exchange)
+            self._calls.setdefault(exchange.call_id, item)
+            self._append(item, changes)
+
+    def _add_result(
+        self, entry: Entry, index: int, result: dict[str, Any], changes: TurnChanges
+    ) -> None:
+        item = self._calls.get(str(result.get("toolCallId")))
+        found = item.tool if item is not None else None
+        if item is None or found is None:
+            text = content_text(result.get("content"))
+            self._append(Item("orphan_result", entry, index, text), changes)
+        elif found.result is None:
+            found.result, found.result_entry = result, entry
+            changes.answered.append(item)
+        else:
+            found.duplicate_results += 1
+            changes.answered.append(item)
+
+
+def build_turns(branch_entries: list[Entry]) -> list[Turn]:
+    """Group a branch (root first) into turns, pairing every tool call with its result."""
+    builder = TurnBuilder()
+    for entry in branch_entries:
+        builder.add(entry)
+    return builder.turns
 
 
 @dataclass(slots=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -43,6 +44,8 @@ class LaunchOptions:
     cwd: str
     open_path: Path | None = None
     config_path: Path | None = None  # None: the platform's config file
+    follow: bool = False  # open_path is followed as Ink writes it
+    clock: Callable[[], float] = time.time  # the wall clock (ages, live markers); tests pin it
 
 
 class InkApp(App[int]):
@@ -68,7 +71,7 @@ class InkApp(App[int]):
 
         self.push_screen(PickerScreen(self.options.sessions_dir, self.options.cwd))
         if self.options.open_path is not None:
-            self.open_session(self.options.open_path)
+            self.open_session(self.options.open_path, follow=self.options.follow)
 
     def watch_theme(self, theme: str) -> None:
         if theme != self._config.theme:
@@ -78,10 +81,10 @@ class InkApp(App[int]):
             except OSError as error:
                 self.notify(f"could not save the theme: {error}", severity="warning")
 
-    def open_session(self, path: Path) -> None:
+    def open_session(self, path: Path, *, follow: bool = False) -> None:
         from ink_tui.ui.screens.session import SessionScreen
 
-        self.push_screen(SessionScreen(path))
+        self.push_screen(SessionScreen(path, follow=follow))
 
     @on(OpenSession)
     def _open_requested(self, message: OpenSession) -> None:

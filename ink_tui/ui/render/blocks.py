@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import difflib
 import json
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rich.console import Group, RenderableType
@@ -33,9 +34,14 @@ class RenderOptions:
     output: OutputMode = "cut"
     expanded: frozenset[str] = frozenset()  # item keys whose output is shown in full
     code_theme: str = "monokai"
+    running: dict[str, float] = field(default_factory=dict)  # followed calls: key -> start
 
 
-def status_mark(exchange: ToolExchange) -> Text:
+def status_mark(exchange: ToolExchange, running_since: float | None = None) -> Text:
+    """``✓ ok``, ``✗ error``, ``… no result``, or ``⟳ running 12s`` while a followed call runs."""
+    if running_since is not None and exchange.result is None:
+        elapsed = max(0, int(time.time() - running_since))
+        return Text(f"⟳ running {elapsed}s", style="bold yellow")
     mark, colour = _STATUS[exchange.status]
     label = {"ok": "ok", "error": "error", "missing": "no result"}[exchange.status]
     return Text(f"{mark} {label}", style=colour)
@@ -117,14 +123,16 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
         "  ",
         plain(exchange.key_argument, "cyan"),
         "  ",
-        status_mark(exchange),
+        status_mark(exchange, options.running.get(item.key)),
     )
     parts: list[RenderableType] = [header]
     detail = _call_detail(exchange, options)
     if detail is not None:
         parts.append(Padding(detail, (0, 0, 0, 2)))
     mode: OutputMode = "full" if item.key in options.expanded else options.output
-    if exchange.result is None:
+    if exchange.result is None and item.key in options.running:
+        parts.append(plain("  … waiting for the result", "dim italic"))
+    elif exchange.result is None:
         parts.append(plain("  … no result (interrupted)", "yellow"))
     elif mode != "hidden":
         content = _content(exchange.result.get("content"), colours=True)

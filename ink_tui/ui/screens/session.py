@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -12,63 +12,23 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static, Tree
 
-from ink_tui.session import Entry, SessionError, SessionFile, branch, labels, open_session
-from ink_tui.session.tree import restored_model, session_name, thinking_level
-from ink_tui.session.view import BranchStats, Item, Turn, branch_stats, build_turns, search_turns
+from ink_tui.session import SessionError, SessionFile, open_session
+from ink_tui.session.branchview import LoadedBranch, load_branch
+from ink_tui.session.view import Item, TurnChanges, search_turns
 from ink_tui.ui.render.blocks import OutputMode, RenderOptions, item_block, turn_block
+from ink_tui.ui.screens.session_live import LiveFollowing
 from ink_tui.ui.widgets.session_header import SessionHeader
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
-__all__ = ["LoadedBranch", "SessionScreen", "load_branch"]
+__all__ = ["SessionScreen"]
 
 _OUTPUT_CYCLE: dict[OutputMode, OutputMode] = {"cut": "full", "full": "hidden", "hidden": "cut"}
 
 
-@dataclass(slots=True)
-class LoadedBranch:
-    """Everything the view shows of one branch, computed off the event loop."""
-
-    session: SessionFile
-    leaf_id: str | None
-    turns: list[Turn]
-    stats: BranchStats
-    labels: dict[str, str]
-    header: dict[str, str] = field(default_factory=dict)
-
-
-def load_branch(session: SessionFile, leaf_id: str | None) -> LoadedBranch:
-    """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``."""
-    entries = branch(session, leaf_id)
-    session.preload(entries)
-    turns = build_turns(entries)
-    model, _ = restored_model(session)
-    header = {
-        "project": session.cwd,
-        "model": model.reference if model else last_model_used(entries) or "(no model recorded)",
-        "thinking": thinking_level(session) or "default",
-        "name": session_name(entries) or "",
-    }
-    return LoadedBranch(
-        session, leaf_id, turns, branch_stats(entries, turns), labels(session), header
-    )
-
-
-def last_model_used(entries: list[Entry]) -> str | None:
-    """The model of the branch's last assistant message (for sessions that record no other)."""
-    for entry in reversed(entries):
-        message = entry.record.get("message") if entry.type == "message" else None
-        if isinstance(message, dict) and message.get("role") == "assistant":
-            reference = message.get("modelReference") or message.get("model")
-            if isinstance(reference, str) and reference:
-                return reference
-    return None
-
-
-class SessionScreen(Screen[None]):
+class SessionScreen(LiveFollowing):
     """One session, read-only: nothing here writes to the file."""
 
     BINDINGS = [
@@ -87,6 +47,9 @@ class SessionScreen(Screen[None]):
         Binding("o", "cycle_output", "Output"),
         Binding("y", "copy", "Copy"),
         Binding("b", "branches", "Branches"),
+        Binding("f", "toggle_follow", "Follow"),
+        Binding("F", "resume", "Resume following", show=False),
+        Binding("s", "switch_newer", "Newer session", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -107,8 +70,9 @@ class SessionScreen(Screen[None]):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, SessionScreen.Progress)
 
-    def __init__(self, path: Path, leaf_id: str | None = None) -> None:
+    def __init__(self, path: Path, leaf_id: str | None = None, *, follow: bool = False) -> None:
         super().__init__()
+        self.init_following(follow)
         self.path = path
         self.leaf_id = leaf_id
         self.loaded: LoadedBranch | None = None
@@ -142,7 +106,12 @@ class SessionScreen(Screen[None]):
         total = max(1, self.path.stat().st_size) if self.path.exists() else 1
         session: SessionFile | None = None
         try:
-            session = open_session(self.path, warn=None, progress=partial(self._report, total))
+            session = open_session(
+                self.path,
+                warn=None,
+                progress=partial(self._report, total),
+                complete_only=self._follow_requested,
+            )
             self.post_message(self.Loaded(load_branch(session, self.leaf_id or session.leaf_id)))
         except SessionError as error:
             self.post_message(self.LoadFailed(error, session))
@@ -152,6 +121,15 @@ class SessionScreen(Screen[None]):
                     SessionError(f"cannot read {self.path}: {error.strerror}", path=self.path), None
                 )
             )
+
+    def reload(self, leaf_id: str | None = None) -> None:
+        """Read the file again from the start (and show ``leaf_id``'s branch, if given)."""
+        self.leaf_id = leaf_id
+        self.query_one(ProgressBar).display = True
+        self._load()
+
+    def on_unmount(self) -> None:
+        self.stop_watching()
 
     def _report(self, total: int, done: int) -> None:
         self.post_message(self.Progress(done, total))
@@ -187,6 +165,9 @@ class SessionScreen(Screen[None]):
         elif not session.ends_with_newline:
             self.notify("the final record has no newline (a crash mid-write?)", severity="warning")
         self.call_after_refresh(self._select_last)
+        if self._follow_requested:
+            self._follow_requested = False
+            self.call_after_refresh(self.start_following)
 
     def _select_last(self) -> None:
         tree = self.query_one(SessionTree)
@@ -203,6 +184,24 @@ class SessionScreen(Screen[None]):
                 estimate = turn.prompt.count("\n") + 2
                 specs.append(BlockSpec(turn.key, partial(turn_block, turn, number), estimate))
             for item in turn.items:
+                estimate = (item.text.count("\n") + 2) if item.tool is None else 6
+                specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
+        return specs
+
+    def blocks_for(self, changes: list[TurnChanges]) -> list[BlockSpec]:
+        """Blocks for turns and rows that arrived while following, in transcript order."""
+        assert self.loaded is not None
+        number = sum(1 for turn in self.loaded.turns if turn.user is not None)
+        new_user_turns = sum(1 for c in changes for turn in c.new_turns if turn.user is not None)
+        number -= new_user_turns
+        specs: list[BlockSpec] = []
+        for change in changes:
+            for turn in change.new_turns:
+                if turn.user is not None:
+                    number += 1
+                    estimate = turn.prompt.count("\n") + 2
+                    specs.append(BlockSpec(turn.key, partial(turn_block, turn, number), estimate))
+            for _turn, item in change.new_items:
                 estimate = (item.text.count("\n") + 2) if item.tool is None else 6
                 specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
         return specs
@@ -234,6 +233,9 @@ class SessionScreen(Screen[None]):
 
     @on(Transcript.TopChanged)
     def _transcript_scrolled(self, event: Transcript.TopChanged) -> None:
+        transcript = self.query_one(Transcript)
+        if transcript.scroll_y < transcript.max_scroll_y:
+            self.pause_following()
         self._reveal(event.key, from_transcript=True)
 
     @on(Transcript.BlockClicked)
@@ -257,14 +259,23 @@ class SessionScreen(Screen[None]):
 
     def action_move(self, delta: int) -> None:
         tree = self.query_one(SessionTree)
+        if delta < 0:
+            self.pause_following()
         (tree.action_cursor_down if delta > 0 else tree.action_cursor_up)()
 
     def action_edge(self, where: str) -> None:
+        if where == "bottom" and self.following:
+            self.action_resume()
+            return
+        if where == "top":
+            self.pause_following()
         tree = self.query_one(SessionTree)
         if tree.last_line >= 0:
             tree.move_cursor_to_line(0 if where == "top" else tree.last_line)
 
     def action_turn(self, delta: int) -> None:
+        if delta < 0:
+            self.pause_following()
         tree = self.query_one(SessionTree)
         turns = list(tree.root.children)
         if not turns:

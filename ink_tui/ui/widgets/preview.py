@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -88,7 +89,7 @@ class SessionPreview(VerticalScroll, can_focus=False):
         facts = (
             f"{model} · {summary.message_count} messages · {summary.leaf_count} "
             f"branch{'es' if summary.leaf_count != 1 else ''} · {human_size(summary.size)} · "
-            f"{relative_age(summary.mtime, time.time())}"
+            f"{relative_age(summary.mtime, self._now())}"
         )
         parts.append(plain(facts, "dim"))
         if summary.hidden_reason is not None:
@@ -96,9 +97,14 @@ class SessionPreview(VerticalScroll, can_focus=False):
         parts.append(Text(""))
         return parts
 
+    def _now(self) -> float:
+        """The app's clock (``LaunchOptions.clock``), the wall clock outside an InkApp."""
+        clock: Callable[[], float] = getattr(getattr(self.app, "options", None), "clock", time.time)
+        return clock()
+
     @work(thread=True, exclusive=True, group="preview")
     def _load(self, path: Path) -> None:
-        from ink_tui.ui.screens.session import load_branch
+        from ink_tui.session.branchview import load_branch
 
         try:
             session = open_session(path, warn=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -10,7 +11,7 @@ from textual.widgets import Static
 from ink_tui.ui.render.safe import plain
 
 if TYPE_CHECKING:
-    from ink_tui.ui.screens.session import LoadedBranch
+    from ink_tui.session.branchview import LoadedBranch
 
 __all__ = ["SessionHeader"]
 
@@ -34,7 +35,9 @@ class SessionHeader(Static):
     }
     """
 
-    def show(self, loaded: LoadedBranch) -> None:
+    def show(
+        self, loaded: LoadedBranch, *, live: bool = False, last_write: float | None = None
+    ) -> None:
         header, stats, session = loaded.header, loaded.stats, loaded.session
         name = header.get("name")
         first = Text.assemble(
@@ -46,6 +49,12 @@ class SessionHeader(Static):
             "  thinking ",
             plain(header["thinking"], "yellow"),
         )
+        if live:
+            first.append("  ● LIVE", style="bold green")
+            if last_write is not None:
+                ago = max(0, int(time.time() - last_write))
+                stamp = time.strftime("%H:%M:%S", time.localtime(last_write))
+                first.append(f" · last write {stamp} ({ago}s ago)", style="green")
         errors = f", {stats.tool_errors} failed" if stats.tool_errors else ""
         missing = f", {stats.unanswered} without result" if stats.unanswered else ""
         compactions = f" · {stats.compactions} compaction(s)" if stats.compactions else ""

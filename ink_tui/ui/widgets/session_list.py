@@ -7,7 +7,7 @@ model names all come from session files and are untrusted.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
 
@@ -116,7 +116,7 @@ class SessionList(DataTable):
             self.rebuild()
             return
         self.shown.extend(summaries)
-        self._add(summaries, time.time())
+        self._add(summaries, self._now())
 
     def set_query(self, query: str) -> None:
         """Narrow the rows to the fuzzy matches of ``query`` (empty: every row)."""
@@ -141,7 +141,7 @@ class SessionList(DataTable):
                 continue
             label = Text(header, justify="right" if key in _NUMERIC else "left")
             self.add_column(label, width=fixed or width, key=key)
-        self._add(self.shown, time.time())
+        self._add(self.shown, self._now())
         if current is not None:
             for index, summary in enumerate(self.shown):
                 if summary.path == current.path:
@@ -150,7 +150,7 @@ class SessionList(DataTable):
 
     def tick(self) -> None:
         """Refresh the cells that depend on the clock: the age and the live marker."""
-        now = time.time()
+        now = self._now()
         for summary in self.shown:
             key = str(summary.path)
             self.update_cell(key, "state", self._state_cell(summary, now))
@@ -161,6 +161,11 @@ class SessionList(DataTable):
             if summary.path == path:
                 return index
         return None
+
+    def _now(self) -> float:
+        """The app's clock (``LaunchOptions.clock``), the wall clock outside an InkApp."""
+        clock: Callable[[], float] = getattr(getattr(self.app, "options", None), "clock", time.time)
+        return clock()
 
     # -- building rows -----------------------------------------------------------------------
 

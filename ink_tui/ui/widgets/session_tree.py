@@ -40,7 +40,7 @@ def turn_label(turn: Turn, number: int, label: str | None) -> Text:
     return title
 
 
-def item_label(item: Item, label: str | None) -> Text:
+def item_label(item: Item, label: str | None, running: dict[str, float] | None = None) -> Text:
     if item.tool is not None:
         tool = item.tool
         text = Text.assemble(
@@ -48,7 +48,7 @@ def item_label(item: Item, label: str | None) -> Text:
             " ",
             plain(_first_line(tool.key_argument, 40), "cyan"),
             " ",
-            status_mark(tool),
+            status_mark(tool, (running or {}).get(item.key)),
         )
     else:
         icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
@@ -80,6 +80,8 @@ class SessionTree(Tree[str]):
         self._turn_by_key: dict[str, Turn] = {}
         self._turn_node: dict[str, Node] = {}
         self._node_for_key: dict[str, Node] = {}
+        self._populated: set[str] = set()
+        self._numbers: dict[str, int] = {}
 
     def process_label(self, label: str | Text) -> Text:
         # Labels are built from untrusted text: never parse them as markup.
@@ -95,39 +97,82 @@ class SessionTree(Tree[str]):
         self._turn_by_key = {}
         self._turn_node = {}
         self._node_for_key = {}
-        number = 0
+        self._populated = set()
+        self._numbers = {}
         for turn in turns:
-            if turn.user is not None:
-                number += 1
-            label = labels.get(turn.user_id) if turn.user is not None else None
-            node = self.root.add(turn_label(turn, number, label), data=turn.key)
-            node.allow_expand = bool(turn.items)
-            self._node_for_key[turn.key] = node
-            self._turn_node[turn.key] = node
-            self._turn_by_key[turn.key] = turn
-            for item in turn.items:
-                self._turn_of[item.key] = turn
+            self.add_turn(turn, labels)
         if self.root.children:
             self._populate(self.root.children[-1])
             self.root.children[-1].expand()
 
+    def add_turn(self, turn: Turn, labels: dict[str, str]) -> Node:
+        """Add a turn node at the end (its items are added when it first opens)."""
+        self._labels = labels
+        number = len([key for key in self._numbers if not key.startswith("start")])
+        if turn.user is not None:
+            number += 1
+        self._numbers[turn.key] = number
+        label = labels.get(turn.user_id) if turn.user is not None else None
+        node = self.root.add(turn_label(turn, number, label), data=turn.key)
+        node.allow_expand = True
+        self._node_for_key[turn.key] = node
+        self._turn_node[turn.key] = node
+        self._turn_by_key[turn.key] = turn
+        for item in turn.items:
+            self._turn_of[item.key] = turn
+        return node
+
+    def add_item(self, turn: Turn, item: Item) -> None:
+        """A row arrived under a turn: show it if the turn's rows are already shown."""
+        self._turn_of[item.key] = turn
+        turn_node = self._turn_node.get(turn.key)
+        if turn_node is not None and turn.key in self._populated:
+            self._add_item_node(turn_node, item)
+
+    def refresh_item(self, item: Item, running: dict[str, float] | None = None) -> None:
+        """A tool call got its result (or its running time changed): relabel it."""
+        node = self._node_for_key.get(item.key)
+        if node is None:
+            return
+        node.set_label(item_label(item, self._labels.get(item.entry.id), running))
+        if item.tool is not None and item.tool.result is not None and not node.children:
+            node.allow_expand = True
+            node.add_leaf(self._result_label(item), data=item.key)
+
+    def refresh_key(self, key: str, running: dict[str, float]) -> None:
+        turn = self._turn_of.get(key)
+        if turn is None:
+            return
+        for item in turn.items:
+            if item.key == key:
+                self.refresh_item(item, running)
+
+    @staticmethod
+    def _result_label(item: Item) -> Text:
+        assert item.tool is not None
+        preview = _first_line(item.tool.output, 60) or "(empty output)"
+        style = "red" if item.tool.status == "error" else "dim"
+        return plain(f"↳ {preview}", style)
+
+    def _add_item_node(self, turn_node: Node, item: Item) -> None:
+        item_node_label = item_label(item, self._labels.get(item.entry.id))
+        if item.tool is not None and item.tool.result is not None:
+            node = turn_node.add(item_node_label, data=item.key)
+            node.add_leaf(self._result_label(item), data=item.key)
+        else:
+            node = turn_node.add_leaf(item_node_label, data=item.key)
+        self._node_for_key.setdefault(item.key, node)
+
     def _populate(self, turn_node: Node) -> None:
         """Add the items of a turn node, once."""
-        if turn_node.children or turn_node.data is None:
+        if turn_node.data is None or turn_node.data in self._populated:
             return
         turn = self._turn_by_key.get(turn_node.data)
         if turn is None:
             return
+        self._populated.add(turn_node.data)
         for item in turn.items:
-            item_node_label = item_label(item, self._labels.get(item.entry.id))
-            if item.tool is not None and item.tool.result is not None:
-                node = turn_node.add(item_node_label, data=item.key)
-                preview = _first_line(item.tool.output, 60) or "(empty output)"
-                style = "red" if item.tool.status == "error" else "dim"
-                node.add_leaf(plain(f"↳ {preview}", style), data=item.key)
-            else:
-                node = turn_node.add_leaf(item_node_label, data=item.key)
-            self._node_for_key.setdefault(item.key, node)
+            self._add_item_node(turn_node, item)
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
         if event.node.parent is self.root:

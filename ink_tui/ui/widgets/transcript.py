@@ -100,6 +100,27 @@ class Transcript(ScrollView, can_focus=True):
             self.scroll_to_key(anchor, select=False)
         self.refresh()
 
+    def append_blocks(self, specs: Sequence[BlockSpec]) -> None:
+        """Add blocks at the end (a followed session grew)."""
+        if not specs:
+            return
+        for spec in specs:
+            self._index[spec.key] = len(self._specs)
+            self._specs.append(spec)
+            self._heights.append(max(1, spec.estimate) + 1)
+        self._relayout()
+        self.refresh()
+
+    def refresh_block(self, key: str) -> None:
+        """Render one block again (its content changed), keeping the view in place."""
+        index = self._index.get(key)
+        if index is None:
+            return
+        self._strips.pop(index, None)
+        if self._render_block(index):
+            self._relayout()
+        self.refresh()
+
     @property
     def keys(self) -> list[str]:
         return [spec.key for spec in self._specs]

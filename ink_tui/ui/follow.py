@@ -1,0 +1,102 @@
+"""Watching a session file from a thread and posting what Ink appended.
+
+The watcher uses watchfiles on the session's project folder (a file that is replaced, and new
+sessions of the project, show up there too), with a short debounce for low latency, and wakes
+up every second even without events: a slow poll for file systems that deliver none (network
+mounts). It only reads and posts; the screen applies what arrived.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import watchfiles
+from textual.dom import DOMNode
+from textual.message import Message
+
+from ink_tui.session.reader import SessionFile
+from ink_tui.session.tail import SessionTail, TailUpdate
+
+__all__ = ["Arrived", "Follower", "NewerSession"]
+
+DEBOUNCE_MS: Final = 40  # longest wait to group a burst of writes
+STEP_MS: Final = 10  # quiet time that ends a group
+POLL_MS: Final = 1000  # wake-up without events: the slow-poll fallback
+
+
+@dataclass
+class Arrived(Message):
+    """Records (or problems) appended to the followed file."""
+
+    update: TailUpdate
+    at: float  # when the watcher read them (time.monotonic)
+
+
+@dataclass
+class NewerSession(Message):
+    """Ink started a newer session in the same project."""
+
+    path: Path
+
+
+class Follower:
+    """Follows an opened session; posts :class:`Arrived` and :class:`NewerSession` to ``target``."""
+
+    def __init__(self, target: DOMNode, session: SessionFile) -> None:
+        self._target = target
+        self._tail = SessionTail(session)
+        self._stop = threading.Event()
+        self._known = self._sessions_in_folder()
+
+    @property
+    def path(self) -> Path:
+        return self._tail.session.path
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._target.run_worker(
+            self._watch, thread=True, exclusive=True, group="follow", name="follow"
+        )
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _sessions_in_folder(self) -> set[Path]:
+        try:
+            return set(self.path.parent.glob("*.jsonl"))
+        except OSError:
+            return set()
+
+    def _watch(self) -> None:
+        self._poll()
+        for _changes in watchfiles.watch(
+            self.path.parent,
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            rust_timeout=POLL_MS,
+            yield_on_timeout=True,
+            stop_event=self._stop,
+            recursive=False,
+            raise_interrupt=False,
+        ):
+            if self._stop.is_set() or not self._poll():
+                break
+            self._look_for_newer()
+
+    def _poll(self) -> bool:
+        """Read what arrived; False when following has to stop (the file must be reopened)."""
+        update = self._tail.poll()
+        if update:
+            self._target.post_message(Arrived(update, time.monotonic()))
+        return update.reset is None
+
+    def _look_for_newer(self) -> None:
+        current = self._sessions_in_folder()
+        for path in sorted(current - self._known):
+            if path != self.path:
+                self._target.post_message(NewerSession(path))
+        self._known = current

@@ -1,0 +1,181 @@
+"""Following a file another process is writing: every record exactly once, in order.
+
+A writer subprocess appends real-shaped records in chunks of random size (splitting records
+across writes and pausing mid-line), in bursts or at a steady pace, while the test polls a
+:class:`SessionTail`. Nothing here depends on how fast the machine is: the check is that what
+the tail collected equals what the file holds once the writer is done.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ink_tui.demo import generate_session
+from ink_tui.session.reader import open_session
+from ink_tui.session.tail import SessionTail, open_for_follow
+
+FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
+
+WRITER = r"""
+import json, os, random, sys, time
+source, target, mode, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+rng = random.Random(seed)
+data = open(source, "rb").read()
+fd = os.open(target, os.O_WRONLY | os.O_APPEND)
+position = 0
+lines_written = 0
+while position < len(data):
+    size = rng.choice([1, 7, 50, 300, 4096, 20000])
+    chunk = data[position : position + size]
+    os.write(fd, chunk)
+    position += len(chunk)
+    if mode == "steady":
+        newlines = chunk.count(b"\n")
+        lines_written += newlines
+        time.sleep(0.05 * newlines + (0.01 if not chunk.endswith(b"\n") else 0))
+    elif mode == "burst":
+        if rng.random() < 0.02:
+            time.sleep(0.02)  # a pause, sometimes in the middle of a line
+os.close(fd)
+"""
+
+
+def _follow(source_lines: bytes, header: bytes, tmp_path: Path, mode: str, seed: int) -> Path:
+    """Write ``header`` now, let a subprocess append ``source_lines``; follow until done."""
+    target = tmp_path / "followed.jsonl"
+    target.write_bytes(header)
+    source = tmp_path / "source.bin"
+    source.write_bytes(source_lines)
+    session = open_for_follow(target)
+    tail = SessionTail(session)
+    seen: list[str] = []
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(source), str(target), mode, str(seed)]
+    )
+    try:
+        while True:
+            done = writer.poll() is not None
+            update = tail.poll()
+            assert update.reset is None, update.reset
+            seen.extend(entry.id for entry in update.entries)
+            if done and tail.offset == target.stat().st_size:
+                break
+            time.sleep(0.005)
+    finally:
+        writer.wait(timeout=60)
+    final = open_session(target, warn=None)
+    assert seen == [entry.id for entry in final.entries]  # none missing, none twice, in order
+    assert tail.session.leaf_id == final.leaf_id
+    assert len(tail.session.positions) == len(final.positions)
+    return target
+
+
+def _split_header(path: Path) -> tuple[bytes, bytes]:
+    data = path.read_bytes()
+    newline = data.index(b"\n") + 1
+    return data[:newline], data[newline:]
+
+
+@pytest.fixture(scope="module")
+def realistic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from datetime import UTC, datetime
+
+    folder = tmp_path_factory.mktemp("live")
+    return generate_session(
+        folder,
+        "/home/ada/code/calc-kit",
+        seed=7,
+        entries=1200,
+        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
+    )
+
+
+def test_bursts_of_a_thousand_records(realistic: Path, tmp_path: Path) -> None:
+    header, body = _split_header(realistic)
+    assert body.count(b"\n") >= 1000
+    _follow(body, header, tmp_path, "burst", seed=1)
+
+
+def test_steady_twenty_records_a_second(realistic: Path, tmp_path: Path) -> None:
+    header, body = _split_header(realistic)
+    lines = body.split(b"\n")[:60]
+    _follow(b"\n".join(lines) + b"\n", header, tmp_path, "steady", seed=2)
+
+
+@pytest.mark.parametrize("name", ["branch-position", "position-then-label", "metadata-mix"])
+def test_fork_fixtures_followed_equal_opened(name: str, tmp_path: Path) -> None:
+    header, body = _split_header(FIXTURES / f"{name}.jsonl")
+    _follow(body, header, tmp_path, "burst", seed=3)
+
+
+def test_torn_fixture_waits_for_the_newline(tmp_path: Path) -> None:
+    """A half-written last line is never an error and never read half; its end completes it."""
+    header, body = _split_header(FIXTURES / "torn-no-newline.jsonl")
+    target = tmp_path / "s.jsonl"
+    target.write_bytes(header + body)  # the last record lacks its newline
+    session = open_for_follow(target)
+    tail = SessionTail(session)
+    assert not session.dropped_final_line and session.ends_with_newline
+    before = len(session.entries)
+    update = tail.poll()
+    assert not update.entries and not update.problems and update.waiting_bytes > 0
+    with target.open("ab") as stream:
+        stream.write(b"\n")
+    update = tail.poll()
+    assert len(update.entries) == 1 and not update.problems
+    assert len(session.entries) == before + 1
+    assert tail.poll().entries == []  # read once
+
+
+def test_an_invalid_complete_line_is_reported_and_following_goes_on(tmp_path: Path) -> None:
+    header, body = _split_header(FIXTURES / "minimal.jsonl")
+    target = tmp_path / "s.jsonl"
+    target.write_bytes(header + body)
+    tail = SessionTail(open_for_follow(target))
+    good = {
+        "type": "message",
+        "id": "ffff000011112222",
+        "parentId": "e1fdde86a7034cca",
+        "timestamp": "2026-10-12T11:40:00.000Z",
+        "message": {"role": "user", "content": "next"},
+    }
+    with target.open("ab") as stream:
+        stream.write(b'{"type":"message","id":\n')
+        stream.write(json.dumps(good).encode() + b"\n")
+    update = tail.poll()
+    assert [problem.line for problem in update.problems] == [4]
+    assert "invalid JSON" in update.problems[0].reason
+    assert [entry.id for entry in update.entries] == ["ffff000011112222"]
+    assert tail.session.leaf_id == "ffff000011112222"
+
+
+def test_a_file_that_shrinks_or_is_replaced_asks_for_a_reload(tmp_path: Path) -> None:
+    header, body = _split_header(FIXTURES / "minimal.jsonl")
+    target = tmp_path / "s.jsonl"
+    target.write_bytes(header + body)
+    tail = SessionTail(open_for_follow(target))
+    target.write_bytes(header)
+    assert "shrank" in (tail.poll().reset or "")
+    target.write_bytes(header + body)
+    tail = SessionTail(open_for_follow(target))
+    replacement = tmp_path / "new.jsonl"
+    replacement.write_bytes(header + body + body)
+    replacement.replace(target)
+    assert "replaced" in (tail.poll().reset or "")
+
+
+def test_a_position_marker_moves_the_leaf(tmp_path: Path) -> None:
+    header, body = _split_header(FIXTURES / "minimal.jsonl")
+    target = tmp_path / "s.jsonl"
+    target.write_bytes(header + body)
+    tail = SessionTail(open_for_follow(target))
+    with target.open("ab") as stream:
+        stream.write(b'{"type":"position","leafId":"f05aeea3355a2311"}\n')
+    update = tail.poll()
+    assert update.leaf_moved and update.leaf_after == "f05aeea3355a2311"
