@@ -83,7 +83,9 @@ async def test_new_turns_and_tool_results_appear_as_they_land(tmp_path: Path) ->
         writer.append_message(
             {
                 "role": "toolResult",
-                "results": [{"toolCallId": "c1", "toolName": "bash", "content": "a\nb", "isError": False}],
+                "results": [
+                    {"toolCallId": "c1", "toolName": "bash", "content": "a\nb", "isError": False}
+                ],
             }
         )
         await _until(pilot, lambda: "✓ ok" in str(tree.cursor_node.label), "the result")
@@ -119,9 +121,11 @@ async def test_a_position_marker_switches_the_branch(tmp_path: Path) -> None:
         writer.append_message(_assistant([{"type": "text", "text": "another answer"}]))
         await _until(
             pilot,
-            lambda: isinstance(app.screen, SessionScreen)
-            and app.screen.loaded is not None
-            and app.screen.loaded.leaf_id == writer.leaf_id,
+            lambda: (
+                isinstance(app.screen, SessionScreen)
+                and app.screen.loaded is not None
+                and app.screen.loaded.leaf_id == writer.leaf_id
+            ),
             "the new branch",
         )
         messages = [notification.message for notification in app._notifications]
