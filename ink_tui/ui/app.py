@@ -69,7 +69,10 @@ class InkApp(App[int]):
         self.theme = self._config.theme if self._config.theme in self.available_themes else "ink"
         from ink_tui.ui.screens.picker import PickerScreen
 
-        self.push_screen(PickerScreen(self.options.sessions_dir, self.options.cwd))
+        # The picker is installed, not stacked under the session view: a screen left below
+        # another keeps repainting the one on top (Textual 8.2.8), which costs CPU when idle.
+        self.install_screen(PickerScreen(self.options.sessions_dir, self.options.cwd), "picker")
+        self.push_screen("picker")
         if self.options.open_path is not None:
             self.open_session(self.options.open_path, follow=self.options.follow)
 
@@ -82,9 +85,17 @@ class InkApp(App[int]):
                 self.notify(f"could not save the theme: {error}", severity="warning")
 
     def open_session(self, path: Path, *, follow: bool = False) -> None:
+        """Show a session in place of the picker (Esc comes back to the picker)."""
         from ink_tui.ui.screens.session import SessionScreen
 
-        self.push_screen(SessionScreen(path, follow=follow))
+        self.switch_screen(SessionScreen(path, follow=follow))
+
+    def go_back(self) -> None:
+        """Back from a session, branch or error view: to the view below it, else the picker."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        else:
+            self.switch_screen("picker")
 
     @on(OpenSession)
     def _open_requested(self, message: OpenSession) -> None:

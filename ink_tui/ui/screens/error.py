@@ -249,4 +249,8 @@ class ErrorScreen(Screen[None]):
         transcript.scroll_relative(y=-3, animate=False, immediate=True)
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        go_back = getattr(self.app, "go_back", None)
+        if callable(go_back):
+            go_back()
+        else:
+            self.app.pop_screen()

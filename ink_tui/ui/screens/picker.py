@@ -159,6 +159,13 @@ class PickerScreen(Screen[None]):
             self.scanning = False
         self._update_status()
 
+    def on_screen_suspend(self) -> None:
+        # A blinking cursor under another screen would repaint that screen twice a second.
+        self.query_one("#filter", Input).cursor_blink = False
+
+    def on_screen_resume(self) -> None:
+        self.query_one("#filter", Input).cursor_blink = True
+
     def _refresh(self) -> None:
         """Every few seconds: clock-dependent cells, then files that changed (in a worker)."""
         if not self.is_current:

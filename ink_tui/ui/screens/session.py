@@ -125,7 +125,8 @@ class SessionScreen(LiveFollowing):
     def reload(self, leaf_id: str | None = None) -> None:
         """Read the file again from the start (and show ``leaf_id``'s branch, if given)."""
         self.leaf_id = leaf_id
-        self.query_one(ProgressBar).display = True
+        if not self.query(ProgressBar):
+            self.mount(ProgressBar(id="load-progress", show_eta=False), after="#session-header")
         self._load()
 
     def on_unmount(self) -> None:
@@ -136,7 +137,8 @@ class SessionScreen(LiveFollowing):
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
-        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
+        for bar in self.query(ProgressBar):
+            bar.update(total=message.total, progress=message.done)
 
     @on(LoadFailed)
     def _failed(self, message: LoadFailed) -> None:
@@ -148,7 +150,7 @@ class SessionScreen(LiveFollowing):
     def _loaded(self, message: Loaded) -> None:
         loaded = message.loaded
         self.loaded = loaded
-        self.query_one(ProgressBar).display = False
+        self.query(ProgressBar).remove()  # a hidden bar still animates: take it out
         self.query_one(SessionHeader).show(loaded)
         self.query_one(SessionTree).show_turns(loaded.turns, loaded.labels)
         transcript = self.query_one(Transcript)
@@ -398,4 +400,9 @@ class SessionScreen(LiveFollowing):
             search.display = False
             self.query_one(SessionTree).focus()
             return
-        self.app.pop_screen()
+        self.stop_watching()
+        go_back = getattr(self.app, "go_back", None)
+        if callable(go_back):
+            go_back()
+        else:
+            self.app.pop_screen()

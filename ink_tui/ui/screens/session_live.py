@@ -222,20 +222,23 @@ class LiveFollowing(Screen[None]):
                 running[item.key] = started if started is not None else time.time()
         return running
 
-    def _refresh_running(self) -> None:
+    def _refresh_running(self, *, tick: bool = False) -> None:
+        """Mark calls still waiting for their result; on a tick, update their elapsed time."""
         running = self._running_calls()
-        if running or self.options.running:
-            changed = set(running) ^ set(self.options.running)
-            self.options = replace(self.options, running=running)
-            tree = self.query_one("#session-tree", SessionTree)
-            transcript = self.query_one("#transcript", Transcript)
-            for key in changed | set(running):
-                transcript.refresh_block(key)
-                tree.refresh_key(key, running)
+        if not running and not self.options.running:
+            return
+        changed = set(running) ^ set(self.options.running)
+        self.options = replace(self.options, running=running)
+        tree = self.query_one("#session-tree", SessionTree)
+        transcript = self.query_one("#transcript", Transcript)
+        for key in changed | (set(running) if tick else set()):
+            transcript.refresh_block(key)
+            tree.refresh_key(key, running)
 
     def _tick(self) -> None:
-        self._refresh_running()
-        self._show_header()
+        self._refresh_running(tick=True)
+        if self.last_write is not None:
+            self._show_header()  # "last write Ns ago"
 
     def _show_header(self) -> None:
         if self.loaded is None:
