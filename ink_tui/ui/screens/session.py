@@ -28,6 +28,11 @@ __all__ = ["SessionScreen"]
 _OUTPUT_CYCLE: dict[OutputMode, OutputMode] = {"cut": "full", "full": "hidden", "hidden": "cut"}
 
 
+def _estimate(text: str) -> int:
+    """A cheap guess of a block's height (the real one replaces it once it is rendered)."""
+    return min(text.count("\n", 0, 8000), 200) + 2
+
+
 class SessionScreen(LiveFollowing):
     """One session, read-only: nothing here writes to the file."""
 
@@ -183,28 +188,24 @@ class SessionScreen(LiveFollowing):
         for turn in self.loaded.turns:
             if turn.user is not None:
                 number += 1
-                estimate = turn.prompt.count("\n") + 2
+                estimate = _estimate(turn.prompt)
                 specs.append(BlockSpec(turn.key, partial(turn_block, turn, number), estimate))
             for item in turn.items:
-                estimate = (item.text.count("\n") + 2) if item.tool is None else 6
+                estimate = _estimate(item.text) if item.tool is None else 6
                 specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
         return specs
 
     def blocks_for(self, changes: list[TurnChanges]) -> list[BlockSpec]:
         """Blocks for turns and rows that arrived while following, in transcript order."""
-        assert self.loaded is not None
-        number = sum(1 for turn in self.loaded.turns if turn.user is not None)
-        new_user_turns = sum(1 for c in changes for turn in c.new_turns if turn.user is not None)
-        number -= new_user_turns
+        tree = self.query_one(SessionTree)
         specs: list[BlockSpec] = []
         for change in changes:
             for turn in change.new_turns:
                 if turn.user is not None:
-                    number += 1
-                    estimate = turn.prompt.count("\n") + 2
-                    specs.append(BlockSpec(turn.key, partial(turn_block, turn, number), estimate))
+                    render = partial(turn_block, turn, tree.turn_number(turn))
+                    specs.append(BlockSpec(turn.key, render, _estimate(turn.prompt)))
             for _turn, item in change.new_items:
-                estimate = (item.text.count("\n") + 2) if item.tool is None else 6
+                estimate = _estimate(item.text) if item.tool is None else 6
                 specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
         return specs
 

@@ -82,6 +82,7 @@ class SessionTree(Tree[str]):
         self._node_for_key: dict[str, Node] = {}
         self._populated: set[str] = set()
         self._numbers: dict[str, int] = {}
+        self._prompts = 0
 
     def process_label(self, label: str | Text) -> Text:
         # Labels are built from untrusted text: never parse them as markup.
@@ -99,18 +100,23 @@ class SessionTree(Tree[str]):
         self._node_for_key = {}
         self._populated = set()
         self._numbers = {}
+        self._prompts = 0
         for turn in turns:
             self.add_turn(turn, labels)
         if self.root.children:
             self._populate(self.root.children[-1])
             self.root.children[-1].expand()
 
+    def turn_number(self, turn: Turn) -> int:
+        """The number shown for a turn (prompts count from 1)."""
+        return self._numbers.get(turn.key, 0)
+
     def add_turn(self, turn: Turn, labels: dict[str, str]) -> Node:
         """Add a turn node at the end (its items are added when it first opens)."""
         self._labels = labels
-        number = len([key for key in self._numbers if not key.startswith("start")])
         if turn.user is not None:
-            number += 1
+            self._prompts += 1
+        number = self._prompts
         self._numbers[turn.key] = number
         label = labels.get(turn.user_id) if turn.user is not None else None
         node = self.root.add(turn_label(turn, number, label), data=turn.key)

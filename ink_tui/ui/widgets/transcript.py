@@ -112,14 +112,10 @@ class Transcript(ScrollView, can_focus=True):
         self.refresh()
 
     def refresh_block(self, key: str) -> None:
-        """Render one block again (its content changed), keeping the view in place."""
+        """Forget one block's rendering (its content changed); it renders again when seen."""
         index = self._index.get(key)
-        if index is None:
-            return
-        self._strips.pop(index, None)
-        if self._render_block(index):
-            self._relayout()
-        self.refresh()
+        if index is not None and self._strips.pop(index, None) is not None:
+            self.refresh()
 
     @property
     def keys(self) -> list[str]:
