@@ -12,12 +12,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from ink_tui import __version__
 from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
 from ink_tui.launch import LaunchError, run_app
 from ink_tui.paths import sessions_dir
+from ink_tui.safetext import visible
 from ink_tui.session import SessionError, build_context, open_session, report_session
 from ink_tui.session.repair import apply_torn_repair, plan_continuation
 from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
@@ -32,24 +33,37 @@ class CliError(Exception):
     """A failure to report as one line on stderr."""
 
 
-def _global_options(parser: argparse.ArgumentParser) -> None:
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with usage errors as one line instead of usage text and exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see {self.prog} --help)")
+
+
+def _global_options(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:
+    """``--sessions-dir`` and ``--cwd``, accepted before or after the command."""
+    default = argparse.SUPPRESS if after_command else None
     parser.add_argument(
         "--sessions-dir",
         metavar="DIR",
+        default=default,
         help="Ink's sessions folder (default: $INK_SESSIONS_DIR, else ~/.ink/sessions)",
     )
     parser.add_argument(
-        "--cwd", metavar="DIR", help="the project whose sessions come first (default: .)"
+        "--cwd",
+        metavar="DIR",
+        default=default,
+        help="the project whose sessions come first (default: .)",
     )
-    parser.add_argument("--version", action="version", version=f"ink-tui {__version__}")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The subcommand parser (``ink-tui list|context|check|repair …``)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="ink-tui", description="Read, check and repair Ink's session files."
     )
     _global_options(parser)
+    parser.add_argument("--version", action="version", version=f"ink-tui {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     listing = commands.add_parser("list", help="sessions of this project, newest first")
     listing.add_argument("--all", action="store_true", help="sessions of every project")
@@ -63,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     repair = commands.add_parser("repair", help="fix what check reports as fixable")
     repair.add_argument("session", metavar="SESSION")
     repair.add_argument("--dry-run", action="store_true", help="say what would be done")
+    for command in (listing, context, check, repair):
+        _global_options(command, after_command=True)
     return parser
 
 
@@ -206,26 +222,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _first_positional(arguments) in SUBCOMMANDS:
             return _run_subcommand(arguments, sys.stdout)
         return run_app(arguments)
-    except (CliError, ResolveError, LaunchError) as error:
-        print(f"ink-tui: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    except ConcurrentWriteError as error:
-        print(f"ink-tui: {error}", file=sys.stderr)
+    except (CliError, ResolveError, LaunchError, ConcurrentWriteError) as error:
+        _error_line(str(error))
         return EXIT_FAILED
     except BrokenPipeError:  # pragma: no cover - `ink-tui list | head`
         return EXIT_OK
     except OSError as error:
         name = error.filename if error.filename is not None else ""
-        print(f"ink-tui: {name}: {error.strerror or error}", file=sys.stderr)
+        _error_line(f"{name}: {error.strerror or error}")
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # a bug: still one line, unless asked for the traceback
         if os.environ.get("INK_TUI_DEBUG"):
             raise
-        print(
-            f"ink-tui: internal error: {type(error).__name__}: {error} "
-            "(set INK_TUI_DEBUG=1 for the traceback)",
-            file=sys.stderr,
+        _error_line(
+            f"internal error: {type(error).__name__}: {error} "
+            "(set INK_TUI_DEBUG=1 for the traceback)"
         )
         return EXIT_FAILED
+
+
+def _error_line(text: str) -> None:
+    """One line on stderr; session text inside it is made visible (it is untrusted)."""
+    print(f"ink-tui: {visible(text).replace(chr(10), ' ')}", file=sys.stderr)

@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NoReturn
 
 from ink_tui.catalog.scan import newest_session, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
@@ -23,8 +24,13 @@ class LaunchError(Exception):
     """A start-up failure to report as one line."""
 
 
+class _AppParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise LaunchError(f"{message} (see {self.prog} --help)")
+
+
 def build_app_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _AppParser(
         prog="ink-tui",
         description="Browse, follow and continue Ink's sessions.",
         epilog="Also: ink-tui list | context | check | repair (ink-tui COMMAND --help).",
@@ -48,6 +54,9 @@ def build_app_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--demo", action="store_true", help="generate demo sessions and browse them"
+    )
+    parser.add_argument(
+        "--follow", action="store_true", help="follow the opened session as Ink writes it"
     )
     parser.add_argument("--sessions-dir", metavar="DIR", help="Ink's sessions folder")
     parser.add_argument("--cwd", metavar="DIR", help="the project whose sessions come first")

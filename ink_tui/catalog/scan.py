@@ -169,12 +169,14 @@ def _candidates(files: list[_FileStat], wanted: str) -> list[tuple[Path, str | N
 
 def _ambiguous(wanted: str, found: list[tuple[Path, str | None]]) -> ResolveError:
     short = ", ".join((sid or path.stem)[:8] for path, sid in found[:3])
-    lines = [f'"{wanted}" matches {len(found)} sessions ({short}…) — use more characters']
-    for path, session_id in found[:MAX_CANDIDATES]:
-        lines.append(f"  {session_id or '(unreadable header)'}  {path}")
+    first = f'"{wanted}" matches {len(found)} sessions ({short}…) — use more characters'
+    candidates = [
+        f"{session_id or '(unreadable header)'} ({path})"
+        for path, session_id in found[:MAX_CANDIDATES]
+    ]
     if len(found) > MAX_CANDIDATES:
-        lines.append(f"  … and {len(found) - MAX_CANDIDATES} more")
-    return ResolveError("\n".join(lines))
+        candidates.append(f"… and {len(found) - MAX_CANDIDATES} more")
+    return ResolveError(f"{first}; candidates: {'; '.join(candidates)}")
 
 
 def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:

@@ -454,10 +454,12 @@ def test_resolve_falls_back_to_other_projects(tmp_path: Path, tree: dict[str, Pa
 def test_resolve_ambiguous_prefix_lists_candidates(tmp_path: Path, tree: dict[str, Path]) -> None:
     with pytest.raises(ResolveError) as info:
         resolve_session(tmp_path, CWD, "abc")
-    lines = str(info.value).splitlines()
-    assert lines[0] == '"abc" matches 2 sessions (abc22222, abc11111…) — use more characters'
-    assert lines[1] == f"  abc22222-0000  {tree['abc2']}"
-    assert lines[2] == f"  abc11111-0000  {tree['abc1']}"
+    message = str(info.value)
+    assert "\n" not in message  # one line, as every error
+    assert message.startswith(
+        '"abc" matches 2 sessions (abc22222, abc11111…) — use more characters; candidates: '
+    )
+    assert f"abc22222-0000 ({tree['abc2']}); abc11111-0000 ({tree['abc1']})" in message
 
 
 def test_resolve_no_match_names_the_folder(tmp_path: Path, tree: dict[str, Path]) -> None:

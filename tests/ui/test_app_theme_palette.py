@@ -1,0 +1,232 @@
+"""Pilot tests of the app shell: the "ink" theme, the saved theme and the command palette."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from ink_tui.paths import project_dir
+from ink_tui.session import ModelRef
+from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.screens.picker import PickerScreen
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.session_tree import SessionTree
+
+SIZE = (120, 40)
+CWD = "/home/ada/code/calc-kit"
+PROMPTS = ["first question", "second question", "third question"]
+
+
+def make_app(tmp_path: Path, *, open_path: Path | None = None) -> InkApp:
+    sessions = tmp_path / "sessions"
+    sessions.mkdir(exist_ok=True)
+    options = LaunchOptions(
+        sessions_dir=sessions,
+        cwd=CWD,
+        open_path=open_path,
+        config_path=tmp_path / "config.toml",
+    )
+    return InkApp(options)
+
+
+def write_three_turns(tmp_path: Path) -> Path:
+    folder = project_dir(tmp_path / "sessions", CWD)
+    writer = SessionWriter.new(folder, CWD, model=ModelRef("anthropic", "claude-sonnet-4-5"))
+    for prompt in PROMPTS:
+        writer.append_message({"role": "user", "content": prompt})
+        writer.append_message(
+            {
+                "role": "assistant",
+                "blocks": [{"type": "text", "text": f"answer to {prompt}"}],
+                "usage": {"inputTokens": 10, "outputTokens": 5},
+                "stopReason": "end_turn",
+                "model": "claude-sonnet-4-5",
+                "modelReference": "anthropic/claude-sonnet-4-5",
+            }
+        )
+    return writer.path
+
+
+async def settle(app: InkApp, pilot: Pilot[Any]) -> None:
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def session_ready(app: InkApp, pilot: Pilot[Any]) -> SessionScreen:
+    for _ in range(200):
+        await settle(app, pilot)
+        screen = app.screen
+        if isinstance(screen, SessionScreen) and screen.loaded is not None:
+            await pilot.pause()
+            return screen
+    raise AssertionError(f"the session view never loaded (screen: {app.screen!r})")
+
+
+async def type_text(pilot: Pilot[Any], text: str) -> None:
+    await pilot.press(*["space" if char == " " else char for char in text])
+
+
+async def palette_run(app: InkApp, pilot: Pilot[Any], query: str) -> None:
+    """Open the command palette, type ``query``, wait for the matches, run the top one."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    assert isinstance(app.screen, CommandPalette)
+    await type_text(pilot, query)
+    assert app.screen.query_one(Input).value == query
+    await pilot.pause(0.3)  # the search runs in the background
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def turn_index(screen: SessionScreen) -> int:
+    tree = screen.query_one(SessionTree)
+    node = tree.cursor_node
+    assert node is not None
+    while node.parent is not None and node.parent is not tree.root:
+        node = node.parent
+    return list(tree.root.children).index(node)
+
+
+# -- the theme ----------------------------------------------------------------------------------
+
+
+async def test_the_app_starts_on_the_ink_theme(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "ink"
+        assert isinstance(app.screen, PickerScreen)
+        assert "ink" in app.available_themes
+    # starting on the default theme writes nothing
+    assert not (tmp_path / "config.toml").exists()
+
+
+async def test_a_chosen_theme_is_saved_and_restored(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.theme = "textual-light"
+        await pilot.pause()
+    config = tmp_path / "config.toml"
+    assert tomllib.loads(config.read_text("utf-8")) == {"theme": "textual-light"}
+
+    again = make_app(tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        assert again.theme == "textual-light"
+
+
+async def test_switching_back_to_ink_is_saved_too(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('theme = "textual-light"\n', encoding="utf-8")
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "textual-light"
+        app.theme = "ink"
+        await pilot.pause()
+    assert tomllib.loads((tmp_path / "config.toml").read_text("utf-8")) == {"theme": "ink"}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe\x00garbage",
+        b"theme = [unclosed",
+        b'theme = "no-such-theme"\n',
+        b"theme = 42\n",
+        b'theme = ""\n',
+        b"[theme]\nname = 'textual-light'\n",
+    ],
+    ids=["binary", "bad-toml", "unknown-theme", "not-a-string", "empty", "a-table"],
+)
+async def test_a_garbage_config_falls_back_to_ink(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / "config.toml").write_bytes(content)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "ink"
+
+
+async def test_an_unreadable_config_falls_back_to_ink(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").mkdir()  # reading it fails with an OSError, even as root
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "ink"
+        app.theme = "textual-light"  # cannot be saved: a warning, not a crash
+        await pilot.pause()
+        assert app.theme == "textual-light"
+        assert app.is_running
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+async def test_a_config_without_read_permission_falls_back_to_ink(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('theme = "textual-light"\n', encoding="utf-8")
+    config.chmod(0)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "ink"
+
+
+# -- the command palette ------------------------------------------------------------------------
+
+
+async def test_the_palette_offers_the_session_screens_keys(tmp_path: Path) -> None:
+    path = write_three_turns(tmp_path)
+    app = make_app(tmp_path, open_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await session_ready(app, pilot)
+        commands = {command.title: command.help for command in app.get_system_commands(screen)}
+        assert commands["Next turn"] == "key: ]"
+        assert commands["Prev turn"] == "key: ["
+        assert commands["Search"] == "key: /"
+        assert commands["Branches"] == "key: b"
+        assert "Theme" in commands
+        assert "Help" in commands
+        assert sum(title == "Quit" for title in commands) == 1
+
+
+async def test_next_turn_from_the_palette_moves_the_cursor(tmp_path: Path) -> None:
+    path = write_three_turns(tmp_path)
+    app = make_app(tmp_path, open_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await session_ready(app, pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        assert turn_index(screen) == 0
+
+        await palette_run(app, pilot, "Next turn")
+        assert app.screen is screen
+        assert turn_index(screen) == 1
+
+        await palette_run(app, pilot, "Next turn")
+        assert turn_index(screen) == 2
+
+
+async def test_the_palette_offers_theme_and_it_switches(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Theme" in titles
+        assert "Preview" in titles  # the picker's own keys
+
+        await palette_run(app, pilot, "Theme")
+        assert isinstance(app.screen, CommandPalette)  # now listing the themes
+        await type_text(pilot, "textual-light")
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "textual-light"
+    assert "textual-light" in (tmp_path / "config.toml").read_text("utf-8")
