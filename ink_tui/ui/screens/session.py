@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -153,7 +154,15 @@ class SessionScreen(LiveFollowing):
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        loaded = message.loaded
+        collecting = gc.isenabled()
+        gc.disable()  # thousands of nodes and blocks at once: collect once, after
+        try:
+            self._show_loaded(message.loaded)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _show_loaded(self, loaded: LoadedBranch) -> None:
         self.loaded = loaded
         self.query(ProgressBar).remove()  # a hidden bar still animates: take it out
         self.query_one(SessionHeader).show(loaded)

@@ -83,11 +83,17 @@ class SessionTree(Tree[str]):
         self._populated: set[str] = set()
         self._numbers: dict[str, int] = {}
         self._prompts = 0
+        self._bulk = False
 
     def process_label(self, label: str | Text) -> Text:
         # Labels are built from untrusted text: never parse them as markup.
         text = label if isinstance(label, Text) else plain(label)
-        return text.split()[0] if text.plain else text
+        return text.split()[0] if "\n" in text.plain else text
+
+    def _invalidate(self) -> None:
+        # While thousands of turns are added at once, invalidate once at the end, not per node.
+        if not self._bulk:
+            super()._invalidate()
 
     def show_turns(self, turns: list[Turn], labels: dict[str, str]) -> None:
         """Rebuild the tree: one node per turn; a turn's items are added when it first opens."""
@@ -101,8 +107,13 @@ class SessionTree(Tree[str]):
         self._populated = set()
         self._numbers = {}
         self._prompts = 0
-        for turn in turns:
-            self.add_turn(turn, labels)
+        self._bulk = True
+        try:
+            for turn in turns:
+                self.add_turn(turn, labels)
+        finally:
+            self._bulk = False
+            self._invalidate()
         if self.root.children:
             self._populate(self.root.children[-1])
             self.root.children[-1].expand()
