@@ -42,7 +42,7 @@ class SessionScreen(LiveFollowing):
         Binding("k,up", "move(-1)", "Up", show=False),
         Binding("g,home", "edge('top')", "Top", show=False),
         Binding("G,end", "edge('bottom')", "Bottom", show=False),
-        Binding("left_square_bracket", "turn(-1)", "Prev turn", key_display="["),
+        Binding("left_square_bracket", "turn(-1)", "Prev turn", key_display="[", show=False),
         Binding("right_square_bracket", "turn(1)", "Next turn", key_display="]"),
         Binding("l", "expand", "Expand", show=False),
         Binding("h", "collapse", "Collapse", show=False),
@@ -56,7 +56,7 @@ class SessionScreen(LiveFollowing):
         Binding("f", "toggle_follow", "Follow"),
         Binding("F", "resume", "Resume following", show=False),
         Binding("s", "switch_newer", "Newer session", show=False),
-        Binding("escape", "back", "Back"),
+        Binding("escape", "back", "Back", show=False),
     ]
 
     @dataclass
@@ -103,6 +103,7 @@ class SessionScreen(LiveFollowing):
         tree.auto_expand = False
         tree.focus()
         self.query_one("#search", Input).display = False
+        self.query_one("#search-status", Static).display = False
         self._load()
 
     # -- loading -----------------------------------------------------------------------------
@@ -391,7 +392,9 @@ class SessionScreen(LiveFollowing):
     def _status(self, text: str) -> None:
         from ink_tui.ui.render.safe import plain
 
-        self.query_one("#search-status", Static).update(plain(text))
+        status = self.query_one("#search-status", Static)
+        status.update(plain(text))
+        status.display = bool(text)
 
     def action_branches(self) -> None:
         if self.loaded is None:

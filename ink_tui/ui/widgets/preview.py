@@ -147,7 +147,7 @@ class SessionPreview(VerticalScroll, can_focus=False):
                     parts.append(block)
             parts.append(Text(""))
         self._body(Group(*parts))
-        self.scroll_end(animate=False)
+        self.call_after_refresh(self.scroll_end, animate=False)  # once the body is laid out
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:
