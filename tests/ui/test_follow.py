@@ -143,3 +143,84 @@ async def test_f_toggles_following(tmp_path: Path) -> None:
         assert "LIVE" not in str(screen.query_one("#session-header").render())
         await pilot.press("f")
         await _until(pilot, lambda: screen.following, "following again")
+
+
+async def test_a_newer_session_is_offered_and_s_switches(tmp_path: Path) -> None:
+    writer = _writer(tmp_path)
+    app = _app(tmp_path, writer.path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _following(pilot)
+        newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
+        newer.append_message({"role": "user", "content": "a brand new session"})
+        await _until(pilot, lambda: screen.newer_session == newer.path, "the offer")
+        await pilot.press("s")
+        await _until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.path == newer.path,
+            "the switch",
+        )
+
+
+WRITER = r"""
+import os, random, sys, time
+source, target = sys.argv[1], sys.argv[2]
+rng = random.Random(5)
+data = open(source, "rb").read()
+fd = os.open(target, os.O_WRONLY | os.O_APPEND)
+position = 0
+while position < len(data):
+    chunk = data[position : position + rng.choice([3, 40, 700, 5000])]
+    os.write(fd, chunk)
+    position += len(chunk)
+    if rng.random() < 0.05:
+        time.sleep(0.01)
+os.close(fd)
+"""
+
+
+async def test_the_view_holds_every_record_of_a_file_written_by_another_process(
+    tmp_path: Path,
+) -> None:
+    """A separate writer appends in chunks that split records; the view ends equal to the file."""
+    import subprocess
+    import sys
+    from datetime import UTC, datetime
+
+    from ink_tui.demo import generate_session
+    from ink_tui.session import branch, open_session
+
+    source = generate_session(
+        tmp_path / "src",
+        "/home/ada/code/calc-kit",
+        seed=9,
+        entries=300,
+        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
+    )
+    lines = source.read_bytes().splitlines(keepends=True)
+    target = tmp_path / "sessions" / "p" / source.name
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"".join(lines[:3]))
+    body = tmp_path / "body.jsonl"
+    body.write_bytes(b"".join(lines[3:]))
+    app = _app(tmp_path, target)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _following(pilot)
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(body), str(target)])
+        while writer.poll() is None:
+            await pilot.pause(0.05)
+        final = open_session(target, warn=None)
+        expected = [entry.id for entry in branch(final)]
+
+        def settled() -> bool:
+            screen = app.screen
+            return (
+                isinstance(screen, SessionScreen)
+                and screen.loaded is not None
+                and [entry.id for entry in screen.loaded.entries] == expected
+            )
+
+        await _until(pilot, settled, "the view to hold every record")
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        keys = screen.query_one(Transcript).keys
+        assert len(keys) == len(set(keys))  # nothing shown twice

@@ -360,3 +360,14 @@ async def test_scrolling_the_transcript_moves_the_selection(
         await pilot.click(Transcript, offset=(10, 3))
         await pilot.pause()
         assert tree.cursor_node.data == transcript.selected_key
+
+
+async def test_compaction_shows_summary_tokens_and_the_retained_tail(tmp_path: Path) -> None:
+    app = await _open(tmp_path, FIXTURES / "sum-fix-compaction.jsonl")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        text = " ".join(_rendered_text(screen.query_one(Transcript)).split())
+        assert "⟳ compaction" in text and "tokens before" in text
+        assert "kept 3 message(s) as the retained tail" in text
+        assert "retained tail (sent after the summary):" in text
+        assert "Fix `sum_list`" in text or "sum_list" in text  # the summary itself

@@ -152,6 +152,33 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
     return Group(*parts)
 
 
+def retained_line(message: Any) -> str:
+    """One line naming a message of a compaction's retained tail: its role and what it holds."""
+    if not isinstance(message, dict):
+        return "(not a message)"
+    role = str(message.get("role", "?"))
+    if role == "assistant":
+        parts = []
+        for block in message.get("blocks") or ():
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                parts.append(f"→ {block.get('name')}")
+            elif isinstance(block, dict) and block.get("type") == "text":
+                parts.append(str(block.get("text", "")).strip().split("\n", 1)[0][:60])
+        return f"assistant: {' · '.join(parts)}"
+    if role == "toolResult":
+        names = [
+            str(r.get("toolName")) for r in message.get("results") or () if isinstance(r, dict)
+        ]
+        return f"tool result: {', '.join(names)}"
+    content = message.get("content")
+    text = (
+        content
+        if isinstance(content, str)
+        else " ".join(str(b.get("text", "")) for b in content or () if isinstance(b, dict))
+    )
+    return f"{role}: {text.strip().split(chr(10), 1)[0][:70]}"
+
+
 def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
     """The renderable for one row, or ``None`` when the options hide it."""
     kind = item.kind
@@ -174,7 +201,17 @@ def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
             f"kept {kept_count} message(s) as the retained tail",
             "bold yellow",
         )
-        return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
+        kept_lines = [plain(retained_line(message), "dim") for message in kept or ()]
+        return Group(
+            header,
+            Padding(markdown(item.text), (0, 0, 0, 2)),
+            *(
+                [plain("  retained tail (sent after the summary):", "dim italic")]
+                if kept_lines
+                else []
+            ),
+            *(Padding(line, (0, 0, 0, 4)) for line in kept_lines),
+        )
     if kind == "branch_summary":
         header = plain("⑂ branch summary (a branch that was left)", "bold yellow")
         return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
