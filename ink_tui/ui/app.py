@@ -17,6 +17,7 @@ from textual.theme import Theme
 from ink_tui.paths import styles_dir
 from ink_tui.ui.config import UiConfig, load_config, save_config
 from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.render.palette import use_theme
 
 __all__ = ["INK_THEME", "InkApp", "LaunchOptions"]
 
@@ -77,6 +78,11 @@ class InkApp(App[int]):
             self.open_session(self.options.open_path, follow=self.options.follow)
 
     def watch_theme(self, theme: str) -> None:
+        use_theme(self.get_css_variables())  # rendered session content follows the theme
+        for screen in self.screen_stack:
+            repaint = getattr(screen, "theme_changed", None)
+            if callable(repaint):
+                repaint()
         if theme != self._config.theme:
             self._config.theme = theme
             try:

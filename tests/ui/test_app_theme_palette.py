@@ -230,3 +230,16 @@ async def test_the_palette_offers_theme_and_it_switches(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.theme == "textual-light"
     assert "textual-light" in (tmp_path / "config.toml").read_text("utf-8")
+
+
+async def test_rendered_session_content_takes_its_colours_from_the_theme(tmp_path: Path) -> None:
+    from ink_tui.ui.render import palette
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert palette.current.ok == app.theme_variables["text-success"]
+        app.theme = "nord"
+        await pilot.pause()
+        assert palette.current.ok == app.theme_variables["text-success"]
+        assert palette.current.error == app.theme_variables["text-error"]

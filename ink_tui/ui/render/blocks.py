@@ -17,13 +17,14 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from ink_tui.session.view import Item, ToolExchange, Turn
+from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, markdown, plain
 
 __all__ = ["OutputMode", "RenderOptions", "item_block", "status_mark", "turn_block"]
 
 OutputMode = Literal["hidden", "cut", "full"]
 CUT_LINES = 12
-_STATUS = {"ok": ("✓", "green"), "error": ("✗", "red"), "missing": ("…", "yellow")}
+_MARKS = {"ok": "✓", "error": "✗", "missing": "…"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +42,11 @@ def status_mark(exchange: ToolExchange, running_since: float | None = None) -> T
     """``✓ ok``, ``✗ error``, ``… no result``, or ``⟳ running 12s`` while a followed call runs."""
     if running_since is not None and exchange.result is None:
         elapsed = max(0, int(time.time() - running_since))
-        return Text(f"⟳ running {elapsed}s", style="bold yellow")
-    mark, colour = _STATUS[exchange.status]
+        return Text(f"⟳ running {elapsed}s", style=f"bold {palette.current.warning}")
+    mark = _MARKS[exchange.status]
+    colour = {"ok": palette.current.ok, "error": palette.current.error}.get(
+        exchange.status, palette.current.warning
+    )
     label = {"ok": "ok", "error": "error", "missing": "no result"}[exchange.status]
     return Text(f"{mark} {label}", style=colour)
 
@@ -50,7 +54,7 @@ def status_mark(exchange: ToolExchange, running_since: float | None = None) -> T
 def _image_note(block: dict[str, Any]) -> Text:
     size = len(str(block.get("data", ""))) * 3 // 4
     mime = str(block.get("mimeType", "image"))
-    return plain(f"[image {mime}, {size / 1024:.1f} KB]", "italic cyan")
+    return plain(f"[image {mime}, {size / 1024:.1f} KB]", f"italic {palette.current.argument}")
 
 
 def _content(content: Any, *, colours: bool) -> list[RenderableType]:
@@ -118,10 +122,10 @@ def _call_detail(exchange: ToolExchange, options: RenderOptions) -> RenderableTy
 
 def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> RenderableType:
     header = Text.assemble(
-        ("● ", "bold magenta"),
+        ("● ", f"bold {palette.current.accent}"),
         plain(exchange.name, "bold"),
         "  ",
-        plain(exchange.key_argument, "cyan"),
+        plain(exchange.key_argument, palette.current.argument),
         "  ",
         status_mark(exchange, options.running.get(item.key)),
     )
@@ -133,7 +137,7 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
     if exchange.result is None and item.key in options.running:
         parts.append(plain("  … waiting for the result", "dim italic"))
     elif exchange.result is None:
-        parts.append(plain("  … no result (interrupted)", "yellow"))
+        parts.append(plain("  … no result (interrupted)", palette.current.warning))
     elif mode != "hidden":
         content = _content(exchange.result.get("content"), colours=True)
         body: list[RenderableType] = []
@@ -145,10 +149,14 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
                     body.append(plain(f"… {more} more lines (o: show all)", "dim italic"))
             else:
                 body.append(piece)
-        style = "red" if exchange.status == "error" else ""
+        style = palette.current.error if exchange.status == "error" else ""
         parts.append(Padding(Group(*body), (0, 0, 0, 2), style=style))
     if exchange.duplicate_results:
-        parts.append(plain(f"  ⚠ result recorded {exchange.duplicate_results + 1} times", "red"))
+        parts.append(
+            plain(
+                f"  ⚠ result recorded {exchange.duplicate_results + 1} times", palette.current.error
+            )
+        )
     return Group(*parts)
 
 
@@ -191,7 +199,9 @@ def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
     if kind == "tool" and item.tool is not None:
         return _tool_block(item, item.tool, options)
     if kind == "orphan_result":
-        return Group(plain("⚠ tool result with no call", "red"), ansi_text(item.text))
+        return Group(
+            plain("⚠ tool result with no call", palette.current.error), ansi_text(item.text)
+        )
     if kind == "compaction":
         record = item.entry.record
         kept = record.get("retainedTail")
@@ -199,7 +209,7 @@ def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
         header = plain(
             f"⟳ compaction · {record.get('tokensBefore', '?')} tokens before · "
             f"kept {kept_count} message(s) as the retained tail",
-            "bold yellow",
+            f"bold {palette.current.warning}",
         )
         kept_lines = [plain(retained_line(message), "dim") for message in kept or ()]
         return Group(
@@ -213,7 +223,9 @@ def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
             *(Padding(line, (0, 0, 0, 4)) for line in kept_lines),
         )
     if kind == "branch_summary":
-        header = plain("⑂ branch summary (a branch that was left)", "bold yellow")
+        header = plain(
+            "⑂ branch summary (a branch that was left)", f"bold {palette.current.warning}"
+        )
         return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
     if kind == "thinking_level":
         return plain(f"· thinking level: {item.text}", "dim")

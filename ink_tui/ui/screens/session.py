@@ -338,6 +338,15 @@ class SessionScreen(LiveFollowing):
         self._set_options(replace(self.options, output=mode, expanded=frozenset()))
         self.notify(f"tool output: {mode}", timeout=2)
 
+    def theme_changed(self) -> None:
+        """Rendered content takes its colours from the theme: draw it again."""
+        self.query_one(Transcript).invalidate()
+        if self.loaded is not None:
+            self.query_one(SessionHeader).show(
+                self.loaded, live=self.following, last_write=self.last_write
+            )
+            self.query_one(SessionTree).relabel()
+
     def _set_options(self, options: RenderOptions) -> None:
         self.options = options
         self.query_one(Transcript).invalidate()

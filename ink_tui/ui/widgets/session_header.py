@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
 if TYPE_CHECKING:
@@ -43,18 +44,18 @@ class SessionHeader(Static):
         first = Text.assemble(
             plain(name or session.path.name, "bold"),
             "  ",
-            plain(header["project"], "cyan"),
+            plain(header["project"], palette.current.argument),
             "  ",
-            plain(header["model"], "magenta"),
+            plain(header["model"], palette.current.secondary),
             "  thinking ",
-            plain(header["thinking"], "yellow"),
+            plain(header["thinking"], palette.current.warning),
         )
         if live:
-            first.append("  ● LIVE", style="bold green")
+            first.append("  ● LIVE", style=f"bold {palette.current.ok}")
             if last_write is not None:
                 ago = max(0, int(time.time() - last_write))
                 stamp = time.strftime("%H:%M:%S", time.localtime(last_write))
-                first.append(f" · last write {stamp} ({ago}s ago)", style="green")
+                first.append(f" · last write {stamp} ({ago}s ago)", style=palette.current.ok)
         errors = f", {stats.tool_errors} failed" if stats.tool_errors else ""
         missing = f", {stats.unanswered} without result" if stats.unanswered else ""
         compactions = f" · {stats.compactions} compaction(s)" if stats.compactions else ""

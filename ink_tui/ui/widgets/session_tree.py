@@ -7,6 +7,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ink_tui.session.view import Item, Turn
+from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
 
@@ -16,9 +17,9 @@ Node = TreeNode[str]
 _ITEM_ICONS = {
     "text": ("¶ ", ""),
     "thinking": ("· thinking ", "dim italic"),
-    "orphan_result": ("⚠ result with no call ", "red"),
-    "compaction": ("⟳ compaction ", "bold yellow"),
-    "branch_summary": ("⑂ branch summary ", "yellow"),
+    "orphan_result": ("⚠ result with no call ", "error"),
+    "compaction": ("⟳ compaction ", "bold warning"),
+    "branch_summary": ("⑂ branch summary ", "warning"),
     "thinking_level": ("· thinking level ", "dim"),
     "session_info": ("· name ", "dim"),
     "label": ("· label ", "dim"),
@@ -36,7 +37,7 @@ def _first_line(text: str, width: int = 60) -> str:
 def turn_label(turn: Turn, number: int, label: str | None) -> Text:
     title = Text.assemble((f"{number:>3} ", "dim"), plain(_first_line(turn.title), "bold"))
     if label:
-        title.append_text(plain(f"  # {label}", "italic magenta"))
+        title.append_text(plain(f"  # {label}", f"italic {palette.current.accent}"))
     return title
 
 
@@ -46,12 +47,15 @@ def item_label(item: Item, label: str | None, running: dict[str, float] | None =
         text = Text.assemble(
             plain(tool.name, "bold"),
             " ",
-            plain(_first_line(tool.key_argument, 40), "cyan"),
+            plain(_first_line(tool.key_argument, 40), palette.current.argument),
             " ",
             status_mark(tool, (running or {}).get(item.key)),
         )
     else:
         icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
+        style = style.replace("warning", palette.current.warning).replace(
+            "error", palette.current.error
+        )
         detail = _first_line(item.text)
         if item.kind == "compaction":
             tokens = item.entry.record.get("tokensBefore", "?")
@@ -60,7 +64,7 @@ def item_label(item: Item, label: str | None, running: dict[str, float] | None =
             detail = f"({len(item.text)} chars)"
         text = Text.assemble(plain(icon, style), plain(detail, style))
     if label:
-        text.append_text(plain(f"  # {label}", "italic magenta"))
+        text.append_text(plain(f"  # {label}", f"italic {palette.current.accent}"))
     return text
 
 
@@ -156,6 +160,16 @@ class SessionTree(Tree[str]):
             node.allow_expand = True
             node.add_leaf(self._result_label(item), data=item.key)
 
+    def relabel(self) -> None:
+        """Build every shown label again (the theme changed)."""
+        for turn_key, node in self._turn_node.items():
+            turn = self._turn_by_key[turn_key]
+            label = self._labels.get(turn.user_id) if turn.user is not None else None
+            node.set_label(turn_label(turn, self._numbers.get(turn_key, 0), label))
+            if turn_key in self._populated:
+                for item in turn.items:
+                    self.refresh_item(item)
+
     def refresh_key(self, key: str, running: dict[str, float]) -> None:
         turn = self._turn_of.get(key)
         if turn is None:
@@ -168,7 +182,7 @@ class SessionTree(Tree[str]):
     def _result_label(item: Item) -> Text:
         assert item.tool is not None
         preview = _first_line(item.tool.output, 60) or "(empty output)"
-        style = "red" if item.tool.status == "error" else "dim"
+        style = palette.current.error if item.tool.status == "error" else "dim"
         return plain(f"↳ {preview}", style)
 
     def _add_item_node(self, turn_node: Node, item: Item) -> None:
