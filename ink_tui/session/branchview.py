@@ -26,6 +26,7 @@ class LoadedBranch:
     stats: BranchStats
     labels: dict[str, str]
     header: dict[str, str] = field(default_factory=dict)
+    earlier: int = 0  # entries of the branch before ``entries`` (a first, partial load)
 
     @property
     def turns(self) -> list[Turn]:
@@ -80,8 +81,13 @@ def _header(session: SessionFile, entries: list[Entry]) -> dict[str, str]:
     }
 
 
-def load_branch(session: SessionFile, leaf_id: str | None) -> LoadedBranch:
+def load_branch(
+    session: SessionFile, leaf_id: str | None, *, last: int | None = None
+) -> LoadedBranch:
     """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``.
+
+    With ``last``, only about the last ``last`` entries are built (from a user prompt on, so the
+    first turn is whole): what a big session's first screen needs, while the rest loads.
 
     Like the reader, it pauses the cyclic garbage collector while it makes its many acyclic
     objects (a 100 MB branch: ~100,000 of them).
@@ -89,21 +95,35 @@ def load_branch(session: SessionFile, leaf_id: str | None) -> LoadedBranch:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _load_branch(session, leaf_id)
+        return _load_branch(session, leaf_id, last)
     finally:
         if collecting:
             gc.enable()
 
 
-def _load_branch(session: SessionFile, leaf_id: str | None) -> LoadedBranch:
+def _load_branch(session: SessionFile, leaf_id: str | None, last: int | None) -> LoadedBranch:
     entries = branch(session, leaf_id)
+    earlier = 0
+    if last is not None and len(entries) > last:
+        earlier = _turn_start(session, entries, len(entries) - last)
+        entries = entries[earlier:]
     session.preload(entries)
     builder = TurnBuilder()
     for entry in entries:
         builder.add(entry)
-    loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {})
+    loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
     loaded.refresh_facts()
     return loaded
+
+
+def _turn_start(session: SessionFile, entries: list[Entry], index: int) -> int:
+    """The index of the first user prompt at or after ``index`` (else ``index``)."""
+    window = entries[index : index + 400]
+    session.preload(window)
+    for offset, entry in enumerate(window):
+        if entry.type == "message" and entry.record["message"].get("role") == "user":
+            return index + offset
+    return index
 
 
 def last_model_used(entries: list[Entry]) -> str | None:

@@ -371,3 +371,45 @@ async def test_compaction_shows_summary_tokens_and_the_retained_tail(tmp_path: P
         assert "kept 3 message(s) as the retained tail" in text
         assert "retained tail (sent after the summary):" in text
         assert "Fix `sum_list`" in text or "sum_list" in text  # the summary itself
+
+
+async def test_a_big_session_paints_its_last_turns_first_then_the_whole_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime
+
+    import ink_tui.ui.screens.session as session_screen
+    from ink_tui.demo import generate_session
+
+    monkeypatch.setattr(session_screen, "QUICK_ENTRIES", 40)
+    path = generate_session(
+        tmp_path / "sessions" / "p",
+        "/home/ada/code/calc-kit",
+        seed=4,
+        entries=300,
+        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
+        compact=False,
+        fork=False,
+    )
+    shown: list[int] = []
+    original = SessionScreen._show_loaded
+
+    def spy(self: SessionScreen, loaded: Any) -> None:
+        shown.append(loaded.earlier)
+        original(self, loaded)
+
+    monkeypatch.setattr(SessionScreen, "_show_loaded", spy)
+    app = await _open(tmp_path, path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if len(shown) == 2:
+                break
+        await pilot.pause()
+        assert shown[0] > 0 and shown[1] == 0  # first the tail, then everything
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        tree = screen.query_one(SessionTree)
+        first = str(tree.root.children[0].label)
+        assert first.strip().startswith("1 ")  # whole branch: numbered from the first prompt
+        assert str(tree.cursor_node.label) == str(tree.root.children[-1].children[-1].label)

@@ -75,7 +75,8 @@ def _content(content: Any, *, colours: bool) -> list[RenderableType]:
 
 def turn_block(turn: Turn, number: int) -> RenderableType:
     """The user's prompt, as a header line and its text."""
-    header = Text.assemble((f"▌ You · turn {number}", "bold"), "  ", plain(turn.user_id, "dim"))
+    title = f"▌ You · turn {number}" if number > 0 else "▌ You"
+    header = Text.assemble((title, "bold"), "  ", plain(turn.user_id, "dim"))
     content = turn.user.record["message"].get("content") if turn.user is not None else ""
     return Group(header, Padding(Group(*_content(content, colours=False)), (0, 0, 0, 2)))
 

@@ -29,6 +29,9 @@ __all__ = ["SessionScreen"]
 _OUTPUT_CYCLE: dict[OutputMode, OutputMode] = {"cut": "full", "full": "hidden", "hidden": "cut"}
 
 
+QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
+
+
 def _estimate(text: str) -> int:
     """A cheap guess of a block's height (the real one replaces it once it is rendered)."""
     return min(text.count("\n", 0, 8000), 200) + 2
@@ -119,7 +122,11 @@ class SessionScreen(LiveFollowing):
                 progress=partial(self._report, total),
                 complete_only=self._follow_requested,
             )
-            self.post_message(self.Loaded(load_branch(session, self.leaf_id or session.leaf_id)))
+            leaf = self.leaf_id or session.leaf_id
+            if len(session.entries) > QUICK_ENTRIES:
+                # A big session: paint its last turns first, then the whole branch.
+                self.post_message(self.Loaded(load_branch(session, leaf, last=QUICK_ENTRIES)))
+            self.post_message(self.Loaded(load_branch(session, leaf)))
         except SessionError as error:
             self.post_message(self.LoadFailed(error, session))
         except OSError as error:
@@ -164,13 +171,33 @@ class SessionScreen(LiveFollowing):
                 gc.enable()
 
     def _show_loaded(self, loaded: LoadedBranch) -> None:
+        tree = self.query_one(SessionTree)
+        previous = self.loaded
+        moved_to = None  # where the user went while the first, partial load was shown
+        partial_shown = previous is not None and previous.earlier > 0
+        if partial_shown and tree.cursor_node is not None and tree.cursor_line != tree.last_line:
+            moved_to = tree.cursor_node.data
         self.loaded = loaded
         self.query(ProgressBar).remove()  # a hidden bar still animates: take it out
         self.query_one(SessionHeader).show(loaded)
-        self.query_one(SessionTree).show_turns(loaded.turns, loaded.labels)
+        tree.show_turns(loaded.turns, loaded.labels, first_number=0 if loaded.earlier else 1)
         transcript = self.query_one(Transcript)
         transcript.set_blocks(self._blocks())
         transcript.scroll_to_end_of_transcript()
+        if loaded.earlier:
+            self._status(f"showing the last turns; reading the {loaded.earlier} earlier entries…")
+            self.call_after_refresh(self._select_last)
+            return
+        if previous is not None and previous.earlier:
+            self._status("")
+            if moved_to is not None:
+                self.call_after_refresh(self._reveal, moved_to)
+            else:
+                self.call_after_refresh(self._select_last)
+            if self._follow_requested:
+                self._follow_requested = False
+                self.call_after_refresh(self.start_following)
+            return
         session = loaded.session
         if session.dropped_final_line is not None:
             dropped = session.dropped_final_line
@@ -194,12 +221,11 @@ class SessionScreen(LiveFollowing):
     def _blocks(self) -> list[BlockSpec]:
         assert self.loaded is not None
         specs: list[BlockSpec] = []
-        number = 0
+        tree = self.query_one(SessionTree)
         for turn in self.loaded.turns:
             if turn.user is not None:
-                number += 1
-                estimate = _estimate(turn.prompt)
-                specs.append(BlockSpec(turn.key, partial(turn_block, turn, number), estimate))
+                render = partial(turn_block, turn, tree.turn_number(turn))
+                specs.append(BlockSpec(turn.key, render, _estimate(turn.prompt)))
             for item in turn.items:
                 estimate = _estimate(item.text) if item.tool is None else 6
                 specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))

@@ -35,7 +35,8 @@ def _first_line(text: str, width: int = 60) -> str:
 
 
 def turn_label(turn: Turn, number: int, label: str | None) -> Text:
-    title = Text.assemble((f"{number:>3} ", "dim"), plain(_first_line(turn.title), "bold"))
+    shown = f"{number:>3} " if number > 0 else "  · "  # unknown while earlier turns load
+    title = Text.assemble((shown, "dim"), plain(_first_line(turn.title), "bold"))
     if label:
         title.append_text(plain(f"  # {label}", f"italic {palette.current.accent}"))
     return title
@@ -99,7 +100,9 @@ class SessionTree(Tree[str]):
         if not self._bulk:
             super()._invalidate()
 
-    def show_turns(self, turns: list[Turn], labels: dict[str, str]) -> None:
+    def show_turns(
+        self, turns: list[Turn], labels: dict[str, str], *, first_number: int = 1
+    ) -> None:
         """Rebuild the tree: one node per turn; a turn's items are added when it first opens."""
         self.clear()
         self.root.expand()
@@ -110,7 +113,7 @@ class SessionTree(Tree[str]):
         self._node_for_key = {}
         self._populated = set()
         self._numbers = {}
-        self._prompts = 0
+        self._prompts = first_number - 1 if first_number > 0 else -(10**9)
         self._bulk = True
         try:
             for turn in turns:
