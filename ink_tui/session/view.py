@@ -24,7 +24,9 @@ __all__ = [
     "branch_stats",
     "build_turns",
     "content_text",
+    "find_item",
     "key_argument",
+    "row_text",
     "search_turns",
 ]
 
@@ -318,6 +320,28 @@ def _item_haystack(item: Item) -> str:
         " ".join(str(value) for value in arguments.values()) if isinstance(arguments, dict) else ""
     )
     return f"{item.tool.name} {rendered}\n{item.tool.output}"
+
+
+def find_item(turns: list[Turn], key: str) -> Item | None:
+    """The row with transcript key ``key``."""
+    for turn in turns:
+        for item in turn.items:
+            if item.key == key:
+                return item
+    return None
+
+
+def row_text(turns: list[Turn], key: str) -> str:
+    """The plain text of a row (what ``y`` copies): a prompt, a text, or a call and its output."""
+    for turn in turns:
+        if turn.key == key:
+            return turn.prompt
+    item = find_item(turns, key)
+    if item is None:
+        return ""
+    if item.tool is not None:
+        return f"{item.tool.name} {item.tool.key_argument}\n{item.tool.output}"
+    return item.text
 
 
 def search_turns(turns: list[Turn], query: str) -> list[str]:

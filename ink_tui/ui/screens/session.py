@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -17,16 +17,14 @@ from textual.widgets import Footer, Input, ProgressBar, Static, Tree
 
 from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
-from ink_tui.session.view import Item, TurnChanges, search_turns
-from ink_tui.ui.render.blocks import OutputMode, RenderOptions, item_block, turn_block
-from ink_tui.ui.screens.session_live import LiveFollowing
+from ink_tui.session.view import Item, TurnChanges
+from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
+from ink_tui.ui.screens.session_keys import SessionKeys
 from ink_tui.ui.widgets.session_header import SessionHeader
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
 __all__ = ["SessionScreen"]
-
-_OUTPUT_CYCLE: dict[OutputMode, OutputMode] = {"cut": "full", "full": "hidden", "hidden": "cut"}
 
 
 QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
@@ -37,7 +35,7 @@ def _estimate(text: str) -> int:
     return min(text.count("\n", 0, 8000), 200) + 2
 
 
-class SessionScreen(LiveFollowing):
+class SessionScreen(SessionKeys):
     """One session, read-only: nothing here writes to the file."""
 
     BINDINGS = [
@@ -294,76 +292,6 @@ class SessionScreen(LiveFollowing):
         if not from_transcript:
             self.query_one(Transcript).scroll_to_key(key)
 
-    # -- actions -----------------------------------------------------------------------------
-
-    def action_move(self, delta: int) -> None:
-        tree = self.query_one(SessionTree)
-        if delta < 0:
-            self.pause_following()
-        (tree.action_cursor_down if delta > 0 else tree.action_cursor_up)()
-
-    def action_edge(self, where: str) -> None:
-        if where == "bottom" and self.following:
-            self.action_resume()
-            return
-        if where == "top":
-            self.pause_following()
-        tree = self.query_one(SessionTree)
-        if tree.last_line >= 0:
-            tree.move_cursor_to_line(0 if where == "top" else tree.last_line)
-
-    def action_turn(self, delta: int) -> None:
-        if delta < 0:
-            self.pause_following()
-        tree = self.query_one(SessionTree)
-        turns = list(tree.root.children)
-        if not turns:
-            return
-        current = tree.cursor_node
-        while (
-            current is not None and current.parent is not None and current.parent is not tree.root
-        ):
-            current = current.parent
-        index = turns.index(current) if current in turns else -1
-        target = turns[max(0, min(len(turns) - 1, index + delta))]
-        tree.move_cursor(target)
-
-    def action_expand(self) -> None:
-        tree = self.query_one(SessionTree)
-        node = tree.cursor_node
-        if node is not None and node.allow_expand and not node.is_expanded:
-            tree.open_node(node)
-
-    def _toggle_full_output(self, key: str) -> None:
-        if self.loaded is None or not any(
-            item.key == key and item.tool is not None
-            for turn in self.loaded.turns
-            for item in turn.items
-        ):
-            return
-        self._set_options(replace(self.options, expanded=frozenset(self.options.expanded ^ {key})))
-
-    def action_collapse(self) -> None:
-        tree = self.query_one(SessionTree)
-        node = tree.cursor_node
-        if node is None:
-            return
-        if node.is_expanded and node.children:
-            node.collapse()
-        elif node.parent is not None and node.parent is not tree.root:
-            tree.move_cursor(node.parent)
-
-    def action_toggle_thinking(self) -> None:
-        self._set_options(replace(self.options, show_thinking=not self.options.show_thinking))
-        self.notify(
-            "thinking shown" if self.options.show_thinking else "thinking hidden", timeout=2
-        )
-
-    def action_cycle_output(self) -> None:
-        mode = _OUTPUT_CYCLE[self.options.output]
-        self._set_options(replace(self.options, output=mode, expanded=frozenset()))
-        self.notify(f"tool output: {mode}", timeout=2)
-
     def theme_changed(self) -> None:
         """Rendered content takes its colours from the theme: draw it again."""
         self.query_one(Transcript).invalidate()
@@ -376,81 +304,3 @@ class SessionScreen(LiveFollowing):
     def _set_options(self, options: RenderOptions) -> None:
         self.options = options
         self.query_one(Transcript).invalidate()
-
-    def action_copy(self) -> None:
-        node = self.query_one(SessionTree).cursor_node
-        if node is None or node.data is None or self.loaded is None:
-            return
-        text = self._plain_text_of(node.data)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"copied {len(text)} characters", timeout=2)
-
-    def _plain_text_of(self, key: str) -> str:
-        assert self.loaded is not None
-        for turn in self.loaded.turns:
-            if turn.key == key:
-                return turn.prompt
-            for item in turn.items:
-                if item.key == key:
-                    if item.tool is not None:
-                        return f"{item.tool.name} {item.tool.key_argument}\n{item.tool.output}"
-                    return item.text
-        return ""
-
-    def action_search(self) -> None:
-        search = self.query_one("#search", Input)
-        search.value = ""
-        search.display = True
-        search.focus()
-
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
-        if self.loaded is None:
-            return
-        self._matches = search_turns(self.loaded.turns, event.value)
-        self._match = -1
-        event.input.display = False
-        self.query_one(SessionTree).focus()
-        if not self._matches:
-            self._status(f"no match for {event.value!r}" if event.value else "")
-            return
-        self.action_next_match(1)
-
-    def action_next_match(self, delta: int) -> None:
-        if not self._matches:
-            self._status("no search: press / to search")
-            return
-        self._match = (self._match + delta) % len(self._matches)
-        self._status(f"match {self._match + 1} of {len(self._matches)}  (n next, N previous)")
-        self._reveal(self._matches[self._match])
-
-    def _status(self, text: str) -> None:
-        from ink_tui.ui.render.safe import plain
-
-        status = self.query_one("#search-status", Static)
-        status.update(plain(text))
-        status.display = bool(text)
-
-    def action_branches(self) -> None:
-        if self.loaded is None:
-            return
-        from ink_tui.ui.screens.branches import BranchesScreen
-
-        def chosen(leaf_id: str | None) -> None:
-            if leaf_id is not None and self.loaded is not None:
-                self.app.push_screen(SessionScreen(self.path, leaf_id))
-
-        self.app.push_screen(BranchesScreen(self.loaded.session, self.loaded.leaf_id), chosen)
-
-    def action_back(self) -> None:
-        search = self.query_one("#search", Input)
-        if search.display:
-            search.display = False
-            self.query_one(SessionTree).focus()
-            return
-        self.stop_watching()
-        go_back = getattr(self.app, "go_back", None)
-        if callable(go_back):
-            go_back()
-        else:
-            self.app.pop_screen()
