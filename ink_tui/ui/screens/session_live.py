@@ -195,14 +195,15 @@ class LiveFollowing(Screen[None]):
         tree = self.query_one("#session-tree", SessionTree)
         transcript = self.query_one("#transcript", Transcript)
         assert self.loaded is not None
-        for change in changes:
-            for turn in change.new_turns:
-                tree.add_turn(turn, self.loaded.labels)
-            for turn, item in change.new_items:
-                tree.add_item(turn, item)
-            for item in change.answered:
-                tree.refresh_item(item)
-                transcript.refresh_block(item.key)
+        with tree.bulk():
+            for change in changes:
+                for turn in change.new_turns:
+                    tree.add_turn(turn, self.loaded.labels)
+                for turn, item in change.new_items:
+                    tree.add_item(turn, item)
+                for item in change.answered:
+                    tree.refresh_item(item)
+                    transcript.refresh_block(item.key)
         transcript.append_blocks(self.blocks_for(changes))
 
     def on_newer_session(self, message: NewerSession) -> None:

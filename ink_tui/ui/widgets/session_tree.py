@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -95,6 +98,16 @@ class SessionTree(Tree[str]):
         text = label if isinstance(label, Text) else plain(label)
         return text.split()[0] if "\n" in text.plain else text
 
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """Add or relabel many nodes, invalidating the tree once at the end."""
+        self._bulk = True
+        try:
+            yield
+        finally:
+            self._bulk = False
+            self._invalidate()
+
     def _invalidate(self) -> None:
         # While thousands of turns are added at once, invalidate once at the end, not per node.
         if not self._bulk:
@@ -114,13 +127,9 @@ class SessionTree(Tree[str]):
         self._populated = set()
         self._numbers = {}
         self._prompts = first_number - 1 if first_number > 0 else -(10**9)
-        self._bulk = True
-        try:
+        with self.bulk():
             for turn in turns:
                 self.add_turn(turn, labels)
-        finally:
-            self._bulk = False
-            self._invalidate()
         if self.root.children:
             self._populate(self.root.children[-1])
             self.root.children[-1].expand()
