@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.tree import branch, labels, restored_model, session_name, thinking_level
-from ink_tui.session.view import BranchStats, Turn, TurnBuilder, TurnChanges, branch_stats
+from ink_tui.session.view import (
+    BranchStats,
+    Turn,
+    TurnBuilder,
+    TurnChanges,
+    add_to_stats,
+    branch_stats,
+)
 
 __all__ = ["LoadedBranch", "last_model_used", "load_branch"]
 
@@ -61,7 +68,8 @@ class LoadedBranch:
         self.entries.extend(entries)
         if entries:
             self.leaf_id = entries[-1].id
-        self.refresh_facts()
+        add_to_stats(self.stats, entries, self.builder.turns)
+        self.header = _header(self.session, self.entries)
         return changes
 
     def refresh_facts(self) -> None:

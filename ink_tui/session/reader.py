@@ -108,8 +108,9 @@ def _is_plain_message(record: Any) -> bool:
 class SessionParser:
     """Validates lines after the header and accumulates them into a :class:`SessionFile`."""
 
-    def __init__(self, session: SessionFile) -> None:
+    def __init__(self, session: SessionFile, *, keep_payloads: bool = False) -> None:
         self.session = session
+        self.keep_payloads = keep_payloads  # the live tail shows what it reads at once
 
     def add(self, raw: RawLine, record: Any) -> None:
         """Add one parsed non-blank line. Raises :class:`RecordError` or :class:`EngineError`."""
@@ -125,7 +126,7 @@ class SessionParser:
         session._seq += 1
         if kind is LineKind.ENTRY:
             entry = Entry(record, line, raw.offset, raw.end, path=session.path)
-            if len(raw.data) > KEEP_INLINE_BYTES:
+            if not self.keep_payloads and len(raw.data) > KEEP_INLINE_BYTES:
                 entry.release()
             session.entries.append(entry)
             if entry.id in session.by_id:

@@ -61,7 +61,7 @@ class SessionTail:
     def __init__(self, session: SessionFile) -> None:
         self.session = session
         self.offset = session.size
-        self._parser = SessionParser(session)
+        self._parser = SessionParser(session, keep_payloads=True)
         self._identity = self._stat_identity()
         self._guard = self._read_guard()
 

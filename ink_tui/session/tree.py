@@ -99,12 +99,10 @@ def labels(session: SessionFile) -> dict[str, str]:
 
 def session_name(branch_entries: list[Entry]) -> str | None:
     """The latest ``session_info`` name on the branch; a blank name clears it."""
-    name: str | None = None
-    for entry in branch_entries:
+    for entry in reversed(branch_entries):  # the latest one decides
         if entry.type == "session_info":
-            text = str(entry.record["name"]).strip(JS_WHITESPACE)
-            name = text or None
-    return name
+            return str(entry.record["name"]).strip(JS_WHITESPACE) or None
+    return None
 
 
 def thinking_level(session: SessionFile) -> str | None:

@@ -21,6 +21,7 @@ __all__ = [
     "Turn",
     "TurnBuilder",
     "TurnChanges",
+    "add_to_stats",
     "branch_stats",
     "build_turns",
     "content_text",
@@ -290,8 +291,15 @@ def _tokens(usage: Any, key: str) -> int:
 
 def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
     """Count what the branch holds and add up the usage its assistant messages report."""
-    stats = BranchStats(turns=sum(1 for turn in turns if turn.user is not None))
-    for entry in branch_entries:
+    stats = BranchStats()
+    add_to_stats(stats, branch_entries, turns)
+    return stats
+
+
+def add_to_stats(stats: BranchStats, new_entries: list[Entry], turns: list[Turn]) -> None:
+    """Add entries that continued the branch to its stats (the call counts are redone)."""
+    stats.turns = sum(1 for turn in turns if turn.user is not None)
+    for entry in new_entries:
         if entry.type == "compaction":
             stats.compactions += 1
         if entry.type != "message":
@@ -304,12 +312,12 @@ def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
             stats.output_tokens += _tokens(usage, "outputTokens")
             stats.cache_read_tokens += _tokens(usage, "cacheReadTokens")
             stats.cache_write_tokens += _tokens(usage, "cacheWriteTokens")
+    stats.tool_calls = stats.tool_errors = stats.unanswered = 0
     for turn in turns:
         for tool in turn.tools():
             stats.tool_calls += 1
             stats.tool_errors += tool.status == "error"
             stats.unanswered += tool.status == "missing"
-    return stats
 
 
 def _item_haystack(item: Item) -> str:

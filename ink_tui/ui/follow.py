@@ -23,7 +23,7 @@ from ink_tui.session.tail import SessionTail, TailUpdate
 
 __all__ = ["Arrived", "Follower", "NewerSession"]
 
-DEBOUNCE_MS: Final = 25  # longest wait to group a burst of writes
+DEBOUNCE_MS: Final = 10  # longest wait to group a burst of writes
 STEP_MS: Final = 20  # quiet time that ends a group (also how often the watcher wakes)
 POLL_MS: Final = 1000  # wake-up without events: the slow-poll fallback
 

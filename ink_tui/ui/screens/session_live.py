@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.tree import labels
 from ink_tui.session.view import TurnChanges
 from ink_tui.ui.follow import Arrived, Follower, NewerSession
 from ink_tui.ui.render.blocks import RenderOptions
@@ -182,6 +183,15 @@ class LiveFollowing(Screen[None]):
             self.apply_changes(loaded.extend(extension))
         else:
             loaded.refresh_facts()
+        if any(entry.type == "label" for entry in update.entries):
+            old, loaded.labels = loaded.labels, labels(session)  # file-wide, never on the branch
+            changed = {
+                key
+                for key in old.keys() | loaded.labels.keys()
+                if old.get(key) != loaded.labels.get(key)
+            }
+            tree = self.query_one("#session-tree", SessionTree)
+            tree.relabel(loaded.labels, only=changed)
         self._refresh_running()
         self._show_header()
         if self.paused:

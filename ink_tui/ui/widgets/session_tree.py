@@ -172,10 +172,20 @@ class SessionTree(Tree[str]):
             node.allow_expand = True
             node.add_leaf(self._result_label(item), data=item.key)
 
-    def relabel(self) -> None:
-        """Build every shown label again (the theme changed)."""
+    def relabel(
+        self, labels: dict[str, str] | None = None, *, only: set[str] | None = None
+    ) -> None:
+        """Build shown labels again: all (the theme changed) or those of the entry ids ``only``."""
+        if labels is not None:
+            self._labels = labels
         for turn_key, node in self._turn_node.items():
             turn = self._turn_by_key[turn_key]
+            if only is not None and turn.user_id not in only:
+                if turn_key in self._populated:
+                    for item in turn.items:
+                        if item.entry.id in only:
+                            self.refresh_item(item)
+                continue
             label = self._labels.get(turn.user_id) if turn.user is not None else None
             node.set_label(turn_label(turn, self._numbers.get(turn_key, 0), label))
             if turn_key in self._populated:
