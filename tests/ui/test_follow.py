@@ -224,3 +224,25 @@ async def test_the_view_holds_every_record_of_a_file_written_by_another_process(
         assert isinstance(screen, SessionScreen)
         keys = screen.query_one(Transcript).keys
         assert len(keys) == len(set(keys))  # nothing shown twice
+
+
+async def test_an_hours_old_unanswered_call_is_not_shown_as_running(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    long_ago = datetime.now(UTC) - timedelta(hours=3)
+    writer = SessionWriter.new(
+        tmp_path / "sessions" / "p", "/home/ada/code/calc-kit", clock=lambda: long_ago
+    )
+    writer.append_message({"role": "user", "content": "run it"})
+    writer.append_message(
+        _assistant(
+            [{"type": "toolCall", "id": "c9", "name": "bash", "arguments": {"command": "make"}}],
+            "tool_use",
+        )
+    )
+    app = _app(tmp_path, writer.path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _following(pilot)
+        await pilot.pause(0.2)
+        label = str(screen.query_one(SessionTree).cursor_node.label)
+        assert "no result" in label and "running" not in label

@@ -29,6 +29,8 @@ from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
 __all__ = ["LiveFollowing"]
 
+STALE_CALL_SECONDS = 3600  # an unanswered call older than this is shown as interrupted
+
 
 def _epoch(timestamp: Any) -> float | None:
     try:
@@ -239,10 +241,13 @@ class LiveFollowing(Screen[None]):
         if not self.following or self.loaded is None or not self.loaded.turns:
             return {}
         running: dict[str, float] = {}
+        now = time.time()
         for item in self.loaded.turns[-1].items:
             if item.tool is not None and item.tool.result is None:
                 started = _epoch(item.entry.record.get("timestamp"))
-                running[item.key] = started if started is not None else time.time()
+                if started is not None and now - started > STALE_CALL_SECONDS:
+                    continue  # hours old: interrupted long ago, not running
+                running[item.key] = started if started is not None else now
         return running
 
     def _refresh_running(self, *, tick: bool = False) -> None:
