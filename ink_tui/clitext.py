@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ink_tui.catalog.scan import SessionSummary
+from ink_tui.humanize import human_size, relative_age
 from ink_tui.safetext import visible
 from ink_tui.session import Context, SessionReport
 from ink_tui.session.context import unframe_summary
@@ -16,30 +17,18 @@ from ink_tui.session.tree import leaves
 __all__ = ["check_lines", "check_verdict", "session_table", "transcript"]
 
 
-def _age(mtime: float, now: float | None = None) -> str:
-    seconds = max(0, int((now or time.time()) - mtime))
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return f"{seconds}s ago"
-
-
-def _size(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{size} B"  # pragma: no cover
-
-
 def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
     """One line per session: id prefix, age, messages, size, [project], title (and why hidden)."""
     lines = []
     for row in rows:
         ident = (row.id or "?")[:8]
         count = "-" if row.message_count is None else str(row.message_count)
-        parts = [f"{ident:8}", f"{_age(row.mtime):>8}", f"{count:>5} msgs", f"{_size(row.size):>9}"]
+        parts = [
+            f"{ident:8}",
+            f"{relative_age(row.mtime, time.time()):>8}",
+            f"{count:>5} msgs",
+            f"{human_size(row.size):>9}",
+        ]
         if show_project:
             parts.append(visible(row.project_folder))
         title = visible(row.title or "")
