@@ -126,8 +126,12 @@ class SessionParser:
         session._seq += 1
         if kind is LineKind.ENTRY:
             entry = Entry(record, line, raw.offset, raw.end, path=session.path)
-            if not self.keep_payloads and len(raw.data) > KEEP_INLINE_BYTES:
-                entry.release()
+            if (
+                not self.keep_payloads
+                and entry.type == "message"
+                and len(raw.data) > KEEP_INLINE_BYTES
+            ):
+                entry.release()  # other entries are few and small-ish: always kept
             session.entries.append(entry)
             if entry.id in session.by_id:
                 session.duplicate_ids.append(entry.id)
