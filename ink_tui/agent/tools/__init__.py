@@ -1,0 +1,123 @@
+"""Ink's built-in tools (bash, read, edit, write, grep, find, ls) in pure Python.
+
+``run_tool`` checks the arguments first (Ink's ``prepareToolCall``), then runs the tool in the
+given cwd. Its ``ToolOutcome`` carries the ``content`` text and ``is_error`` flag from which the
+caller builds Ink's ``{toolCallId, toolName, content, isError}`` result.
+
+Known divergences from Ink:
+
+- Argument-check messages imitate TypeBox 1.x (``must be string``, ``must have required
+  properties x``); TypeBox may word some differently or report several issues per value.
+  The unknown-tool list names only these seven tools (Ink adds ``task`` and extension/MCP tools).
+- bash: the group gets SIGKILL at once on timeout/cancel (Ink's ``killProcessTree``); after bash
+  exits, output is collected until the pipes close or stay silent for 0.2s.
+- read: no macOS screenshot-name fallbacks; images are sent unchanged (no resizing, EXIF or
+  BMP→PNG conversion: BMP reads as binary); the 4.5MB cap applies to the base64 size always,
+  as Ink does with ``images.autoResize`` off; there is no "model lacks vision" note.
+- edit/write: no per-file lock (Ink serialises edits to one file).
+- grep uses Python's ``re`` instead of ripgrep's Rust regex (syntax differs at the edges);
+  .gitignore support is simplified (no ``!`` negation, no global/excludes files); hidden files
+  are skipped like rg; binary files are those with a NUL in their first 8KB; files are searched
+  in name order (rg's order is nondeterministic); errors mimic rg's exit code 2 messages. The
+  1MB collection guard stops between files and there is no "total unknown" note.
+- find matches the glob against the entry name with ``fnmatch`` (no ``**`` or ``{a,b}``),
+  includes hidden entries but never ``.git``, prints directories with a trailing ``/`` and
+  sorts by name per directory (fd's order is nondeterministic).
+- ls sorts by lower-cased code point (Ink uses ``localeCompare``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ink_tui.agent.tools._common import ToolImage, ToolOutcome, clamp_int, error
+from ink_tui.agent.tools.bash import run_bash
+from ink_tui.agent.tools.files import run_edit, run_read, run_write
+from ink_tui.agent.tools.search import SearchError, find_lines, format_search, grep_lines, run_ls
+from ink_tui.agent.tools.specs import TOOLS, ToolSpec, needs_approval, validate_arguments
+
+__all__ = [
+    "TOOLS",
+    "ToolImage",
+    "ToolOutcome",
+    "ToolSpec",
+    "needs_approval",
+    "run_tool",
+    "validate_arguments",
+]
+
+_ABORTED = "Error: search aborted by user."
+
+Searcher = Callable[[dict[str, object], Path, threading.Event], list[str]]
+
+
+async def _search(
+    run: Searcher,
+    arguments: dict[str, object],
+    cwd: Path,
+    signal: asyncio.Event | None,
+    default_limit: int,
+) -> ToolOutcome:
+    pattern = str(arguments.get("pattern", ""))
+    if pattern == "":
+        return error("Error: empty pattern")
+    limit = clamp_int(arguments.get("limit"), default_limit, 1, 1000)
+    seconds = clamp_int(arguments.get("timeout"), 30, 1, 600)
+    stop = threading.Event()
+    work = asyncio.ensure_future(asyncio.to_thread(run, arguments, cwd, stop))
+    cancel = asyncio.ensure_future(signal.wait()) if signal is not None else None
+    waiters: set[asyncio.Future[Any]] = {work}
+    if cancel is not None:
+        waiters.add(cancel)
+    try:
+        done, _ = await asyncio.wait(waiters, timeout=seconds, return_when="FIRST_COMPLETED")
+    finally:
+        if cancel is not None:
+            cancel.cancel()
+    if work not in done:
+        stop.set()
+        if not done:
+            return error(
+                f"Error: search timed out after {seconds}s. Narrow it: set path to a "
+                "subdirectory, add a glob, or a more specific pattern."
+            )
+        return error(_ABORTED)
+    try:
+        lines = work.result()
+    except SearchError as exc:
+        return error(str(exc))
+    return format_search(lines, limit, pattern)
+
+
+async def run_tool(
+    name: str,
+    arguments: object,
+    *,
+    cwd: Path,
+    signal: asyncio.Event | None = None,
+) -> ToolOutcome:
+    """Check ``arguments`` and run tool ``name`` in ``cwd``; ``signal`` set means cancel."""
+    problem = validate_arguments(name, arguments)
+    if problem is not None:
+        return error(problem)
+    assert isinstance(arguments, dict)
+    args: dict[str, object] = arguments
+    aborted = signal is not None and signal.is_set()
+    if name == "bash":
+        return await run_bash(args, cwd, signal)
+    if name in ("grep", "find"):
+        if aborted:
+            return error(_ABORTED)
+        searcher = grep_lines if name == "grep" else find_lines
+        return await _search(searcher, args, cwd, signal, 100 if name == "grep" else 200)
+    if name == "ls":
+        return error("Error: aborted before start") if aborted else run_ls(args, cwd)
+    if name == "read":
+        return run_read(args, cwd)
+    if name == "edit":
+        return error("Error: aborted before edit") if aborted else run_edit(args, cwd)
+    return error("Error: aborted before write") if aborted else run_write(args, cwd)

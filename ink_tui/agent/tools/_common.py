@@ -1,0 +1,160 @@
+"""Shared pieces of the built-in tools: the outcome type, path and number helpers, text cutting.
+
+The helpers mirror small utilities of Ink's ``src/core/tools`` (``output-text.ts``,
+``path-resolve.ts``, ``clampInt``) in original Python.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_BYTES = 50 * 1024
+"""Ink's 50KB cap on a tool's text output (``constants.ts`` and the per-tool copies)."""
+
+_UNICODE_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolImage:
+    """An image block as Ink's read tool attaches it: base64 data and its MIME type."""
+
+    data: str
+    mime_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """What a tool call produced: Ink's ``content`` text and ``isError`` flag.
+
+    ``images`` is non-empty only for the read tool's image path, where Ink's result content is
+    a list of blocks (the text first, then the image) instead of a plain string.
+    """
+
+    content: str
+    is_error: bool = False
+    images: tuple[ToolImage, ...] = field(default=())
+
+
+def error(text: str) -> ToolOutcome:
+    return ToolOutcome(text, True)
+
+
+def js_number(value: float) -> str:
+    """Format a number the way JavaScript's ``String(n)`` does for the common cases."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+    return str(value)
+
+
+def as_number(value: object) -> float | None:
+    """The value as a float when it is a JSON number (never a bool), else None."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def show(value: object) -> str:
+    """Render an argument value for an error message as JavaScript's template string would."""
+    number = as_number(value)
+    return js_number(number) if number is not None else str(value)
+
+
+def clamp_int(value: object, fallback: int, low: int, high: int) -> int:
+    """Ink's ``clampInt``: a finite number floored, else the fallback, then clamped."""
+    result = fallback
+    number = as_number(value)
+    if number is not None and math.isfinite(number):
+        result = math.floor(number)
+    return min(high, max(low, result))
+
+
+def utf8(text: str) -> bytes:
+    """Encode as Node does: lone surrogates become U+FFFD."""
+    return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
+def byte_length(text: str) -> int:
+    return len(utf8(text))
+
+
+def resolve_path(requested: str, cwd: Path, *, normalize: bool = True) -> Path:
+    """Resolve a tool path against ``cwd``.
+
+    With ``normalize`` (Ink's ``resolveToCwd``): Unicode spaces become plain spaces, a leading
+    ``@`` is dropped and ``~`` expands to the home directory. Without it this is Node's
+    ``path.resolve(cwd, requested)`` (edit and write).
+    """
+    text = requested
+    if normalize:
+        text = _UNICODE_SPACES.sub(" ", text)
+        if text.startswith("@"):
+            text = text[1:]
+        if text == "~" or text.startswith("~/"):
+            text = os.path.expanduser(text)
+    base = os.path.expanduser(str(cwd)) if normalize else str(cwd)
+    return Path(os.path.normpath(os.path.join(base, text)))
+
+
+_CODES = {
+    errno.ENOENT: ("ENOENT", "no such file or directory"),
+    errno.EACCES: ("EACCES", "permission denied"),
+    errno.EISDIR: ("EISDIR", "illegal operation on a directory"),
+    errno.ENOTDIR: ("ENOTDIR", "not a directory"),
+    errno.EEXIST: ("EEXIST", "file already exists"),
+    errno.EROFS: ("EROFS", "read-only file system"),
+    errno.ENOSPC: ("ENOSPC", "no space left on device"),
+}
+
+
+def node_error(exc: OSError, syscall: str, path: Path) -> str:
+    """An ``OSError`` phrased like Node's fs error message (``ENOENT: …, open '/x'``)."""
+    code = _CODES.get(exc.errno or 0)
+    if code is None:
+        return exc.strerror or str(exc)
+    name, text = code
+    if name == "EISDIR" and syscall == "read":
+        return f"{name}: {text}, read"
+    return f"{name}: {text}, {syscall} '{path}'"
+
+
+def logical_lines(text: str) -> list[str]:
+    """LF records: a final LF ends the last record instead of starting an empty one."""
+    if text == "":
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def whole_line_prefix(lines: list[str], limit: int, max_bytes: int) -> tuple[str, int, bool]:
+    """The first ``limit`` lines that fit ``max_bytes`` joined: (text, count, byte_limited)."""
+    accepted: list[str] = []
+    size = 0
+    byte_limited = False
+    for line in lines[:limit]:
+        extra = byte_length(line) + (1 if accepted else 0)
+        if size + extra > max_bytes:
+            byte_limited = True
+            break
+        accepted.append(line)
+        size += extra
+    return "\n".join(accepted), len(accepted), byte_limited
+
+
+def tail_start(data: bytes, start: int) -> int:
+    """Move ``start`` forward past UTF-8 continuation bytes."""
+    while start < len(data) and (data[start] & 0xC0) == 0x80:
+        start += 1
+    return start
