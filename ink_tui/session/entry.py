@@ -10,10 +10,13 @@ from typing import Any
 from ink_tui.session.errors import SessionError
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 
-__all__ = ["KEEP_INLINE_BYTES", "Entry", "LineProblem", "Marker"]
+__all__ = ["KEEP_INLINE_BYTES", "KEEP_SMALL_BYTES", "Entry", "LineProblem", "Marker"]
 
 Record = dict[str, Any]
 
+KEEP_SMALL_BYTES = 2048
+"""Other entries (labels, names, thinking levels) stay parsed up to this line length; a big
+compaction (its retained tail) is read again when needed, like a message."""
 KEEP_INLINE_BYTES = 0
 """``message`` entries whose line is longer are not kept parsed: their payload is read again
 from the file when needed (:meth:`SessionFile.preload` reads many at once). Other entries are

@@ -15,7 +15,7 @@ from typing import Any, Literal, TextIO
 
 import orjson
 
-from ink_tui.session.entry import KEEP_INLINE_BYTES, Entry, LineProblem, Marker
+from ink_tui.session.entry import KEEP_INLINE_BYTES, KEEP_SMALL_BYTES, Entry, LineProblem, Marker
 from ink_tui.session.errors import EngineError, RecordError, SessionError
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import RawLine, is_blank, iter_line_batches
@@ -126,12 +126,9 @@ class SessionParser:
         session._seq += 1
         if kind is LineKind.ENTRY:
             entry = Entry(record, line, raw.offset, raw.end, path=session.path)
-            if (
-                not self.keep_payloads
-                and entry.type == "message"
-                and len(raw.data) > KEEP_INLINE_BYTES
-            ):
-                entry.release()  # other entries are few and small-ish: always kept
+            limit = KEEP_INLINE_BYTES if entry.type == "message" else KEEP_SMALL_BYTES
+            if not self.keep_payloads and len(raw.data) > limit:
+                entry.release()  # labels, names, levels stay parsed; compactions do not
             session.entries.append(entry)
             if entry.id in session.by_id:
                 session.duplicate_ids.append(entry.id)
