@@ -1,0 +1,46 @@
+"""Model providers: one stream-of-events interface over two wire formats.
+
+- ``anthropic``: the Messages API through the official ``anthropic`` SDK.
+- ``openai``, ``zai``, ``deepseek``, ``moonshotai``, ``moonshotai-cn``: Chat Completions through
+  the official ``openai`` SDK, each with its own base URL and API-key variable.
+- ``openai-codex`` (Responses API with the ChatGPT login) is not supported.
+
+The SDKs are imported inside ``stream_turn`` only: importing them costs about a second.
+
+Known divergences from Ink: no thinking-level request knobs (reasoning_effort / thinking
+objects), no vision downgrade for text-only models, no stored ``/login`` credentials (only the
+environment variables), no retry policy beyond the SDKs' own.
+"""
+
+from __future__ import annotations
+
+from ink_tui.agent.providers.errors import (
+    IncompleteStream,
+    MissingApiKey,
+    ProviderError,
+    UnsupportedProvider,
+)
+from ink_tui.agent.providers.model import (
+    PROVIDERS,
+    Endpoint,
+    ModelRef,
+    ProviderInfo,
+    parse_model_ref,
+    resolve_endpoint,
+)
+from ink_tui.agent.providers.stream import StreamEvent, stream_turn
+
+__all__ = [
+    "PROVIDERS",
+    "Endpoint",
+    "IncompleteStream",
+    "MissingApiKey",
+    "ModelRef",
+    "ProviderError",
+    "ProviderInfo",
+    "StreamEvent",
+    "UnsupportedProvider",
+    "parse_model_ref",
+    "resolve_endpoint",
+    "stream_turn",
+]

@@ -1,0 +1,24 @@
+"""Provider errors. Every message is one line, fit for a status bar."""
+
+from __future__ import annotations
+
+
+class ProviderError(Exception):
+    """A request to a model provider failed (HTTP error, connection error, bad config)."""
+
+
+class MissingApiKey(ProviderError):
+    """The provider's API-key environment variable is unset or blank."""
+
+    def __init__(self, provider: str, env_var: str) -> None:
+        super().__init__(f"No API key for {provider}: set {env_var}")
+        self.provider = provider
+        self.env_var = env_var
+
+
+class UnsupportedProvider(ProviderError):
+    """A provider Ink knows but ink-tui cannot talk to (openai-codex)."""
+
+
+class IncompleteStream(ProviderError):
+    """The stream ended before its final event: the turn must not be saved."""

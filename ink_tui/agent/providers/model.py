@@ -1,0 +1,124 @@
+"""Model references (``provider/modelId``) and the provider table (Ink's ``resolve.ts``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from ink_tui.agent.providers.errors import MissingApiKey, UnsupportedProvider
+
+Wire = Literal["anthropic", "chat", "responses"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderInfo:
+    """One provider family: its wire format, API-key variable and base URL."""
+
+    name: str
+    wire: Wire
+    key_env: str
+    base_url_env: str
+    default_base_url: str
+    # Chat Completions only: replay thinking text as ``reasoning_content``.
+    replays_reasoning: bool = False
+
+
+PROVIDERS: dict[str, ProviderInfo] = {
+    p.name: p
+    for p in (
+        ProviderInfo(
+            "anthropic", "anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+            "https://api.anthropic.com",
+        ),
+        ProviderInfo(
+            "openai", "chat", "OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1"
+        ),
+        ProviderInfo(
+            "openai-codex", "responses", "", "", "https://chatgpt.com/backend-api/codex"
+        ),
+        ProviderInfo(
+            "zai", "chat", "ZAI_API_KEY", "ZAI_BASE_URL", "https://api.z.ai/api/coding/paas/v4"
+        ),
+        ProviderInfo(
+            "deepseek", "chat", "DEEPSEEK_API_KEY", "DEEPSEEK_BASE_URL",
+            "https://api.deepseek.com", replays_reasoning=True,
+        ),
+        ProviderInfo(
+            "moonshotai", "chat", "MOONSHOT_API_KEY", "MOONSHOT_BASE_URL",
+            "https://api.moonshot.ai/v1", replays_reasoning=True,
+        ),
+        ProviderInfo(
+            "moonshotai-cn", "chat", "MOONSHOT_API_KEY", "MOONSHOT_CN_BASE_URL",
+            "https://api.moonshot.cn/v1", replays_reasoning=True,
+        ),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A routed model: provider name plus the wire model id (no prefix)."""
+
+    provider: str
+    model_id: str
+
+    @property
+    def reference(self) -> str:
+        """The fully qualified ``provider/modelId`` (Ink's ``modelReference``)."""
+        return f"{self.provider}/{self.model_id}"
+
+    @property
+    def display(self) -> str:
+        """The display form: ``anthropic/`` is dropped."""
+        return self.model_id if self.provider == "anthropic" else self.reference
+
+
+def parse_model_ref(reference: str) -> ModelRef:
+    """Ink's ``parseModelRef``: bare id → anthropic (``glm-*`` → zai); unknown prefix → whole
+    string as an anthropic id. Prefixes match case-insensitively after trimming."""
+    trimmed = reference.strip()
+    slash = trimmed.find("/")
+    if slash == -1:
+        if trimmed.lower().startswith("glm-"):
+            return ModelRef("zai", trimmed)
+        return ModelRef("anthropic", trimmed)
+    model_id = trimmed[slash + 1 :]
+    if model_id == "":
+        return ModelRef("anthropic", trimmed)
+    provider = trimmed[:slash].lower()
+    if provider in PROVIDERS:
+        return ModelRef(provider, model_id)
+    return ModelRef("anthropic", reference)
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """Everything needed to open a stream: provider info, base URL and API key."""
+
+    info: ProviderInfo
+    base_url: str
+    api_key: str
+
+
+def resolve_endpoint(ref: ModelRef, env: Mapping[str, str] | None = None) -> Endpoint:
+    """The endpoint for ``ref``, reading keys and base URLs from ``env`` (default: os.environ).
+
+    Raises ``UnsupportedProvider`` for openai-codex or an unknown provider, and ``MissingApiKey``
+    (naming the variable) when the key is unset; both before any network access.
+    """
+    environ: Mapping[str, str] = os.environ if env is None else env
+    info = PROVIDERS.get(ref.provider)
+    if info is None:
+        raise UnsupportedProvider(f"Unknown provider {ref.provider!r}")
+    if info.wire == "responses":
+        raise UnsupportedProvider(
+            f"Provider {info.name} (Responses API with the ChatGPT login) is not supported by "
+            "ink-tui: pick another model"
+        )
+    api_key = environ.get(info.key_env, "").strip()
+    if not api_key:
+        raise MissingApiKey(info.name, info.key_env)
+    base_url = environ.get(info.base_url_env, "").strip() or info.default_base_url
+    return Endpoint(info, base_url.rstrip("/"), api_key)

@@ -1,0 +1,169 @@
+"""``stream_turn``: one model turn over either wire format, through the official SDKs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ink_tui.agent.providers.convert import (
+    AnthropicAssembler,
+    ChatAssembler,
+    EventSink,
+    Json,
+    StreamEvent,
+    anthropic_request,
+    chat_request,
+)
+from ink_tui.agent.providers.errors import IncompleteStream, ProviderError
+from ink_tui.agent.providers.model import Endpoint, ModelRef, parse_model_ref, resolve_endpoint
+from ink_tui.agent.tools.specs import ToolSpec
+
+__all__ = ["StreamEvent", "stream_turn"]
+
+DEFAULT_MAX_TOKENS = 32000
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    line = re.sub(r"\s+", " ", text).strip()
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _status_error(endpoint: Endpoint, status: int, body: object, fallback: str) -> ProviderError:
+    detail = fallback
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            detail = inner["message"]
+    hint = f" (check {endpoint.info.key_env})" if status in (401, 403) else ""
+    return ProviderError(_one_line(f"{endpoint.info.name} HTTP {status}{hint}: {detail}"))
+
+
+def _max_tokens_field(model_id: str) -> str:
+    return "max_completion_tokens" if re.match(r"^(o\d|gpt-[56])", model_id) else "max_tokens"
+
+
+async def stream_turn(
+    model: str | ModelRef,
+    system: str,
+    messages: Sequence[Json],
+    tools: Sequence[ToolSpec],
+    *,
+    on_event: EventSink,
+    env: Mapping[str, str] | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    max_retries: int = 2,
+    timeout: float = 600.0,
+) -> Json:
+    """Stream one assistant turn and return it as an Ink assistant message.
+
+    Deltas go to ``on_event`` as they arrive. Raises ``MissingApiKey`` / ``UnsupportedProvider``
+    before any network access, ``ProviderError`` (one line) on HTTP or connection errors, and
+    ``IncompleteStream`` when the stream ends without its final event.
+    """
+    ref = parse_model_ref(model) if isinstance(model, str) else model
+    endpoint = resolve_endpoint(ref, env)
+    if endpoint.info.wire == "anthropic":
+        return await _anthropic_turn(
+            endpoint, ref, system, messages, tools, on_event, max_tokens, max_retries, timeout
+        )
+    return await _chat_turn(
+        endpoint, ref, system, messages, tools, on_event, max_tokens, max_retries, timeout
+    )
+
+
+async def _anthropic_turn(
+    endpoint: Endpoint,
+    ref: ModelRef,
+    system: str,
+    messages: Sequence[Json],
+    tools: Sequence[ToolSpec],
+    on_event: EventSink,
+    max_tokens: int,
+    max_retries: int,
+    timeout: float,
+) -> Json:
+    import anthropic  # deferred: importing the SDK costs about a second
+
+    client = anthropic.AsyncAnthropic(
+        api_key=endpoint.api_key,
+        base_url=endpoint.base_url,
+        max_retries=max_retries,
+        timeout=timeout,
+    )
+    kwargs: dict[str, Any] = {"model": ref.model_id, "max_tokens": max_tokens}
+    kwargs.update(anthropic_request(system, messages, tools))
+    assembler = AnthropicAssembler(ref, on_event)
+    try:
+        async with client.messages.stream(**kwargs) as stream:
+            async for event in stream:
+                assembler.feed(event.model_dump(mode="json"))
+    except anthropic.APIStatusError as exc:
+        raise _status_error(endpoint, exc.status_code, exc.body, exc.message) from exc
+    except anthropic.APIConnectionError as exc:
+        if assembler.blocks or assembler.usage:
+            raise IncompleteStream(
+                _one_line(f"{endpoint.info.name} stream broke off: {exc}")
+            ) from exc
+        raise ProviderError(_one_line(f"{endpoint.info.name} connection error: {exc}")) from exc
+    finally:
+        await client.close()
+    if not assembler.complete:
+        raise IncompleteStream(
+            f"{endpoint.info.name} stream ended without message_stop: the turn was not saved"
+        )
+    return assembler.message()
+
+
+async def _chat_turn(
+    endpoint: Endpoint,
+    ref: ModelRef,
+    system: str,
+    messages: Sequence[Json],
+    tools: Sequence[ToolSpec],
+    on_event: EventSink,
+    max_tokens: int,
+    max_retries: int,
+    timeout: float,
+) -> Json:
+    import openai  # deferred: importing the SDK costs about a second
+
+    client = openai.AsyncOpenAI(
+        api_key=endpoint.api_key,
+        base_url=endpoint.base_url,
+        max_retries=max_retries,
+        timeout=timeout,
+    )
+    payload = chat_request(ref.provider, system, messages, tools)
+    kwargs: dict[str, Any] = {
+        "model": ref.model_id,
+        "messages": payload["messages"],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        _max_tokens_field(ref.model_id): max_tokens,
+    }
+    if "tools" in payload:
+        kwargs["tools"] = payload["tools"]
+        kwargs["tool_choice"] = "auto"
+        if ref.provider == "zai":
+            kwargs["extra_body"] = {"tool_stream": True}
+    assembler = ChatAssembler(ref, on_event)
+    try:
+        stream = await client.chat.completions.create(**kwargs)
+        async for chunk in stream:
+            assembler.feed(chunk.model_dump(mode="json"))
+    except openai.APIStatusError as exc:
+        raise _status_error(endpoint, exc.status_code, exc.body, exc.message) from exc
+    except openai.APIConnectionError as exc:
+        if assembler.blocks or assembler.usage_seen:
+            raise IncompleteStream(
+                _one_line(f"{endpoint.info.name} stream broke off: {exc}")
+            ) from exc
+        raise ProviderError(_one_line(f"{endpoint.info.name} connection error: {exc}")) from exc
+    finally:
+        await client.close()
+    if not assembler.complete:
+        raise IncompleteStream(
+            f"{endpoint.info.name} stream ended without finish_reason: the turn was not saved"
+        )
+    return assembler.message()
