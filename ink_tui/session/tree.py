@@ -126,7 +126,13 @@ class ModelRef:
 
     @property
     def reference(self) -> str:
+        """``provider/modelId`` (Ink's ``modelReference``)."""
         return f"{self.provider}/{self.model_id}"
+
+    @property
+    def display(self) -> str:
+        """The display form: ``anthropic/`` is dropped."""
+        return self.model_id if self.provider == "anthropic" else self.reference
 
     def to_json(self) -> dict[str, Any]:
         return {"provider": self.provider, "modelId": self.model_id}

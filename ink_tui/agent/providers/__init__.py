@@ -23,12 +23,12 @@ from ink_tui.agent.providers.errors import (
 from ink_tui.agent.providers.model import (
     PROVIDERS,
     Endpoint,
-    ModelRef,
     ProviderInfo,
     parse_model_ref,
     resolve_endpoint,
 )
 from ink_tui.agent.providers.stream import StreamEvent, stream_turn
+from ink_tui.session.tree import ModelRef
 
 __all__ = [
     "PROVIDERS",

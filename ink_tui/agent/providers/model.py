@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ink_tui.agent.providers.errors import MissingApiKey, UnsupportedProvider
+from ink_tui.session.tree import ModelRef
 
 Wire = Literal["anthropic", "chat", "responses"]
 
@@ -55,24 +56,6 @@ PROVIDERS: dict[str, ProviderInfo] = {
         ),
     )
 }  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """A routed model: provider name plus the wire model id (no prefix)."""
-
-    provider: str
-    model_id: str
-
-    @property
-    def reference(self) -> str:
-        """The fully qualified ``provider/modelId`` (Ink's ``modelReference``)."""
-        return f"{self.provider}/{self.model_id}"
-
-    @property
-    def display(self) -> str:
-        """The display form: ``anthropic/`` is dropped."""
-        return self.model_id if self.provider == "anthropic" else self.reference
 
 
 def parse_model_ref(reference: str) -> ModelRef:

@@ -6,18 +6,18 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ink_tui.agent.providers.convert import (
+from ink_tui.agent.providers.assemble import (
     AnthropicAssembler,
     ChatAssembler,
     EventSink,
     Json,
     StreamEvent,
-    anthropic_request,
-    chat_request,
 )
+from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.agent.providers.errors import IncompleteStream, ProviderError
-from ink_tui.agent.providers.model import Endpoint, ModelRef, parse_model_ref, resolve_endpoint
+from ink_tui.agent.providers.model import Endpoint, parse_model_ref, resolve_endpoint
 from ink_tui.agent.tools.specs import ToolSpec
+from ink_tui.session.tree import ModelRef
 
 __all__ = ["StreamEvent", "stream_turn"]
 
