@@ -160,6 +160,15 @@ class SessionWriter:
     def session_id(self) -> str:
         return str(self.header["id"])
 
+    @property
+    def size(self) -> int:
+        """The file's size as this writer last saw it (0 before the file exists)."""
+        return self._size
+
+    def knows(self, entry_id: str) -> bool:
+        """Whether ``entry_id`` was in the file when read, or written by this writer."""
+        return entry_id in self._ids
+
     def append_entry(
         self, entry_type: str, fields: Record, *, parent_id: str | None = None
     ) -> Record:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ink_tui.agent.providers.assemble import (
@@ -16,12 +17,13 @@ from ink_tui.agent.providers.assemble import (
 from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.agent.providers.errors import IncompleteStream, ProviderError
 from ink_tui.agent.providers.model import Endpoint, parse_model_ref, resolve_endpoint
+from ink_tui.agent.providers.thinking import anthropic_thinking, chat_thinking
 from ink_tui.agent.tools.specs import ToolSpec
 from ink_tui.session.tree import ModelRef
 
 __all__ = ["StreamEvent", "stream_turn"]
 
-DEFAULT_MAX_TOKENS = 32000
+DEFAULT_MAX_TOKENS = 16384  # Ink's CLI default (--max-tokens)
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -39,6 +41,24 @@ def _status_error(endpoint: Endpoint, status: int, body: object, fallback: str) 
     return ProviderError(_one_line(f"{endpoint.info.name} HTTP {status}{hint}: {detail}"))
 
 
+Opened = Callable[[], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """One request's inputs, as ``stream_turn`` received them."""
+
+    system: str
+    messages: Sequence[Json]
+    tools: Sequence[ToolSpec]
+    on_event: EventSink
+    on_open: Opened | None
+    thinking: str
+    max_tokens: int
+    max_retries: int
+    timeout: float
+
+
 def _max_tokens_field(model_id: str) -> str:
     return "max_completion_tokens" if re.match(r"^(o\d|gpt-[56])", model_id) else "max_tokens"
 
@@ -50,7 +70,9 @@ async def stream_turn(
     tools: Sequence[ToolSpec],
     *,
     on_event: EventSink,
+    on_open: Opened | None = None,
     env: Mapping[str, str] | None = None,
+    thinking: str = "off",
     max_tokens: int = DEFAULT_MAX_TOKENS,
     max_retries: int = 2,
     timeout: float = 600.0,
@@ -59,43 +81,36 @@ async def stream_turn(
 
     Deltas go to ``on_event`` as they arrive. Raises ``MissingApiKey`` / ``UnsupportedProvider``
     before any network access, ``ProviderError`` (one line) on HTTP or connection errors, and
-    ``IncompleteStream`` when the stream ends without its final event.
+    ``IncompleteStream`` when the stream ends without its final event. ``on_open`` is awaited
+    once the provider has accepted the request (the response headers arrived with status 200).
     """
+    call = _Call(
+        system, messages, tools, on_event, on_open, thinking, max_tokens, max_retries, timeout
+    )
     ref = parse_model_ref(model) if isinstance(model, str) else model
     endpoint = resolve_endpoint(ref, env)
     if endpoint.info.wire == "anthropic":
-        return await _anthropic_turn(
-            endpoint, ref, system, messages, tools, on_event, max_tokens, max_retries, timeout
-        )
-    return await _chat_turn(
-        endpoint, ref, system, messages, tools, on_event, max_tokens, max_retries, timeout
-    )
+        return await _anthropic_turn(endpoint, ref, call)
+    return await _chat_turn(endpoint, ref, call)
 
 
-async def _anthropic_turn(
-    endpoint: Endpoint,
-    ref: ModelRef,
-    system: str,
-    messages: Sequence[Json],
-    tools: Sequence[ToolSpec],
-    on_event: EventSink,
-    max_tokens: int,
-    max_retries: int,
-    timeout: float,
-) -> Json:
+async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
     import anthropic  # deferred: importing the SDK costs about a second
 
     client = anthropic.AsyncAnthropic(
         api_key=endpoint.api_key,
         base_url=endpoint.base_url,
-        max_retries=max_retries,
-        timeout=timeout,
+        max_retries=call.max_retries,
+        timeout=call.timeout,
     )
-    kwargs: dict[str, Any] = {"model": ref.model_id, "max_tokens": max_tokens}
-    kwargs.update(anthropic_request(system, messages, tools))
-    assembler = AnthropicAssembler(ref, on_event)
+    kwargs: dict[str, Any] = {"model": ref.model_id, "max_tokens": call.max_tokens}
+    kwargs.update(anthropic_request(call.system, call.messages, call.tools))
+    kwargs.update(anthropic_thinking(ref.model_id, call.thinking, call.max_tokens))
+    assembler = AnthropicAssembler(ref, call.on_event)
     try:
         async with client.messages.stream(**kwargs) as stream:
+            if call.on_open is not None:
+                await call.on_open()
             async for event in stream:
                 assembler.feed(event.model_dump(mode="json"))
     except anthropic.APIStatusError as exc:
@@ -115,41 +130,34 @@ async def _anthropic_turn(
     return assembler.message()
 
 
-async def _chat_turn(
-    endpoint: Endpoint,
-    ref: ModelRef,
-    system: str,
-    messages: Sequence[Json],
-    tools: Sequence[ToolSpec],
-    on_event: EventSink,
-    max_tokens: int,
-    max_retries: int,
-    timeout: float,
-) -> Json:
+async def _chat_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
     import openai  # deferred: importing the SDK costs about a second
 
     client = openai.AsyncOpenAI(
         api_key=endpoint.api_key,
         base_url=endpoint.base_url,
-        max_retries=max_retries,
-        timeout=timeout,
+        max_retries=call.max_retries,
+        timeout=call.timeout,
     )
-    payload = chat_request(ref.provider, system, messages, tools)
+    payload = chat_request(ref.provider, call.system, call.messages, call.tools)
     kwargs: dict[str, Any] = {
         "model": ref.model_id,
         "messages": payload["messages"],
         "stream": True,
         "stream_options": {"include_usage": True},
-        _max_tokens_field(ref.model_id): max_tokens,
+        _max_tokens_field(ref.model_id): call.max_tokens,
     }
+    kwargs.update(chat_thinking(ref.provider, ref.model_id, call.thinking))
     if "tools" in payload:
         kwargs["tools"] = payload["tools"]
         kwargs["tool_choice"] = "auto"
         if ref.provider == "zai":
-            kwargs["extra_body"] = {"tool_stream": True}
-    assembler = ChatAssembler(ref, on_event)
+            kwargs["extra_body"] = {**kwargs.get("extra_body", {}), "tool_stream": True}
+    assembler = ChatAssembler(ref, call.on_event)
     try:
         stream = await client.chat.completions.create(**kwargs)
+        if call.on_open is not None:
+            await call.on_open()
         async for chunk in stream:
             assembler.feed(chunk.model_dump(mode="json"))
     except openai.APIStatusError as exc:

@@ -1,0 +1,364 @@
+"""The chat engine: one conversation going on from a :class:`~ink_tui.agent.start.ChatStart`.
+
+A turn is Ink's agent loop: stream the assistant's reply, run its tool calls (asking first for
+``bash``, ``edit`` and ``write``), send the results back, until a reply has no tool calls.
+Every step is appended through :class:`~ink_tui.session.writer.SessionWriter` as it completes:
+the user message once the provider has accepted the request, the assistant message when its
+stream completes, the tool results when the tools have run. A partial reply is never written.
+
+The engine is UI-free: it reports through a :class:`ChatSink` and is driven from one asyncio
+task; file IO runs in threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from ink_tui.agent.compact import (
+    SUMMARIZATION_SYSTEM_PROMPT,
+    SUMMARY_MAX_TOKENS,
+    estimate_tokens,
+    plan_compaction,
+    summary_request,
+)
+from ink_tui.agent.persist import ChatStore, Conflict
+from ink_tui.agent.prompt import system_prompt
+from ink_tui.agent.providers import resolve_endpoint, stream_turn
+from ink_tui.agent.providers.assemble import StreamEvent
+from ink_tui.agent.start import ChatStart
+from ink_tui.agent.tools import TOOLS, ToolOutcome, needs_approval, run_tool
+from ink_tui.session.context import frame_summary
+from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.tree import ModelRef
+
+__all__ = [
+    "DENIED_TEXT",
+    "INTERRUPTED_TEXT",
+    "Approval",
+    "ChatEngine",
+    "ChatSink",
+    "CompactionError",
+    "NoModel",
+    "TurnOutcome",
+    "Usage",
+]
+
+Message = dict[str, Any]
+TOOL_LIST = tuple(TOOLS.values())
+USAGE_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+Approval = Literal["once", "always", "deny", "interrupt"]
+
+INTERRUPTED_TEXT = "(interrupted before this tool ran)"
+"""Ink's fill-in for the calls of a batch that an interrupt stopped before they ran."""
+
+DENIED_TEXT = 'Tool "{tool}" denied by the user at the approval prompt: it was not run.'
+
+"""The ``isError`` result a denied call gets (the model reads it and can ask or adapt)."""
+
+
+class CompactionError(RuntimeError):
+    """``/compact`` produced no usable summary; nothing was written."""
+
+
+class NoModel(RuntimeError):
+    """Neither the session nor the command line names a model."""
+
+
+class ChatSink(Protocol):
+    """How the engine reports to (and asks) the pane."""
+
+    def on_delta(self, event: StreamEvent) -> None: ...
+    def on_message(self, message: Message) -> None: ...
+    def on_tool_start(self, call: Message) -> None: ...
+    def on_notice(self, text: str) -> None: ...
+    async def approve(self, call: Message) -> Approval: ...
+    async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]: ...
+
+
+@dataclass(slots=True)
+class Usage:
+    """The tokens of one turn, summed over its assistant messages."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    missing: bool = False
+
+    def add(self, message: Message) -> None:
+        usage = message.get("usage") or {}
+        self.input += int(usage.get("inputTokens", 0))
+        self.output += int(usage.get("outputTokens", 0))
+        self.cache_read += int(usage.get("cacheReadTokens", 0))
+        self.cache_write += int(usage.get("cacheWriteTokens", 0))
+        self.missing = self.missing or bool(message.get("usageMissing"))
+
+    def line(self) -> str:
+        if self.missing and not (self.input or self.output):
+            return "usage not reported"
+        text = f"↑{self.input:,} ↓{self.output:,}"
+        if self.cache_read or self.cache_write:
+            text += f" · cache read {self.cache_read:,} write {self.cache_write:,}"
+        return text
+
+
+@dataclass(slots=True)
+class TurnOutcome:
+    """How a turn ended: ``done``, ``interrupted``; ``usage`` sums its replies."""
+
+    status: Literal["done", "interrupted"]
+    usage: Usage = field(default_factory=Usage)
+    steps: int = 0
+
+
+def result_content(outcome: ToolOutcome) -> str | list[Message]:
+    """A tool outcome as Ink's result ``content``: text, or text then image blocks."""
+    if not outcome.images:
+        return outcome.content
+    blocks: list[Message] = [{"type": "text", "text": outcome.content}]
+    blocks += [{"type": "image", "data": i.data, "mimeType": i.mime_type} for i in outcome.images]
+    return blocks
+
+
+class ChatEngine:
+    """Goes on with one session. Call :meth:`send` from one task; :meth:`interrupt` any time."""
+
+    def __init__(
+        self,
+        start: ChatStart,
+        *,
+        sink: ChatSink,
+        project_dir: Path,
+        env: Mapping[str, str] | None = None,
+        store: ChatStore | None = None,
+    ) -> None:
+        self.start = start
+        self.sink = sink
+        self.env = env
+        self.model: ModelRef | None = start.model
+        self.thinking = start.thinking
+        self.store = store or ChatStore(start, project_dir)
+        # the dangling calls' closure is sent now and written with the first record
+        self.messages: list[Message] = [*start.messages, *self.store.prefix]
+        self.compaction_boundary = start.compaction_boundary
+        self.allowed: set[str] = set()  # tools allowed for the rest of the session
+        self._stop = asyncio.Event()
+        self._stop.set()  # no turn is running
+        self._unsent: Message | None = None  # the user message until the provider accepts it
+
+    @property
+    def cwd(self) -> Path:
+        return Path(self.start.cwd or ".")
+
+    @property
+    def running(self) -> bool:
+        return not self._stop.is_set()
+
+    def interrupt(self) -> None:
+        """Stop the turn: a reply being streamed is dropped, running tools are cancelled."""
+        self._stop.set()
+
+    # -- settings ----------------------------------------------------------------------------
+
+    async def set_model(self, model: ModelRef) -> None:
+        """``/model``: switch and persist a ``session_model`` marker with ``explicit: true``."""
+        await self.store.run(lambda writer: writer.append_session_model(model, explicit=True))
+        self.model = model
+
+    def require_model(self) -> ModelRef:
+        if self.model is None:
+            raise NoModel(
+                "this session names no model: choose one (ctrl+o, or start with "
+                "--model provider/modelId)"
+            )
+        return self.model
+
+    # -- /compact ----------------------------------------------------------------------------
+
+    async def compact(self) -> str:
+        """Summarise the older context and append a ``compaction`` entry; returns Ink's note.
+
+        Raises ``CompactionError`` (nothing written) when the summary is empty, cut short by the
+        token cap, or interrupted; provider errors as :meth:`send` does.
+        """
+        model = self.require_model()
+        resolve_endpoint(model, self.env)
+        plan = plan_compaction(self.messages, self.compaction_boundary)
+        if plan is None:
+            return "nothing safe to compact yet — continuing"
+        self._stop = asyncio.Event()
+        try:
+            await self._check_fresh()
+            reply = await self._race(
+                stream_turn(
+                    model,
+                    SUMMARIZATION_SYSTEM_PROMPT,
+                    [summary_request(plan)],
+                    (),
+                    on_event=lambda event: None,
+                    env=self.env,
+                    thinking=self.thinking,
+                    max_tokens=SUMMARY_MAX_TOKENS,
+                )
+            )
+        finally:
+            self._stop.set()
+        if reply is None:
+            raise CompactionError("compaction: summarizer aborted — incomplete, rejected")
+        if reply.get("stopReason") == "max_tokens":
+            raise CompactionError("compaction: summary hit the token cap — incomplete, rejected")
+        summary = "".join(
+            str(b.get("text", "")) for b in reply.get("blocks", ()) if b.get("type") == "text"
+        )
+        if not summary.strip():
+            raise CompactionError("compaction: summarizer returned an empty summary")
+        used = reply.get("usage") or {}
+        fields: Message = {
+            "summary": summary,
+            "retainedTail": plan.retained,
+            "tokensBefore": plan.tokens_before,
+            "usage": {key: int(used.get(key, 0)) for key in USAGE_KEYS},
+            "model": model.model_id,
+            "modelReference": model.reference,
+        }
+        if reply.get("usageMissing"):
+            fields["usageMissing"] = True
+        await self.store.run(lambda writer: writer.append_entry("compaction", fields))
+        self.messages = [frame_summary(COMPACTION_SUMMARY_PREFIX, summary), *plan.retained]
+        self.compaction_boundary = 1 + len(plan.retained)
+        after = estimate_tokens(self.messages, self.compaction_boundary)
+        return (
+            f"compacted: ~{plan.tokens_before:,} → ~{after:,} tokens "
+            f"({len(plan.retained)} msgs kept verbatim)"
+        )
+
+    # -- a turn ------------------------------------------------------------------------------
+
+    async def send(self, content: str | list[Message]) -> TurnOutcome:
+        """Send a user message and run the turn to its end.
+
+        Raises ``MissingApiKey``/``UnsupportedProvider``/``NoModel`` before anything is written,
+        ``ProviderError``/``IncompleteStream`` when a reply fails (what completed stays written).
+        """
+        model = self.require_model()
+        resolve_endpoint(model, self.env)  # a missing key fails here, before any write
+        self._stop = asyncio.Event()
+        await self._check_fresh()
+        system = await asyncio.to_thread(system_prompt, self.cwd, TOOL_LIST)
+        user: Message = {"role": "user", "content": content}
+        self.messages.append(user)
+        self._unsent = user
+        outcome = TurnOutcome("done")
+        try:
+            while True:
+                reply = await self._stream(model, system)
+                if reply is None:
+                    outcome.status = "interrupted"
+                    return outcome
+                await self._record(reply)
+                outcome.usage.add(reply)
+                outcome.steps += 1
+                calls = [b for b in reply.get("blocks", ()) if b.get("type") == "toolCall"]
+                if not calls:
+                    return outcome
+                results = await self._run_calls(calls)
+                await self._record({"role": "toolResult", "results": results})
+                if self._stop.is_set():
+                    outcome.status = "interrupted"
+                    return outcome
+        finally:
+            if self._unsent is not None:  # the request never got through: nothing was written
+                self.messages.remove(self._unsent)
+                self._unsent = None
+            self._stop.set()
+
+    async def _check_fresh(self) -> None:
+        """Before a turn: if someone appended since we read, ask where to go on from."""
+        conflict = await self.store.changed()
+        if conflict is None:
+            return
+        choice = await self.sink.resolve_conflict(conflict)
+        messages = await self.store.adopt(conflict, theirs=choice == "theirs")
+        if messages is not None:
+            self.messages = messages
+            self.sink.on_notice(f"went on from the new leaf ({len(conflict.arrived)} new records)")
+
+    async def _record(self, message: Message) -> None:
+        notice = await self.store.append_message(message)
+        if notice:
+            self.sink.on_notice(notice)
+        self.messages.append(message)
+        self.sink.on_message(message)
+
+    async def _opened(self) -> None:
+        """The provider accepted the request: now the user message is written."""
+        user, self._unsent = self._unsent, None
+        if user is not None:
+            notice = await self.store.append_message(user)
+            if notice:
+                self.sink.on_notice(notice)
+            self.sink.on_message(user)
+
+    async def _stream(self, model: ModelRef, system: str) -> Message | None:
+        """One reply, or ``None`` when interrupted (nothing of it is written)."""
+
+        return await self._race(
+            stream_turn(
+                model,
+                system,
+                self.messages,
+                TOOL_LIST,
+                on_event=self.sink.on_delta,
+                on_open=self._opened,
+                env=self.env,
+                thinking=self.thinking,
+            )
+        )
+
+    async def _race(self, reply: Coroutine[Any, Any, Message]) -> Message | None:
+        """Await ``reply`` unless an interrupt comes first (then ``None``)."""
+        task = asyncio.ensure_future(reply)
+        stop = asyncio.ensure_future(self._stop.wait())
+        try:
+            await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+            return None
+        return task.result()
+
+    async def _run_calls(self, calls: list[Message]) -> list[Message]:
+        """Run a reply's calls in order; an interrupt closes the rest as Ink does."""
+        results: list[Message] = []
+        for call in calls:
+            name, call_id = str(call.get("name")), str(call.get("id"))
+            if self._stop.is_set():
+                results.append(_result(call_id, name, INTERRUPTED_TEXT, True))
+                continue
+            if needs_approval(name) and name not in self.allowed:
+                answer = await self.sink.approve(call)
+                if answer == "always":
+                    self.allowed.add(name)
+                elif answer == "deny":
+                    results.append(_result(call_id, name, DENIED_TEXT.format(tool=name), True))
+                    continue
+                elif answer == "interrupt":
+                    self._stop.set()
+                    results.append(_result(call_id, name, INTERRUPTED_TEXT, True))
+                    continue
+            self.sink.on_tool_start(call)
+            outcome = await run_tool(name, call.get("arguments"), cwd=self.cwd, signal=self._stop)
+            results.append(_result(call_id, name, result_content(outcome), outcome.is_error))
+        return results
+
+
+def _result(call_id: str, name: str, content: object, is_error: bool) -> Message:
+    return {"toolCallId": call_id, "toolName": name, "content": content, "isError": is_error}

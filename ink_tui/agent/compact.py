@@ -1,0 +1,261 @@
+"""``/compact``: summarise the older part of the context and append a ``compaction`` entry, as
+Ink's ``src/core/compaction.ts`` does.
+
+The cut keeps about ``KEEP_RECENT_TOKENS`` of the newest messages verbatim (``retainedTail``),
+snapped back to the nearest user or assistant message; the rest is sent to the model as one
+text transcript with Ink's summarisation prompt (or its update prompt when the context already
+starts with a summary). Nothing is written unless a complete, non-empty summary comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ink_tui.session.context import unframe_summary
+
+__all__ = [
+    "KEEP_RECENT_TOKENS",
+    "CompactionPlan",
+    "estimate_tokens",
+    "plan_compaction",
+    "summary_request",
+]
+
+Message = dict[str, Any]
+
+KEEP_RECENT_TOKENS = 20000
+RESERVE_TOKENS = 32768
+SUMMARY_MAX_TOKENS = math.floor(0.8 * RESERVE_TOKENS)
+IMAGE_CHARS = 4800
+
+SUMMARIZATION_SYSTEM_PROMPT = (
+    "You are a context summarization assistant. Read the conversation between a user and an AI "
+    "coding agent, then produce a structured summary in the exact format specified by the user "
+    "prompt. Do NOT continue the conversation. Do NOT answer any questions in it. ONLY output "
+    "the summary."
+)
+
+_FORMAT_NEW = """\
+## Goal
+[What is the user trying to accomplish? Can be multiple items.]
+
+## Constraints & Preferences
+- [Any constraints, preferences, or requirements mentioned by the user]
+- [Or "(none)" if none were mentioned]
+
+## Progress
+### Done
+- [x] [Completed tasks/changes]
+
+### In Progress
+- [ ] [Current work]
+
+### Blocked
+- [Issues preventing progress, if any]
+
+## Key Decisions
+- **[Decision]**: [Brief rationale]
+
+## Next Steps
+1. [Ordered list of what should happen next]
+
+## Critical Context
+- [Any data, code references, or facts needed to continue]
+- [Or "(none)" if not applicable]"""
+
+_FORMAT_UPDATE = """\
+## Goal
+[Preserve existing goals, add new ones if the task expanded]
+
+## Constraints & Preferences
+- [Preserve existing, add new ones discovered]
+
+## Progress
+### Done
+- [x] [Include previously done items AND newly completed items]
+
+### In Progress
+- [ ] [Current work - update based on progress]
+
+### Blocked
+- [Current blockers - remove if resolved]
+
+## Key Decisions
+- **[Decision]**: [Brief rationale] (preserve all previous, add new)
+
+## Next Steps
+1. [Update based on current state]
+
+## Critical Context
+- [Preserve important context, add new if needed]"""
+
+_TAIL = (
+    "\n\nKeep each section concise. Preserve exact file paths, function names, and error messages."
+)
+
+SUMMARIZATION_PROMPT = (
+    "The messages above are a conversation to summarize. Create a structured context checkpoint "
+    "summary that another AI agent will use to continue the work.\n\nUse this EXACT format:\n\n"
+    + _FORMAT_NEW
+    + _TAIL
+)
+
+UPDATE_SUMMARIZATION_PROMPT = (
+    "The messages above are NEW conversation messages to incorporate into the existing summary "
+    "provided in <previous-summary> tags.\n\nUpdate the existing structured summary with new "
+    "information. RULES:\n"
+    "- PRESERVE all existing information from the previous summary\n"
+    "- ADD new progress, decisions, and context from the new messages\n"
+    '- UPDATE the Progress section: move items from "In Progress" to "Done" when completed\n'
+    '- UPDATE "Next Steps" based on what was accomplished\n'
+    "- PRESERVE exact file paths, function names, and error messages\n"
+    "- If something is no longer relevant, you may remove it\n\nUse this EXACT format:\n\n"
+    + _FORMAT_UPDATE
+    + _TAIL
+)
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        str(block.get("text", "")) for block in content or () if block.get("type") == "text"
+    )
+
+
+def _chars(message: Message) -> int:
+    role = message.get("role")
+    if role == "assistant":
+        total = 0
+        for block in message.get("blocks") or ():
+            kind = block.get("type")
+            if kind == "text":
+                total += len(str(block.get("text", "")))
+            elif kind == "thinking":
+                total += len(str(block.get("thinking", "")))
+            elif kind == "toolCall":
+                total += len(str(block.get("name", ""))) + len(json.dumps(block.get("arguments")))
+        return total
+    contents = (
+        [r.get("content") for r in message.get("results") or ()]
+        if role == "toolResult"
+        else [message.get("content")]
+    )
+    total = 0
+    for content in contents:
+        if isinstance(content, str):
+            total += len(content)
+            continue
+        for block in content or ():
+            total += (
+                IMAGE_CHARS if block.get("type") == "image" else len(str(block.get("text", "")))
+            )
+    return total
+
+
+def message_tokens(message: Message) -> int:
+    return math.ceil(_chars(message) / 4)
+
+
+def estimate_tokens(messages: Sequence[Message], floor: int = 0) -> int:
+    """The last assistant reply's reported usage plus chars/4 of the messages after it."""
+    for index in range(len(messages) - 1, floor - 1, -1):
+        message = messages[index]
+        usage = message.get("usage") if message.get("role") == "assistant" else None
+        if usage:
+            reported = sum(
+                int(usage.get(key, 0))
+                for key in ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+            )
+            return reported + sum(message_tokens(m) for m in messages[index + 1 :])
+    return sum(message_tokens(m) for m in messages)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionPlan:
+    """Which messages are summarised and which are kept."""
+
+    previous_summary: str | None  # update mode: the summary the context starts with
+    summarised: list[Message]
+    retained: list[Message]
+    tokens_before: int
+
+
+def _cut_index(messages: Sequence[Message], keep_recent: int) -> int:
+    kept = 0
+    for index in range(len(messages) - 1, -1, -1):
+        kept += message_tokens(messages[index])
+        if kept >= keep_recent:
+            for back in range(index, -1, -1):
+                if messages[back].get("role") in ("user", "assistant"):
+                    return back
+            return 0
+    return 0
+
+
+def plan_compaction(
+    messages: Sequence[Message],
+    compaction_boundary: int = 0,
+    keep_recent: int = KEEP_RECENT_TOKENS,
+) -> CompactionPlan | None:
+    """What ``/compact`` would summarise, or ``None`` when nothing is safe to compact yet."""
+    previous: str | None = None
+    first = 0
+    if messages:
+        framed = unframe_summary(messages[0])
+        if framed is not None and framed[0] == "compaction":
+            previous, first = framed[1], 1
+    cut = _cut_index(messages, keep_recent)
+    if cut <= first:
+        return None
+    return CompactionPlan(
+        previous,
+        list(messages[first:cut]),
+        list(messages[cut:]),
+        estimate_tokens(messages, compaction_boundary),
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n…[truncated {len(text) - limit} chars]"
+
+
+def transcript(messages: Sequence[Message]) -> str:
+    """The conversation as Ink's ``serializeForSummary`` writes it (thinking left out)."""
+    parts: list[str] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "user":
+            parts.append(f"[user]\n{_clip(_text_of(message.get('content')), 4000)}")
+        elif role == "assistant":
+            for block in message.get("blocks") or ():
+                if block.get("type") == "text":
+                    parts.append(f"[assistant]\n{_clip(str(block.get('text', '')), 4000)}")
+                elif block.get("type") == "toolCall":
+                    args = json.dumps(block.get("arguments"), ensure_ascii=False)
+                    parts.append(f"[assistant calls {block.get('name')}]\n{_clip(args, 400)}")
+        elif role == "toolResult":
+            for result in message.get("results") or ():
+                flag = " (error)" if result.get("isError") else ""
+                body = _clip(_text_of(result.get("content")), 800)
+                parts.append(f"[tool result {result.get('toolName')}{flag}]\n{body}")
+    return "\n\n".join(parts)
+
+
+def summary_request(plan: CompactionPlan) -> Message:
+    """The one user message sent to the summariser."""
+    text = transcript(plan.summarised)
+    if plan.previous_summary is not None:
+        content = (
+            f"<previous-summary>\n{plan.previous_summary}\n</previous-summary>\n\n"
+            f"{text}\n\n---\n\n{UPDATE_SUMMARIZATION_PROMPT}"
+        )
+    else:
+        content = f"{text}\n\n---\n\n{SUMMARIZATION_PROMPT}"
+    return {"role": "user", "content": content}

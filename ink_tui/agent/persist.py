@@ -1,0 +1,227 @@
+"""The chat's only door to the session file: repair first, then append, never blindly.
+
+Before the first record (Ink's resume rules, spec §6 and §9): re-read the file, repair a torn
+final line, write a ``position`` marker when going on from an earlier entry, close the dangling
+calls of the last turn with Ink's unknown-outcome result, and persist a ``--model`` that differs
+from the restored one. Every append checks that the file is still the size we last saw; when
+another process (Ink in another terminal) appended meanwhile, the chat is told what arrived and
+chooses where to go on from. All methods that touch the file run it in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ink_tui.agent.start import ChatStart
+from ink_tui.session.context import build_context
+from ink_tui.session.pairing import (
+    UNKNOWN_OUTCOME_TEXT,
+    pair_tool_calls,
+    synthesize_missing_results,
+)
+from ink_tui.session.reader import Entry, SessionFile, open_session
+from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
+from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+
+__all__ = ["ChatStore", "Conflict", "closing_message"]
+
+Message = dict[str, Any]
+T = TypeVar("T")
+
+TORN_WAIT_SECONDS = 2.0  # another writer's half-written line gets this long to finish
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Someone appended to the file since the chat read it."""
+
+    session: SessionFile  # the file as re-read
+    arrived: list[Entry]  # the entries we had not seen, in file order
+    our_leaf: str | None
+
+    @property
+    def their_leaf(self) -> str | None:
+        return self.session.leaf_id
+
+
+def closing_message(messages: list[Message]) -> Message | None:
+    """The ``toolResult`` closing a context's dangling calls (Ink's child-resume repair)."""
+    if not pair_tool_calls(messages).dangling:
+        return None
+    return synthesize_missing_results(messages, UNKNOWN_OUTCOME_TEXT)
+
+
+class ChatStore:
+    """Appends a chat's records to one session file (created on the first one if new)."""
+
+    def __init__(
+        self,
+        start: ChatStart,
+        project_dir: Path,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        random_hex: Callable[[], str] | None = None,
+    ) -> None:
+        self.start = start
+        self.project_dir = project_dir
+        self.session = start.session
+        self.leaf_id = start.leaf_id
+        self._fork = start.fork
+        self._persist_model = start.model_override
+        self._clock = clock
+        self._random_hex = random_hex
+        self._writer: SessionWriter | None = None
+        self.prefix: list[Message] = []  # planned records (dangling closure) not yet written
+        closing = closing_message(start.messages) if start.session is not None else None
+        if closing is not None:
+            self.prefix.append(closing)
+
+    @property
+    def path(self) -> Path | None:
+        if self._writer is not None:
+            return self._writer.path
+        return self.start.path
+
+    # -- public, async -----------------------------------------------------------------------
+
+    async def run(self, write: Callable[[SessionWriter], T]) -> T:
+        """Prepare if needed, then ``write(writer)`` in a thread."""
+        return await asyncio.to_thread(self._run, write)
+
+    async def append_message(self, message: Message) -> str | None:
+        """Append one message; returns a notice when the write had to go around someone else."""
+        try:
+            await self.run(lambda writer: writer.append_message(message))
+        except ConcurrentWriteError:
+            conflict = await self.changed()
+            if conflict is None:
+                raise
+            await asyncio.to_thread(self._keep_ours, conflict)
+            await self.run(lambda writer: writer.append_message(message))
+            return (
+                f"another process appended {len(conflict.arrived)} record(s) meanwhile; this "
+                "turn goes on from its own point, as a new branch"
+            )
+        return None
+
+    async def changed(self) -> Conflict | None:
+        """What arrived since we last read or wrote, or ``None`` when the file is as we left it."""
+        return await asyncio.to_thread(self._changed)
+
+    async def adopt(self, conflict: Conflict, *, theirs: bool) -> list[Message] | None:
+        """Go on from the new leaf (returns its context) or from ours (returns ``None``)."""
+        if theirs:
+            return await asyncio.to_thread(self._go_theirs, conflict)
+        await asyncio.to_thread(self._keep_ours, conflict)
+        return None
+
+    # -- the file, in threads ----------------------------------------------------------------
+
+    def _known_size(self) -> int:
+        if self._writer is not None and self._writer.exists:
+            return self._writer.size
+        return self.session.size if self.session is not None else 0
+
+    def _changed(self) -> Conflict | None:
+        path = self.path
+        if path is None or not path.exists() or path.stat().st_size == self._known_size():
+            return None
+        fresh = self._reread(path)
+        seen = self.session.by_id if self.session is not None else {}
+        writer = self._writer
+        arrived = [
+            entry
+            for entry in fresh.entries
+            if entry.id not in seen and not (writer is not None and writer.knows(entry.id))
+        ]
+        return Conflict(fresh, arrived, self.leaf_id)
+
+    @staticmethod
+    def _reread(path: Path) -> SessionFile:
+        """Re-read, giving a writer caught mid-line a moment to finish it."""
+        deadline = time.monotonic() + TORN_WAIT_SECONDS
+        while True:
+            fresh = open_session(path, warn=None)
+            if fresh.ends_with_newline or time.monotonic() > deadline:
+                return fresh
+            time.sleep(0.05)
+
+    def _keep_ours(self, conflict: Conflict) -> None:
+        self.session = conflict.session
+        self._reattach(conflict.session)
+
+    def _go_theirs(self, conflict: Conflict) -> list[Message]:
+        self.session = conflict.session
+        self.leaf_id = conflict.their_leaf
+        self._fork = False
+        messages = list(build_context(conflict.session, self.leaf_id).messages)
+        self.prefix = []
+        closing = closing_message(messages)
+        if closing is not None:
+            self.prefix.append(closing)
+            messages.append(closing)
+        self._reattach(conflict.session)
+        return messages
+
+    def _reattach(self, session: SessionFile) -> None:
+        if self._writer is None:
+            return  # the first write prepares from the re-read file
+        self._writer = self._writer_for(session)
+
+    def _writer_for(self, session: SessionFile) -> SessionWriter:
+        if not session.ends_with_newline or session.dropped_final_line is not None:
+            raise ConcurrentWriteError(
+                f"{session.path}: the file ends in a half-written line; another process may "
+                "still be writing it — nothing was written"
+            )
+        writer = SessionWriter.for_session(session, clock=self._clock, random_hex=self._random_hex)
+        writer.leaf_id = self.leaf_id
+        return writer
+
+    def _run(self, write: Callable[[SessionWriter], T]) -> T:
+        writer = self._writer or self._prepare()
+        result = write(writer)
+        self.leaf_id = writer.leaf_id
+        return result
+
+    def _prepare(self) -> SessionWriter:
+        """The first write: repair, position marker, dangling closure, model; in that order."""
+        start = self.start
+        if start.read_only is not None:
+            raise PermissionError(
+                f"{start.path}: not continuable, nothing was written: {start.read_only}"
+            )
+        if self.session is None:
+            writer = SessionWriter.new(
+                self.project_dir,
+                start.cwd,
+                model=start.model,
+                clock=self._clock,
+                random_hex=self._random_hex,
+            )
+        else:
+            session = open_session(self.session.path, warn=None)
+            if session.size != self.session.size:
+                raise ConcurrentWriteError(f"{session.path}: the file changed since it was read")
+            _, torn = plan_torn_repair(session)
+            if torn is not None:
+                apply_torn_repair(session, torn)
+                session = open_session(session.path, warn=None)
+            self.session = session
+            writer = self._writer_for(session)
+            if self._fork:
+                writer.append_position(self.leaf_id)
+            for message in self.prefix:
+                writer.append_message(message)
+            if self._persist_model and start.model is not None:
+                writer.append_session_model(start.model, explicit=True)
+        self.prefix = []
+        self._fork = False
+        self._writer = writer
+        return writer

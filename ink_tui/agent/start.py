@@ -1,0 +1,138 @@
+"""Where a chat starts: the session as read, the leaf new entries go under, the context Ink
+would rebuild there, the model and thinking level a resume restores, and what must be repaired
+before the first write.
+
+:func:`load_chat` reads the file (blocking: run it in a worker); nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ink_tui.session.context import build_context
+from ink_tui.session.pairing import ToolCall, pair_tool_calls
+from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.session.records import THINKING_LEVELS
+from ink_tui.session.repair import TornRepair, plan_torn_repair
+from ink_tui.session.tree import ModelRef, restored_model, thinking_level
+
+__all__ = ["DEFAULT_THINKING", "ChatStart", "load_chat", "new_chat"]
+
+Message = dict[str, Any]
+
+DEFAULT_THINKING = "off"
+"""The level when neither the file nor ``--thinking`` names one."""
+
+
+@dataclass(slots=True)
+class ChatStart:
+    """Everything the chat engine needs to go on from one point of one session."""
+
+    path: Path | None  # None: a new session, created on its first record
+    cwd: str
+    session: SessionFile | None
+    leaf_id: str | None  # new entries go under this entry
+    messages: list[Message]
+    compaction_boundary: int = 0
+    model: ModelRef | None = None
+    model_override: bool = False  # --model differs from the restored one: persist it
+    thinking: str = DEFAULT_THINKING
+    fork: bool = False  # leaf_id is an earlier entry: a position marker goes first
+    dangling: list[ToolCall] = field(default_factory=list)
+    torn: TornRepair | None = None
+    read_only: str | None = None  # why ink-tui must not write to this file
+
+    @property
+    def warning(self) -> str | None:
+        """What the pane says before the first message, plainly."""
+        notes: list[str] = []
+        if self.dangling:
+            names = ", ".join(f"{call.name} ({call.id})" for call in self.dangling)
+            notes.append(
+                f"{len(self.dangling)} tool call(s) of the last turn never got a result: {names}. "
+                "They may have partly run. They will be closed as interrupted when you send; "
+                "check the real state (files, processes) before retrying them."
+            )
+        if self.torn is not None:
+            notes.append(
+                f"The file ends in a torn line; it will be repaired first ({self.torn.note})."
+            )
+        return " ".join(notes) or None
+
+
+def _resolve_model(
+    session: SessionFile | None, wanted: ModelRef | None
+) -> tuple[ModelRef | None, bool]:
+    restored = restored_model(session)[0] if session is not None else None
+    if wanted is None:
+        return restored, False
+    return wanted, wanted != restored
+
+
+def _resolve_thinking(session: SessionFile | None, wanted: str | None) -> str:
+    if wanted is not None:
+        if wanted not in THINKING_LEVELS:
+            raise ValueError(
+                f"unknown thinking level {wanted!r} (one of {', '.join(THINKING_LEVELS)})"
+            )
+        return wanted
+    restored = thinking_level(session) if session is not None else None
+    return restored or DEFAULT_THINKING
+
+
+def load_chat(
+    path: Path,
+    *,
+    leaf_id: str | None = None,
+    model: ModelRef | None = None,
+    thinking: str | None = None,
+) -> ChatStart:
+    """Read ``path`` and prepare a chat from ``leaf_id`` (default: the file's leaf).
+
+    Raises ``SessionError`` when the file cannot be opened or the branch is broken.
+    """
+    session = open_session(path, warn=None)
+    leaf = session.leaf_id if leaf_id is None else leaf_id
+    context = build_context(session, leaf)
+    chosen, override = _resolve_model(session, model)
+    start = ChatStart(
+        path=path,
+        cwd=str(session.header.get("cwd") or ""),
+        session=session,
+        leaf_id=leaf,
+        messages=list(context.messages),
+        compaction_boundary=context.compaction_boundary,
+        model=chosen,
+        model_override=override,
+        thinking=_resolve_thinking(session, thinking),
+        fork=leaf != session.leaf_id,
+    )
+    pairing = pair_tool_calls(context.messages)
+    if pairing.problem is not None:
+        start.read_only = pairing.problem
+    else:
+        start.dangling = list(pairing.dangling)
+    _, torn = plan_torn_repair(session)
+    if torn is not None and torn.ink_would_cut is not None:
+        start.read_only = (
+            f"Ink's own repair would cut {torn.records_ink_would_lose} complete record(s) of "
+            f"this file; run `ink-tui repair {path}` first"
+        )
+    start.torn = torn
+    return start
+
+
+def new_chat(cwd: str, *, model: ModelRef | None = None, thinking: str | None = None) -> ChatStart:
+    """A new session in ``cwd``'s project: nothing is on disk until the first record."""
+    return ChatStart(
+        path=None,
+        cwd=cwd,
+        session=None,
+        leaf_id=None,
+        messages=[],
+        model=model,
+        model_override=False,
+        thinking=_resolve_thinking(None, thinking),
+    )
