@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from ink_tui.catalog.scan import newest_session, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
+from ink_tui.session.records import THINKING_LEVELS
 
 __all__ = ["build_app_parser", "prepare_demo", "run_app"]
 
@@ -58,6 +59,22 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--follow", action="store_true", help="follow the opened session as Ink writes it"
     )
+    parser.add_argument(
+        "--chat",
+        action="store_true",
+        help="open the chat pane: on SESSION / -r ID / -c, or on a new session",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="PROVIDER/MODEL",
+        help="the chat's model (wins over the session's; saved as Ink's /model does)",
+    )
+    parser.add_argument(
+        "--thinking",
+        metavar="LEVEL",
+        choices=THINKING_LEVELS,
+        help="the chat's thinking level: " + ", ".join(THINKING_LEVELS),
+    )
     parser.add_argument("--sessions-dir", metavar="DIR", help="Ink's sessions folder")
     parser.add_argument("--cwd", metavar="DIR", help="the project whose sessions come first")
     return parser
@@ -93,6 +110,22 @@ def run_app(argv: Sequence[str]) -> int:
 
     if args.follow and open_path is None:
         raise LaunchError("--follow needs a session: ink-tui --follow SESSION, or -c --follow")
-    app = InkApp(LaunchOptions(sessions_dir=base, cwd=cwd, open_path=open_path, follow=args.follow))
+    if args.follow and args.chat:
+        raise LaunchError("--follow and --chat do not go together: follow, then press c")
+    model = None
+    if args.model:
+        from ink_tui.agent.providers import parse_model_ref
+
+        model = parse_model_ref(args.model)
+    options = LaunchOptions(
+        sessions_dir=base,
+        cwd=cwd,
+        open_path=open_path,
+        follow=args.follow,
+        chat=args.chat,
+        model=model,
+        thinking=args.thinking,
+    )
+    app = InkApp(options)
     app.run()
     return app.return_code or 0

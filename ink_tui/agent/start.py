@@ -7,22 +7,23 @@ before the first write.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
-from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.records import THINKING_LEVELS
 from ink_tui.session.repair import TornRepair, plan_torn_repair
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
-__all__ = ["DEFAULT_THINKING", "ChatStart", "load_chat", "new_chat"]
+__all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
 
 Message = dict[str, Any]
 
-DEFAULT_THINKING = "off"
+DEFAULT_THINKING = "medium"
 """The level when neither the file nor ``--thinking`` names one."""
 
 
@@ -43,6 +44,7 @@ class ChatStart:
     dangling: list[ToolCall] = field(default_factory=list)
     torn: TornRepair | None = None
     read_only: str | None = None  # why ink-tui must not write to this file
+    cwd_missing: bool = False  # the session's cwd is not a folder here
 
     @property
     def warning(self) -> str | None:
@@ -55,11 +57,35 @@ class ChatStart:
                 "They may have partly run. They will be closed as interrupted when you send; "
                 "check the real state (files, processes) before retrying them."
             )
+        if self.cwd_missing:
+            notes.append(
+                f"The session's folder {self.cwd} does not exist on this machine: tools that "
+                "touch files will fail."
+            )
         if self.torn is not None:
             notes.append(
                 f"The file ends in a torn line; it will be repaired first ({self.torn.note})."
             )
         return " ".join(notes) or None
+
+
+def continue_point(branch_entries: Sequence[Entry], entry_id: str) -> str:
+    """Where "continue from here" on ``entry_id`` puts new entries.
+
+    Past the tool results that answer the entry's calls, so that a fork after a tool call does
+    not cut it from its result; otherwise the entry itself.
+    """
+    ids = [entry.id for entry in branch_entries]
+    if entry_id not in ids:
+        return entry_id
+    index = ids.index(entry_id)
+    while index + 1 < len(branch_entries):
+        following = branch_entries[index + 1]
+        message = following.record.get("message") if following.type == "message" else None
+        if not isinstance(message, dict) or message.get("role") != "toolResult":
+            break
+        index += 1
+    return branch_entries[index].id
 
 
 def _resolve_model(
@@ -109,6 +135,7 @@ def load_chat(
         thinking=_resolve_thinking(session, thinking),
         fork=leaf != session.leaf_id,
     )
+    start.cwd_missing = not Path(start.cwd).is_dir()
     pairing = pair_tool_calls(context.messages)
     if pairing.problem is not None:
         start.read_only = pairing.problem
@@ -135,4 +162,5 @@ def new_chat(cwd: str, *, model: ModelRef | None = None, thinking: str | None = 
         model=model,
         model_override=False,
         thinking=_resolve_thinking(None, thinking),
+        cwd_missing=not Path(cwd).is_dir(),
     )

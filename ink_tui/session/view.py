@@ -27,6 +27,7 @@ __all__ = [
     "content_text",
     "find_item",
     "key_argument",
+    "row_entry_id",
     "row_text",
     "search_turns",
 ]
@@ -337,6 +338,17 @@ def find_item(turns: list[Turn], key: str) -> Item | None:
             if item.key == key:
                 return item
     return None
+
+
+def row_entry_id(turns: list[Turn], key: str) -> str | None:
+    """The entry a row stands for; a turn row stands for the last entry of its turn."""
+    for turn in turns:
+        if turn.key == key:
+            if turn.items:
+                return turn.items[-1].entry.id
+            return turn.user.id if turn.user is not None else None
+    item = find_item(turns, key)
+    return item.entry.id if item is not None else None
 
 
 def row_text(turns: list[Turn], key: str) -> str:

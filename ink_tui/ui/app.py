@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from ink_tui.paths import styles_dir
+from ink_tui.session.tree import ModelRef
 from ink_tui.ui.config import UiConfig, load_config, save_config
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.render.palette import use_theme
@@ -46,6 +47,9 @@ class LaunchOptions:
     open_path: Path | None = None
     config_path: Path | None = None  # None: the platform's config file
     follow: bool = False  # open_path is followed as Ink writes it
+    chat: bool = False  # open straight into the chat pane (open_path, or a new session)
+    model: ModelRef | None = None  # --model: wins over the restored model, persisted
+    thinking: str | None = None  # --thinking: wins over the restored level
     clock: Callable[[], float] = time.time  # the wall clock (ages, live markers); tests pin it
 
 
@@ -74,7 +78,9 @@ class InkApp(App[int]):
         # another keeps repainting the one on top (Textual 8.2.8), which costs CPU when idle.
         self.install_screen(PickerScreen(self.options.sessions_dir, self.options.cwd), "picker")
         self.push_screen("picker")
-        if self.options.open_path is not None:
+        if self.options.chat:
+            self.open_chat(self.options.open_path)
+        elif self.options.open_path is not None:
             self.open_session(self.options.open_path, follow=self.options.follow)
 
     def watch_theme(self, theme: str) -> None:
@@ -95,6 +101,19 @@ class InkApp(App[int]):
         from ink_tui.ui.screens.session import SessionScreen
 
         self.switch_screen(SessionScreen(path, follow=follow))
+
+    def open_chat(self, path: Path | None, leaf_id: str | None = None) -> None:
+        """The chat pane on ``path`` (from its leaf or ``leaf_id``), or on a new session."""
+        from ink_tui.ui.screens.chat import ChatRequest, ChatScreen
+
+        request = ChatRequest(
+            path,
+            cwd=self.options.cwd,
+            leaf_id=leaf_id,
+            model=self.options.model,
+            thinking=self.options.thinking,
+        )
+        self.switch_screen(ChatScreen(request))
 
     def go_back(self) -> None:
         """Back from a session, branch or error view: to the view below it, else the picker."""

@@ -175,7 +175,7 @@ async def run_bash(
             "/bin/bash",
             "-c",
             command,
-            cwd=cwd,
+            cwd=str(cwd),
             env={**os.environ, "INK": "1"},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,

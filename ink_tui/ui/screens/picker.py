@@ -59,6 +59,7 @@ class PickerScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "open", "Open", show=False),
         Binding("space", "toggle_preview", "Preview"),
+        Binding("n", "new_session", "New session"),
         Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
         Binding("slash", "filter", "Filter", key_display="/"),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
@@ -300,6 +301,12 @@ class PickerScreen(Screen[None]):
         summary = self.query_one(SessionList).highlighted
         if summary is not None:
             self.post_message(OpenSession(summary.path))
+
+    def action_new_session(self) -> None:
+        """A chat on a new session in this project (the file appears with its first record)."""
+        open_chat = getattr(self.app, "open_chat", None)
+        if callable(open_chat):
+            open_chat(None)
 
     def action_toggle_preview(self) -> None:
         preview = self.query_one(SessionPreview)

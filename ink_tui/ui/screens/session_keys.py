@@ -12,7 +12,8 @@ from pathlib import Path
 from textual import on
 from textual.widgets import Input, Static
 
-from ink_tui.session.view import find_item, row_text, search_turns
+from ink_tui.agent.start import continue_point
+from ink_tui.session.view import find_item, row_entry_id, row_text, search_turns
 from ink_tui.ui.render.blocks import OutputMode, RenderOptions
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.session_live import LiveFollowing
@@ -156,6 +157,33 @@ class SessionKeys(LiveFollowing):
                 self.app.push_screen(SessionScreen(self.path, leaf_id))
 
         self.app.push_screen(BranchesScreen(self.loaded.session, self.loaded.leaf_id), chosen)
+
+    def action_chat(self) -> None:
+        """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
+        if self.loaded is None:
+            return
+        open_chat = getattr(self.app, "open_chat", None)
+        if not callable(open_chat):
+            return
+        node = self.query_one(SessionTree).cursor_node
+        entry_id = row_entry_id(self.loaded.turns, node.data) if node and node.data else None
+        leaf = self.loaded.leaf_id
+        point = continue_point(self.loaded.entries, entry_id) if entry_id else leaf
+        if point == leaf:
+            self.stop_watching()
+            open_chat(self.path, leaf)
+            return
+        from ink_tui.ui.screens.chat_modals import ForkScreen
+
+        def chosen(answer: str | None) -> None:
+            if answer is None:
+                return
+            self.stop_watching()
+            open_chat(self.path, point if answer == "fork" else leaf)
+
+        text = row_text(self.loaded.turns, node.data) if node and node.data else ""
+        first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
+        self.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
 
     def action_back(self) -> None:
         search = self.query_one("#search", Input)

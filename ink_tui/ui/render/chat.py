@@ -1,0 +1,124 @@
+"""What the chat pane shows for each message, for a streaming reply and for an approval.
+
+Pure functions of Ink messages; all session and model text goes through ``render.safe``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.text import Text
+
+from ink_tui.session.context import unframe_summary
+from ink_tui.session.view import content_text, key_argument
+from ink_tui.ui.render import palette
+from ink_tui.ui.render.safe import ansi_text, markdown, plain
+
+__all__ = ["RESULT_LINES", "diff_text", "message_block", "streaming_block"]
+
+RESULT_LINES = 8
+Message = dict[str, Any]
+
+
+def _cut(text: str, lines: int) -> str:
+    parts = text.rstrip("\n").split("\n")
+    if len(parts) <= lines:
+        return "\n".join(parts)
+    return "\n".join([*parts[:lines], f"… {len(parts) - lines} more lines"])
+
+
+def call_line(block: Message) -> Text:
+    """``▸ bash  ls -la`` for a tool call."""
+    name = str(block.get("name", ""))
+    line = Text("▸ ", style=palette.current.accent)
+    line.append_text(plain(name, f"bold {palette.current.accent}"))
+    argument = key_argument(name, block.get("arguments"))
+    if argument:
+        line.append("  ")
+        line.append_text(plain(argument, palette.current.argument))
+    return line
+
+
+def _user(message: Message) -> RenderableType:
+    framed = unframe_summary(message)
+    if framed is not None:
+        kind, summary = framed
+        title = "compaction summary" if kind == "compaction" else "branch summary"
+        return Group(
+            plain(f"── {title} ──", f"bold {palette.current.secondary}"),
+            plain(_cut(summary, 12), "dim"),
+        )
+    text = content_text(message.get("content"))
+    line = Text("> ", style=f"bold {palette.current.accent}")
+    line.append_text(plain(text, "bold"))
+    return line
+
+
+def _assistant(message: Message, show_thinking: bool) -> RenderableType:
+    parts: list[RenderableType] = []
+    for block in message.get("blocks") or ():
+        kind = block.get("type")
+        if kind == "thinking" and show_thinking and block.get("thinking"):
+            parts.append(plain(str(block["thinking"]), "dim italic"))
+        elif kind == "text" and block.get("text"):
+            parts.append(markdown(str(block["text"])))
+        elif kind == "toolCall":
+            parts.append(call_line(block))
+    return Group(*parts)
+
+
+def _results(message: Message) -> RenderableType:
+    parts: list[RenderableType] = []
+    for result in message.get("results") or ():
+        error = bool(result.get("isError"))
+        mark = Text("  ✗ " if error else "  ✓ ")
+        mark.stylize(palette.current.error if error else palette.current.ok)
+        mark.append_text(plain(str(result.get("toolName", "")), "bold"))
+        parts.append(mark)
+        body = _cut(content_text(result.get("content")), RESULT_LINES)
+        if body:
+            parts.append(Padding(ansi_text(body), (0, 0, 0, 4)))
+    return Group(*parts)
+
+
+def message_block(message: Message, *, show_thinking: bool = True) -> RenderableType:
+    """One message of the conversation as the pane shows it."""
+    role = message.get("role")
+    if role == "user":
+        return _user(message)
+    if role == "assistant":
+        return _assistant(message, show_thinking)
+    if role == "toolResult":
+        return _results(message)
+    return plain(f"({role} message)", "dim")
+
+
+def streaming_block(thinking: str, text: str, calls: list[str]) -> RenderableType:
+    """The reply being streamed: thinking (dim), Markdown so far, tool calls announced."""
+    parts: list[RenderableType] = []
+    if thinking:
+        parts.append(plain(thinking, "dim italic"))
+    if text:
+        parts.append(markdown(text))
+    for name in calls:
+        parts.append(plain(f"▸ {name} …", palette.current.accent))
+    return Group(*parts) if parts else plain("…", "dim")
+
+
+def diff_text(body: str) -> Text:
+    """A unified diff with added lines green and removed lines red (plain text otherwise)."""
+    out = Text()
+    for line in body.split("\n"):
+        style = ""
+        if line.startswith("+") and not line.startswith("+++"):
+            style = palette.current.ok
+        elif line.startswith("-") and not line.startswith("---"):
+            style = palette.current.error
+        elif line.startswith("@@"):
+            style = palette.current.secondary
+        out.append_text(plain(line, style))
+        out.append("\n")
+    out.rstrip()
+    return out

@@ -1,0 +1,369 @@
+"""The chat pane: go on with a session with a real model and Ink's tools.
+
+The screen coordinates; the conversation itself is :class:`ink_tui.agent.chat.ChatEngine`,
+which runs in one async worker per turn and reports back through the sink methods below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import RenderableType
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from ink_tui.agent.chat import ChatEngine, TurnOutcome
+from ink_tui.agent.providers.assemble import StreamEvent
+from ink_tui.agent.start import ChatStart, load_chat, new_chat
+from ink_tui.paths import project_dir
+from ink_tui.session import SessionError
+from ink_tui.session.tree import ModelRef
+from ink_tui.ui.render.chat import message_block, streaming_block
+from ink_tui.ui.render.safe import plain
+from ink_tui.ui.screens.chat_modals import ModelScreen
+from ink_tui.ui.screens.chat_sink import ScreenSink
+
+__all__ = ["ChatRequest", "ChatScreen"]
+
+HISTORY_SHOWN = 8  # context messages shown above the new ones
+STREAM_REFRESH = 0.05  # seconds between repaints of a streaming reply
+CHAT_ERRORS = (RuntimeError, OSError, SessionError, ValueError)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """Where a chat starts: a session (from its leaf or ``leaf_id``) or a new one in ``cwd``."""
+
+    path: Path | None
+    cwd: str = ""
+    leaf_id: str | None = None
+    model: ModelRef | None = None
+    thinking: str | None = None
+
+
+class ChatScreen(Screen[None]):
+    """Messages, the reply being streamed, the composer and a status line."""
+
+    BINDINGS = [
+        Binding("escape", "escape", "Interrupt / back"),
+        Binding("ctrl+o", "pick_model", "Model"),
+        Binding("ctrl+l", "compact", "Compact"),
+        Binding("ctrl+t", "toggle_thinking", "Thinking"),
+    ]
+
+    @dataclass
+    class Ready(Message):
+        start: ChatStart
+
+    @dataclass
+    class Failed(Message):
+        error: str
+
+    def __init__(self, request: ChatRequest) -> None:
+        super().__init__()
+        self.request = request
+        self.engine: ChatEngine | None = None
+        self.queued: list[str] = []
+        self.show_thinking = True
+        self._thinking = ""
+        self._text = ""
+        self._calls: list[str] = []
+        self._flush_pending = False
+        self._last_usage = ""
+        self._busy = False
+
+    # -- layout and start --------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-header")
+        with VerticalScroll(id="chat-log"):
+            yield Static(plain("loading the session…", "dim"), id="chat-stream")
+        yield Static(id="chat-queued")
+        yield Input(placeholder="loading…", id="chat-input", disabled=True)
+        yield Static(id="chat-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-log", VerticalScroll).anchor()
+        self.query_one("#chat-queued").display = False
+        self._load()
+
+    @work(thread=True, exclusive=True, group="chat-load")
+    def _load(self) -> None:
+        request = self.request
+        try:
+            if request.path is None:
+                start = new_chat(request.cwd, model=request.model, thinking=request.thinking)
+            else:
+                start = load_chat(
+                    request.path,
+                    leaf_id=request.leaf_id,
+                    model=request.model,
+                    thinking=request.thinking,
+                )
+        except SessionError as error:
+            self.post_message(self.Failed(error.one_line()))
+        except (OSError, ValueError) as error:
+            self.post_message(self.Failed(str(error)))
+        else:
+            self.post_message(self.Ready(start))
+
+    @on(Failed)
+    def _failed(self, message: Failed) -> None:
+        self.query_one("#chat-stream", Static).update(plain(message.error, "bold red"))
+        self.set_status("cannot chat here: Esc goes back")
+
+    @on(Ready)
+    def _ready(self, message: Ready) -> None:
+        start = message.start
+        options = getattr(self.app, "options", None)
+        base = getattr(options, "sessions_dir", Path.home() / ".ink" / "sessions")
+        self.engine = ChatEngine(
+            start, sink=ScreenSink(self), project_dir=project_dir(base, start.cwd)
+        )
+        shown = start.messages[-HISTORY_SHOWN:]
+        earlier = len(start.messages) - len(shown)
+        if start.path is None:
+            self.note(f"a new session in {start.cwd} (the file is created with the first message)")
+        elif earlier:
+            self.note(f"… {earlier} earlier message(s) are in the context")
+        for item in shown:
+            self._add(message_block(item, show_thinking=self.show_thinking))
+        if start.fork:
+            self.note(f"continuing from entry {start.leaf_id}: new messages start a new branch")
+        if start.read_only:
+            self.note(f"read-only: {start.read_only}", "bold red")
+        elif start.warning:
+            self.note(start.warning, "bold yellow")
+        for closing in self.engine.store.prefix:
+            self._add(message_block(closing))
+        stream = self.query_one("#chat-stream", Static)
+        stream.update("")
+        stream.display = False
+        composer = self.query_one("#chat-input", Input)
+        composer.disabled = start.read_only is not None
+        composer.placeholder = "Message · Enter sends · /compact · /model ID · Esc back"
+        composer.focus()
+        self._refresh_header()
+        self.set_status("ready")
+
+    # -- display helpers ---------------------------------------------------------------------
+
+    def _add(self, renderable: RenderableType, classes: str = "chat-message") -> None:
+        log = self.query_one("#chat-log", VerticalScroll)
+        log.mount(Static(renderable, classes=classes), before=self.query_one("#chat-stream"))
+
+    def note(self, text: str, style: str = "dim") -> None:
+        self._add(plain(text, style), classes="chat-note")
+
+    def set_status(self, text: str) -> None:
+        usage = f"   last turn {self._last_usage}" if self._last_usage else ""
+        self.query_one("#chat-status", Static).update(plain(f"{text}{usage}"))
+
+    def _refresh_header(self) -> None:
+        engine = self.engine
+        if engine is None:
+            return
+        model = engine.model.display if engine.model else "no model"
+        where = str(engine.store.path or "new session")
+        header = f"chat · {model} · thinking {engine.thinking} · {where}"
+        self.query_one("#chat-header", Static).update(plain(header, "bold"))
+
+    def _show_queue(self) -> None:
+        queued = self.query_one("#chat-queued", Static)
+        queued.display = bool(self.queued)
+        lines = [f"queued: {text.splitlines()[0] if text else ''}" for text in self.queued]
+        queued.update(plain("\n".join(lines) + "   (Esc discards)", "italic"))
+
+    # -- what the engine reports (from the turn worker, on the event loop) ---------------------
+
+    def stream_delta(self, event: StreamEvent) -> None:
+        if event.kind == "text":
+            self._text += event.text
+        elif event.kind == "thinking":
+            self._thinking += event.text
+        elif event.kind == "tool_call_start":
+            self._calls.append(event.name)
+        if not self._flush_pending:
+            self._flush_pending = True
+            self.set_timer(STREAM_REFRESH, self._flush_stream)
+
+    def _flush_stream(self) -> None:
+        self._flush_pending = False
+        if not (self._thinking or self._text or self._calls):
+            return  # cleared since the repaint was asked for
+        stream = self.query_one("#chat-stream", Static)
+        stream.display = True
+        thinking = self._thinking if self.show_thinking else ""
+        stream.update(streaming_block(thinking, self._text, self._calls))
+
+    def _clear_stream(self) -> None:
+        self._thinking, self._text, self._calls = "", "", []
+        stream = self.query_one("#chat-stream", Static)
+        stream.update("")
+        stream.display = False
+
+    def recorded(self, message: dict[str, Any]) -> None:
+        if message.get("role") == "user":
+            return  # shown when sent
+        if message.get("role") == "assistant":
+            self._clear_stream()
+        self._add(message_block(message, show_thinking=self.show_thinking))
+        self._refresh_header()
+
+    # -- input -------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """A turn, a compaction or a model switch is under way."""
+        return self._busy
+
+    @on(Input.Submitted, "#chat-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        text = event.value
+        if not text.strip() or self.engine is None:
+            return
+        event.input.value = ""
+        command = text.strip()
+        if self._busy:
+            self.queued.append(text)
+            self._show_queue()
+            return
+        self._busy = True
+        if command == "/compact":
+            self._compact()
+        elif command == "/model":
+            self._busy = False
+            self.action_pick_model()
+        elif command.startswith("/model "):
+            self._switch_model(command.removeprefix("/model ").strip())
+        else:
+            self._turn(text)
+
+    def _send_next(self) -> None:
+        if self.queued:
+            text = self.queued.pop(0)
+            self._show_queue()
+            self._busy = True
+            self._turn(text)
+
+    @work(exclusive=True, group="chat-turn")
+    async def _turn(self, text: str) -> None:
+        engine = self.engine
+        assert engine is not None
+        self._add(message_block({"role": "user", "content": text}))
+        self.set_status("● waiting for the model…   Esc interrupts")
+        outcome: TurnOutcome | None = None
+        try:
+            outcome = await engine.send(text)
+        except CHAT_ERRORS as error:
+            self._clear_stream()
+            self.note(
+                str(error).splitlines()[0] if str(error) else type(error).__name__, "bold red"
+            )
+            if not any(m.get("content") == text for m in engine.messages):
+                self._give_back(text)
+        self._clear_stream()
+        if outcome is not None:
+            self._last_usage = outcome.usage.line()
+            if outcome.status == "interrupted":
+                self.note("interrupted: the partial reply was not saved", "bold yellow")
+                if not any(m.get("content") == text for m in engine.messages):
+                    self._give_back(text)
+        self._busy = False
+        self.set_status("ready")
+        self._refresh_header()
+        self._send_next()
+
+    def _give_back(self, text: str) -> None:
+        """The message was not sent (nothing was written): put it back in the composer."""
+        self.note("not sent: the message is back in the composer", "italic")
+        composer = self.query_one("#chat-input", Input)
+        if not composer.value:
+            composer.value = text
+
+    @work(exclusive=True, group="chat-turn")
+    async def _compact(self) -> None:
+        engine = self.engine
+        assert engine is not None
+        self.set_status("● compacting…   Esc interrupts")
+        try:
+            note = await engine.compact()
+        except CHAT_ERRORS as error:
+            self.note(str(error), "bold red")
+        else:
+            self.note(note, "bold")
+            for item in engine.messages[:1]:
+                self._add(message_block(item))
+        self._busy = False
+        self.set_status("ready")
+
+    @work(exclusive=True, group="chat-model")
+    async def _switch_model(self, reference: str) -> None:
+        from ink_tui.agent.providers import parse_model_ref
+
+        await self._apply_model(parse_model_ref(reference))
+
+    async def _apply_model(self, model: ModelRef) -> None:
+        engine = self.engine
+        try:
+            if engine is not None and model != engine.model:
+                await engine.set_model(model)
+                self.note(f"Model: {model.reference}", "bold")
+                self._refresh_header()
+        except CHAT_ERRORS as error:
+            self.note(str(error), "bold red")
+        finally:
+            self._busy = False
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def action_escape(self) -> None:
+        if self.queued:
+            self.queued.clear()
+            self._show_queue()
+            self.set_status("queued message discarded")
+        elif self._busy and self.engine is not None:
+            self.engine.interrupt()
+        else:
+            self._back()
+
+    def _back(self) -> None:
+        path = self.engine.store.path if self.engine else self.request.path
+        if path is not None and path.exists():
+            self.app.switch_screen(_session_screen(path))
+        else:
+            self.app.switch_screen("picker")
+
+    def action_pick_model(self) -> None:
+        if self.engine is None or self._busy:
+            return
+
+        def chosen(model: ModelRef | None) -> None:
+            if model is not None:
+                self._busy = True
+                self.run_worker(self._apply_model(model), group="chat-model")
+
+        self.app.push_screen(ModelScreen(self.engine.model), chosen)
+
+    def action_compact(self) -> None:
+        if self.engine is not None and not self._busy:
+            self._busy = True
+            self._compact()
+
+    def action_toggle_thinking(self) -> None:
+        self.show_thinking = not self.show_thinking
+        self.set_status(f"thinking {'shown' if self.show_thinking else 'hidden'}")
+
+
+def _session_screen(path: Path) -> Screen[Any]:
+    from ink_tui.ui.screens.session import SessionScreen
+
+    return SessionScreen(path)
