@@ -117,6 +117,11 @@ def run_app(argv: Sequence[str]) -> int:
         from ink_tui.agent.providers import parse_model_ref
 
         model = parse_model_ref(args.model)
+        if model.provider == "openai-codex":
+            raise LaunchError(
+                "--model openai-codex/…: the Responses API with the ChatGPT login is not "
+                "supported by ink-tui; pick another provider"
+            )
     options = LaunchOptions(
         sessions_dir=base,
         cwd=cwd,

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
 SCREENSHOTS = ROOT / "screenshots"
-SHOTS = ("picker", "preview", "session", "help", "error")  # screenshots/NAME.svg <- test_NAME
+SHOTS = ("picker", "preview", "session", "help", "error", "chat")  # screenshots/NAME.svg <- test_NAME
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
     "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"
@@ -52,15 +52,18 @@ def clock() -> float:
     return CLOCK
 
 
-def make_app(tmp_path: Path, open_path: Path | None = None) -> InkApp:
+def make_app(tmp_path: Path, open_path: Path | None = None, *, chat: bool = False) -> InkApp:
     sessions = tmp_path / "sessions"
-    generate_demo(sessions, seed=0, sessions=12, now=NOW)
+    paths = generate_demo(sessions, seed=0, sessions=12, now=NOW)
+    if chat:  # the newest session of the demo project, as `ink-tui -c --chat` opens it
+        open_path = next(path for path in paths if path.parent.name == "home-ada-code-calc--kit")
     options = LaunchOptions(
         sessions_dir=sessions,
         cwd=DEMO_CWD,
         open_path=open_path,
         config_path=tmp_path / "config.toml",
         clock=clock,
+        chat=chat,
     )
     return InkApp(options)
 
@@ -132,6 +135,34 @@ def test_error(snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.chdir(FIXTURES)
     app = make_app(tmp_path, open_path=Path("interior-corrupt.jsonl"))
     assert snap_compare(app, terminal_size=SIZE, run_before=press_and_settle)
+
+
+def test_chat(
+    snap_compare: SnapCompare,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fake_llm: Any,
+) -> None:
+    """The chat pane on the newest demo session: a streamed reply asks to run a bash command."""
+    for name, value in fake_llm.env().items():
+        monkeypatch.setenv(name, value)
+    fake_llm.chat(  # the demo session's model is openai/gpt-5.1
+        text="I'll run the test suite first.",
+        tool_calls=[("toolu_01", "bash", {"command": "python -m pytest -q tests/test_stats.py"})],
+    )
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.chat_modals import ApprovalScreen
+
+        await settle(pilot)
+        await pilot.press(*"run the stats tests", "enter")
+        for _ in range(400):
+            if isinstance(pilot.app.screen, ApprovalScreen):
+                break
+            await pilot.pause(0.025)
+        await pilot.pause()
+
+    assert snap_compare(make_app(tmp_path, chat=True), terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("name", SHOTS)

@@ -726,3 +726,39 @@ def test_chat_reasoning_fill() -> None:
     moonshot = chat_request("moonshotai", "", bare, [])["messages"][1]
     assert deepseek["content"] is None and deepseek["reasoning_content"] == ""
     assert "reasoning_content" not in moonshot
+
+
+def test_a_local_openai_compatible_server_needs_no_key() -> None:
+    """OPENAI_BASE_URL set (Ollama, llama.cpp, vLLM) and no key: a placeholder key is sent."""
+    local = resolve_endpoint(
+        ModelRef("openai", "qwen3"), {"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"}
+    )
+    assert local.base_url == "http://127.0.0.1:11434/v1"
+    assert local.api_key
+    with pytest.raises(MissingApiKey, match="OPENAI_API_KEY"):
+        resolve_endpoint(ModelRef("openai", "gpt-5"), {})
+    with pytest.raises(MissingApiKey, match="ANTHROPIC_API_KEY"):  # a proxy still needs one
+        resolve_endpoint(ModelRef("anthropic", "m"), {"ANTHROPIC_BASE_URL": "http://x"})
+
+
+def test_thinking_levels_become_inks_request_settings() -> None:
+    from ink_tui.agent.providers.thinking import anthropic_thinking, chat_thinking
+
+    budget = anthropic_thinking("claude-sonnet-4-5", "medium", 16384)
+    assert budget == {
+        "max_tokens": 16384 + 8192,
+        "thinking": {"type": "enabled", "budget_tokens": 8192, "display": "summarized"},
+    }
+    assert anthropic_thinking("claude-sonnet-4-5", "high", 60000)["max_tokens"] == 64000
+    assert anthropic_thinking("claude-opus-4-1", "max", 16384)["max_tokens"] == 32000
+    assert anthropic_thinking("claude-sonnet-4-5", "off", 16384) == {
+        "thinking": {"type": "disabled"}
+    }
+    adaptive = anthropic_thinking("claude-opus-4-6", "low", 16384)
+    assert adaptive["thinking"]["type"] == "adaptive"
+    assert adaptive["output_config"] == {"effort": "low"}
+    assert chat_thinking("openai", "gpt-5", "minimal") == {"reasoning_effort": "low"}
+    assert chat_thinking("openai", "gpt-4o", "high") == {}  # not a reasoning model
+    assert chat_thinking("deepseek", "deepseek-chat", "off") == {
+        "extra_body": {"thinking": {"type": "disabled"}}
+    }

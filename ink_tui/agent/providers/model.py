@@ -76,6 +76,10 @@ def parse_model_ref(reference: str) -> ModelRef:
     return ModelRef("anthropic", reference)
 
 
+LOCAL_SERVER_KEY = "no-key"
+"""Sent when a Chat Completions base URL is set but its key is not (the SDK needs one)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """Everything needed to open a stream: provider info, base URL and API key."""
@@ -89,7 +93,8 @@ def resolve_endpoint(ref: ModelRef, env: Mapping[str, str] | None = None) -> End
     """The endpoint for ``ref``, reading keys and base URLs from ``env`` (default: os.environ).
 
     Raises ``UnsupportedProvider`` for openai-codex or an unknown provider, and ``MissingApiKey``
-    (naming the variable) when the key is unset; both before any network access.
+    (naming the variable) when the key is unset; both before any network access. A Chat
+    Completions provider whose base URL variable is set needs no key (local servers).
     """
     environ: Mapping[str, str] = os.environ if env is None else env
     info = PROVIDERS.get(ref.provider)
@@ -101,7 +106,10 @@ def resolve_endpoint(ref: ModelRef, env: Mapping[str, str] | None = None) -> End
             "ink-tui: pick another model"
         )
     api_key = environ.get(info.key_env, "").strip()
+    custom_url = environ.get(info.base_url_env, "").strip()
+    if not api_key and info.wire == "chat" and custom_url:
+        api_key = LOCAL_SERVER_KEY  # a local server (Ollama, llama.cpp, vLLM) wants none
     if not api_key:
         raise MissingApiKey(info.name, info.key_env)
-    base_url = environ.get(info.base_url_env, "").strip() or info.default_base_url
+    base_url = custom_url or info.default_base_url
     return Endpoint(info, base_url.rstrip("/"), api_key)

@@ -172,8 +172,8 @@ class ChatScreen(Screen[None]):
         if engine is None:
             return
         model = engine.model.display if engine.model else "no model"
-        where = str(engine.store.path or "new session")
-        header = f"chat · {model} · thinking {engine.thinking} · {where}"
+        new = " · new session" if engine.store.path is None else ""
+        header = f"chat · {model} · thinking {engine.thinking} · {engine.start.cwd}{new}"
         self.query_one("#chat-header", Static).update(plain(header, "bold"))
 
     def _show_queue(self) -> None:
@@ -272,7 +272,8 @@ class ChatScreen(Screen[None]):
                 self._give_back(text)
         self._clear_stream()
         if outcome is not None:
-            self._last_usage = outcome.usage.line()
+            if outcome.steps:
+                self._last_usage = outcome.usage.line()
             if outcome.status == "interrupted":
                 self.note("interrupted: the partial reply was not saved", "bold yellow")
                 if not any(m.get("content") == text for m in engine.messages):
@@ -294,14 +295,15 @@ class ChatScreen(Screen[None]):
         engine = self.engine
         assert engine is not None
         self.set_status("● compacting…   Esc interrupts")
+        head = engine.messages[0] if engine.messages else None
         try:
             note = await engine.compact()
         except CHAT_ERRORS as error:
             self.note(str(error), "bold red")
         else:
             self.note(note, "bold")
-            for item in engine.messages[:1]:
-                self._add(message_block(item))
+            if engine.messages and engine.messages[0] is not head:  # the new summary
+                self._add(message_block(engine.messages[0]))
         self._busy = False
         self.set_status("ready")
 
