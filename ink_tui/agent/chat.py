@@ -33,7 +33,7 @@ from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import TOOLS, ToolOutcome, needs_approval, run_tool
 from ink_tui.session.context import frame_summary
-from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX, THINKING_LEVELS
 from ink_tui.session.tree import ModelRef
 
 __all__ = [
@@ -169,6 +169,18 @@ class ChatEngine:
         """``/model``: switch and persist a ``session_model`` marker with ``explicit: true``."""
         await self.store.run(lambda writer: writer.append_session_model(model, explicit=True))
         self.model = model
+
+    async def set_thinking(self, level: str) -> bool:
+        """``/think``: a ``thinkingLevelChange`` entry when the level actually changes."""
+        if level not in THINKING_LEVELS:
+            raise ValueError(f"thinking levels: {', '.join(THINKING_LEVELS)} — e.g. /think medium")
+        if level == self.thinking:
+            return False
+        await self.store.run(
+            lambda writer: writer.append_entry("thinkingLevelChange", {"thinkingLevel": level})
+        )
+        self.thinking = level
+        return True
 
     def require_model(self) -> ModelRef:
         if self.model is None:

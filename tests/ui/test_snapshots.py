@@ -11,7 +11,7 @@ Every snapshot must come out the same on any machine, any day, from any checkout
 Refresh after a deliberate change to the UI (then look at the SVGs before committing)::
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
-    for n in picker preview session help error; do
+    for n in picker preview session help error chat; do
         cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done
 
 (one line in the README's Development section).

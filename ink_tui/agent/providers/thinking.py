@@ -1,6 +1,7 @@
 """Thinking level → request settings, after Ink's ``src/provider/thinking.ts``.
 
-- Anthropic, budget style (Claude up to 4.5 and unknown ``claude-*``): ``thinking: {type:
+- Anthropic, budget style (Claude up to 4.5 and unknown ``claude-*``; other model ids behind an
+  Anthropic-compatible endpoint get no thinking fields): ``thinking: {type:
   "enabled", budget_tokens}`` with budgets minimal 1024, low 2048, medium 8192, high and above
   16384; ``max_tokens`` grows by the budget, capped at the model's output limit (64000, 32000
   for opus-4-1). ``off`` sends ``{type: "disabled"}``.
@@ -41,6 +42,8 @@ def anthropic_thinking(model_id: str, level: str, max_tokens: int) -> Json:
         return {"thinking": {"type": "disabled" if level == "off" else "enabled"}}
     if level == "off":
         return {"thinking": {"type": "disabled"}}
+    if not model_id.startswith("claude-"):
+        return {}  # another model behind an Anthropic-compatible endpoint: no knob to set
     if _ADAPTIVE.match(model_id):
         return {
             "thinking": {"type": "adaptive", "display": "summarized"},

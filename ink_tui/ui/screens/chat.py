@@ -149,7 +149,9 @@ class ChatScreen(Screen[None]):
         stream.display = False
         composer = self.query_one("#chat-input", Input)
         composer.disabled = start.read_only is not None
-        composer.placeholder = "Message · Enter sends · /compact · /model ID · Esc back"
+        composer.placeholder = (
+            "Message · Enter sends · /compact · /model ID · /think LEVEL · Esc back"
+        )
         composer.focus()
         self._refresh_header()
         self.set_status("ready")
@@ -244,6 +246,8 @@ class ChatScreen(Screen[None]):
             self.action_pick_model()
         elif command.startswith("/model "):
             self._switch_model(command.removeprefix("/model ").strip())
+        elif command.startswith("/think"):
+            self._switch_thinking(command.removeprefix("/think").strip())
         else:
             self._turn(text)
 
@@ -312,6 +316,18 @@ class ChatScreen(Screen[None]):
         from ink_tui.agent.providers import parse_model_ref
 
         await self._apply_model(parse_model_ref(reference))
+
+    @work(exclusive=True, group="chat-model")
+    async def _switch_thinking(self, level: str) -> None:
+        engine = self.engine
+        try:
+            if engine is not None and await engine.set_thinking(level):
+                self.note(f"Thinking level: {level}", "bold")
+                self._refresh_header()
+        except CHAT_ERRORS as error:
+            self.note(str(error), "bold red")
+        finally:
+            self._busy = False
 
     async def _apply_model(self, model: ModelRef) -> None:
         engine = self.engine
