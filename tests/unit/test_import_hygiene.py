@@ -102,3 +102,19 @@ def test_headless_modules_do_not_load_textual() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_browsing_never_imports_the_model_sdks() -> None:
+    """The app, its screens and the chat pane load without ``anthropic`` or ``openai``: the SDKs
+    (about a second to import) are imported when a chat sends its first request."""
+    code = (
+        "import sys\n"
+        "import ink_tui.ui.app, ink_tui.ui.screens.picker, ink_tui.ui.screens.session\n"
+        "import ink_tui.ui.screens.chat, ink_tui.agent.chat, ink_tui.cli\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'openai'))\n"
+        "assert not loaded, loaded\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
