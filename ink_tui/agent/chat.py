@@ -31,7 +31,13 @@ from ink_tui.agent.prompt import system_prompt
 from ink_tui.agent.providers import resolve_endpoint, stream_turn
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.start import ChatStart
-from ink_tui.agent.tools import TOOLS, ToolOutcome, needs_approval, run_tool
+from ink_tui.agent.tools import (
+    TOOLS,
+    ToolOutcome,
+    needs_approval,
+    run_tool,
+    validate_arguments,
+)
 from ink_tui.session.context import frame_summary
 from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX, THINKING_LEVELS
 from ink_tui.session.tree import ModelRef
@@ -354,6 +360,10 @@ class ChatEngine:
             name, call_id = str(call.get("name")), str(call.get("id"))
             if self._stop.is_set():
                 results.append(_result(call_id, name, INTERRUPTED_TEXT, True))
+                continue
+            problem = validate_arguments(name, call.get("arguments"))
+            if problem is not None:  # Ink checks before its approval gate: nothing to approve
+                results.append(_result(call_id, name, problem, True))
                 continue
             if needs_approval(name) and name not in self.allowed:
                 answer = await self.sink.approve(call)

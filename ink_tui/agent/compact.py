@@ -9,13 +9,13 @@ starts with a summary). Nothing is written unless a complete, non-empty summary 
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ink_tui.session.context import unframe_summary
+from ink_tui.session.jsoncodec import encode_json
 
 __all__ = [
     "KEEP_RECENT_TOKENS",
@@ -31,6 +31,8 @@ KEEP_RECENT_TOKENS = 20000
 RESERVE_TOKENS = 32768
 SUMMARY_MAX_TOKENS = math.floor(0.8 * RESERVE_TOKENS)
 IMAGE_CHARS = 4800
+# Ink anchors the estimate only on a reply whose input + output + cache-read tokens are not 0
+ANCHOR_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens")
 
 SUMMARIZATION_SYSTEM_PROMPT = (
     "You are a context summarization assistant. Read the conversation between a user and an AI "
@@ -119,6 +121,11 @@ UPDATE_SUMMARIZATION_PROMPT = (
 )
 
 
+def _stringify(value: Any) -> str:
+    """``JSON.stringify(value ?? {})``: compact, non-ASCII kept raw."""
+    return encode_json({} if value is None else value).decode("utf-8")
+
+
 def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -138,7 +145,7 @@ def _chars(message: Message) -> int:
             elif kind == "thinking":
                 total += len(str(block.get("thinking", "")))
             elif kind == "toolCall":
-                total += len(str(block.get("name", ""))) + len(json.dumps(block.get("arguments")))
+                total += len(str(block.get("name", ""))) + len(_stringify(block.get("arguments")))
         return total
     contents = (
         [r.get("content") for r in message.get("results") or ()]
@@ -166,7 +173,7 @@ def estimate_tokens(messages: Sequence[Message], floor: int = 0) -> int:
     for index in range(len(messages) - 1, floor - 1, -1):
         message = messages[index]
         usage = message.get("usage") if message.get("role") == "assistant" else None
-        if usage:
+        if usage and any(int(usage.get(key, 0)) for key in ANCHOR_KEYS):
             reported = sum(
                 int(usage.get(key, 0))
                 for key in ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
@@ -235,10 +242,10 @@ def transcript(messages: Sequence[Message]) -> str:
             parts.append(f"[user]\n{_clip(_text_of(message.get('content')), 4000)}")
         elif role == "assistant":
             for block in message.get("blocks") or ():
-                if block.get("type") == "text":
+                if block.get("type") == "text" and block.get("text"):
                     parts.append(f"[assistant]\n{_clip(str(block.get('text', '')), 4000)}")
                 elif block.get("type") == "toolCall":
-                    args = json.dumps(block.get("arguments"), ensure_ascii=False)
+                    args = _stringify(block.get("arguments"))
                     parts.append(f"[assistant calls {block.get('name')}]\n{_clip(args, 400)}")
         elif role == "toolResult":
             for result in message.get("results") or ():

@@ -6,12 +6,15 @@ handed out through fixtures.
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +84,184 @@ def write_session() -> WriteSession:
         return writer.path
 
     return write
+
+
+# -- the chat pane ---------------------------------------------------------------------------
+
+CHAT_MODEL = ModelRef("anthropic", "claude-sonnet-4-5")
+CHAT_WAIT_SECONDS = 10.0
+
+
+class ChatKit:
+    """Helpers for the chat pane's Pilot tests: building the app, waiting, reading the screen
+    and the file. Every wait polls a condition with a generous cap; none relies on speed."""
+
+    model = CHAT_MODEL
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.sessions = tmp_path / "sessions"
+
+    # -- the app -----------------------------------------------------------------------------
+
+    def app(self, cwd: Path, open_path: Path | None = None, **options: Any) -> Any:
+        from ink_tui.ui.app import InkApp, LaunchOptions
+
+        return InkApp(
+            LaunchOptions(
+                sessions_dir=self.sessions,
+                cwd=str(cwd),
+                open_path=open_path,
+                config_path=self.tmp_path / "config.toml",
+                **options,
+            )
+        )
+
+    async def until(
+        self,
+        pilot: Any,
+        predicate: Callable[[], object],
+        what: str = "",
+        timeout: float = CHAT_WAIT_SECONDS,
+    ) -> None:
+        """Poll ``predicate`` between pauses until it holds; fail after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what or predicate}")
+            await pilot.pause(0.02)
+        await pilot.pause()
+
+    async def chat_ready(self, pilot: Any) -> Any:
+        """The chat screen once its session is loaded and the composer is live."""
+        from ink_tui.ui.screens.chat import ChatScreen
+
+        def ready() -> bool:
+            screen = pilot.app.screen
+            return isinstance(screen, ChatScreen) and screen.engine is not None
+
+        await self.until(pilot, ready, "the chat pane")
+        return pilot.app.screen
+
+    async def session_ready(self, pilot: Any) -> Any:
+        from ink_tui.ui.screens.session import SessionScreen
+
+        def ready() -> bool:
+            screen = pilot.app.screen
+            return isinstance(screen, SessionScreen) and screen.loaded is not None
+
+        await self.until(pilot, ready, "the session view")
+        return pilot.app.screen
+
+    async def send(self, pilot: Any, text: str) -> None:
+        """Type ``text`` in the (focused) composer and press Enter."""
+        from textual.widgets import Input
+
+        composer = pilot.app.screen.query_one("#chat-input", Input)
+        assert composer.has_focus and not composer.disabled
+        await pilot.press(*text)
+        await pilot.press("enter")
+
+    async def idle(self, pilot: Any, screen: Any) -> None:
+        """Until no turn, compaction or model switch runs and the chat is on top again."""
+        await self.until(
+            pilot, lambda: not screen.busy and pilot.app.screen is screen, "the chat to be idle"
+        )
+
+    # -- what the screen shows ---------------------------------------------------------------
+
+    @staticmethod
+    def rendered(content: object, width: int = 100) -> str:
+        """A widget's content as the lines it paints: segment texts joined, no styles."""
+        from rich.console import Console
+        from textual.content import Content
+
+        if isinstance(content, str):
+            return Content.from_markup(content).plain
+        if isinstance(content, Content):
+            return content.plain
+        console = Console(file=io.StringIO(), width=width, color_system=None)
+        lines = console.render_lines(content, console.options, pad=False)  # type: ignore[arg-type]
+        return "\n".join("".join(segment.text for segment in line) for line in lines)
+
+    def text(self, screen: Any, selector: str = "Static") -> str:
+        """Every Static matching ``selector`` on ``screen``, rendered."""
+        from textual.widgets import Static
+
+        return "\n".join(self.rendered(w.content) for w in screen.query(selector).results(Static))
+
+    def log(self, screen: Any) -> str:
+        """The conversation, the notes and the reply being streamed."""
+        return self.text(screen, "#chat-log Static")
+
+    def notes(self, screen: Any) -> list[str]:
+        return self.text(screen, ".chat-note").split("\n")
+
+    def static(self, screen: Any, selector: str) -> str:
+        from textual.widgets import Static
+
+        return self.rendered(screen.query_one(selector, Static).content)
+
+    # -- what the file holds -----------------------------------------------------------------
+
+    @staticmethod
+    def records(path: Path) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in path.read_text().splitlines()]
+
+    def messages(self, path: Path) -> list[dict[str, Any]]:
+        """The ``message`` entries, in file order."""
+        return [record for record in self.records(path) if record.get("type") == "message"]
+
+    @staticmethod
+    def assistant(text: str = "", **fields: Any) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "blocks": [{"type": "text", "text": text}] if text else [],
+            "usage": {"inputTokens": 10, "outputTokens": 5},
+            "stopReason": "end_turn",
+            "model": CHAT_MODEL.model_id,
+            "modelReference": CHAT_MODEL.reference,
+        }
+        message.update(fields)
+        return message
+
+    def writer(self, cwd: Path) -> SessionWriter:
+        """A new session in ``cwd``'s project folder, naming the test model."""
+        return SessionWriter.new(project_dir(self.sessions, str(cwd)), str(cwd), model=CHAT_MODEL)
+
+
+@pytest.fixture
+def chat_kit(tmp_path: Path) -> ChatKit:
+    return ChatKit(tmp_path)
+
+
+@pytest.fixture
+def llm(fake_llm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """``fake_llm`` as every provider's endpoint (keys and base URLs); ``HOME`` is a fresh
+    folder (no ``~/.ink/AGENTS.md`` of the user in the system prompt)."""
+    for name, value in fake_llm.env().items():
+        monkeypatch.setenv(name, value)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return fake_llm
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    """A real folder for the session's cwd, so the tools run."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("alpha\nbeta\n")
+    return folder
+
+
+@pytest.fixture
+def chat_session(chat_kit: ChatKit, workdir: Path) -> Path:
+    """Two finished turns in ``workdir``'s project folder."""
+    writer = chat_kit.writer(workdir)
+    writer.append_message({"role": "user", "content": "first question"})
+    writer.append_message(chat_kit.assistant("first answer"))
+    writer.append_message({"role": "user", "content": "second question"})
+    writer.append_message(chat_kit.assistant("second answer"))
+    return writer.path

@@ -1,16 +1,27 @@
-"""Shared helpers for the session-core unit tests: session files built byte by byte.
+"""Shared helpers for the unit tests: session files built byte by byte (``sf``), and the
+chat-engine kit (``chat_kit``: scripted sink, session files, per-scenario invariants).
 
 Test modules run with ``--import-mode=importlib`` and cannot import each other, so the helpers
-are handed out through the ``sf`` fixture.
+are handed out through fixtures.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from ink_tui.agent.chat import ChatEngine
+from ink_tui.agent.providers.convert import anthropic_request, chat_request
+from ink_tui.agent.start import ChatStart
+from ink_tui.session.context import build_context
+from ink_tui.session.pairing import pair_tool_calls
+from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.session.tree import ModelRef
+from ink_tui.session.writer import SessionWriter
 
 TS = "2026-10-05T12:34:56.789Z"
 
@@ -141,3 +152,152 @@ class SessionFiles:
 @pytest.fixture
 def sf(tmp_path: Path) -> SessionFiles:
     return SessionFiles(tmp_path)
+
+
+# --- the chat engine against the fake model server (tests/conftest.py: fake_llm) -------------
+
+
+class ScriptedSink:
+    """A :class:`~ink_tui.agent.chat.ChatSink` that answers from a script and records events.
+
+    ``approvals`` are popped per approval asked (an unexpected question fails the test);
+    ``conflict`` answers every conflict. The ``*_hook`` callables run inside the callbacks.
+    """
+
+    def __init__(self, approvals: tuple[str, ...] = (), conflict: str = "theirs") -> None:
+        self.approvals = list(approvals)
+        self.conflict = conflict
+        self.asked: list[dict[str, Any]] = []
+        self.conflicts: list[Any] = []
+        self.deltas: list[Any] = []
+        self.messages: list[dict[str, Any]] = []
+        self.started: list[dict[str, Any]] = []
+        self.notices: list[str] = []
+        self.delta_hook: Any = None
+        self.approve_hook: Any = None
+        self.tool_start_hook: Any = None
+
+    @property
+    def text(self) -> str:
+        return "".join(event.text for event in self.deltas if event.kind == "text")
+
+    def on_delta(self, event: Any) -> None:
+        self.deltas.append(event)
+        if self.delta_hook is not None:
+            self.delta_hook(event)
+
+    def on_message(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    def on_tool_start(self, call: dict[str, Any]) -> None:
+        self.started.append(call)
+        if self.tool_start_hook is not None:
+            self.tool_start_hook(call)
+
+    def on_notice(self, text: str) -> None:
+        self.notices.append(text)
+
+    async def approve(self, call: dict[str, Any]) -> Any:
+        self.asked.append(call)
+        if self.approve_hook is not None:
+            self.approve_hook(call)
+        assert self.approvals, f"approval asked unexpectedly for {call}"
+        return self.approvals.pop(0)
+
+    async def resolve_conflict(self, conflict: Any) -> Any:
+        self.conflicts.append(conflict)
+        return self.conflict
+
+
+class ChatKit:
+    """Session files, engines and the per-scenario invariants for the chat-engine tests."""
+
+    ANTHROPIC = ("anthropic", "claude-sonnet-4-5")
+    OPENAI = ("openai", "gpt-4.1")
+    DEEPSEEK = ("deepseek", "deepseek-chat")
+
+    def __init__(self, fake: Any, root: Path) -> None:
+        self.fake = fake
+        self.project = root / "project"  # the cwd folder of ~/.ink/sessions
+        self.work = root / "work"  # the session's cwd: tools run here
+        self.project.mkdir()
+        self.work.mkdir()
+
+    @staticmethod
+    def sink(approvals: tuple[str, ...] = (), conflict: str = "theirs") -> ScriptedSink:
+        return ScriptedSink(approvals, conflict)
+
+    @staticmethod
+    def model(pair: tuple[str, str]) -> ModelRef:
+        return ModelRef(*pair)
+
+    @staticmethod
+    def assistant(text: str = "ok", pair: tuple[str, str] = ANTHROPIC) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "blocks": [{"type": "text", "text": text}],
+            "usage": {"inputTokens": 5, "outputTokens": 2},
+            "stopReason": "end_turn",
+            "model": pair[1],
+            "modelReference": f"{pair[0]}/{pair[1]}",
+        }
+
+    def session(
+        self, *messages: dict[str, Any], pair: tuple[str, str] | None = ANTHROPIC
+    ) -> tuple[Path, list[str]]:
+        """A session file (header model ``pair``) holding ``messages`` in a chain; its ids."""
+        model = self.model(pair) if pair is not None else None
+        writer = SessionWriter.new(self.project, str(self.work), model=model)
+        ids = [writer.append_message(message)["id"] for message in messages]
+        return writer.path, ids
+
+    def engine(
+        self, start: ChatStart, sink: ScriptedSink, env: dict[str, str] | None = None
+    ) -> ChatEngine:
+        return ChatEngine(
+            start,
+            sink=sink,
+            project_dir=self.project,
+            env=self.fake.env() if env is None else env,
+        )
+
+    def wire(self, model: ModelRef, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``messages`` as the request body carries them (system prompt left out)."""
+        if model.provider == "anthropic":
+            return list(anthropic_request("", messages, ())["messages"])
+        return list(chat_request(model.provider, "", messages, ())["messages"][1:])
+
+    def sent(self, request: Any) -> list[dict[str, Any]]:
+        messages = list(request.body["messages"])
+        return messages if request.path.endswith("/messages") else messages[1:]
+
+    def check(
+        self, engine: ChatEngine, *, replies: int = 1, unsent: list[dict[str, Any]] | None = None
+    ) -> SessionFile:
+        """The invariants of every scenario; returns the session as reopened.
+
+        (a) the file opens cleanly; (b) its context at the leaf is the engine's, and the last
+        request carried all of it but the last ``replies`` messages, then ``unsent`` (what a
+        refused request carried and nothing kept); (c) every call is paired.
+        """
+        warnings = io.StringIO()
+        assert engine.store.path is not None and engine.model is not None
+        session = open_session(engine.store.path, warn=warnings)
+        assert warnings.getvalue() == ""
+        assert session.dropped_final_line is None and session.ends_with_newline
+        assert not session.skipped_markers and not session.duplicate_ids
+        assert session.leaf_id == engine.store.leaf_id
+        context = build_context(session)
+        assert context.messages == engine.messages
+        assert context.compaction_boundary == engine.compaction_boundary
+        pairing = pair_tool_calls(context.messages)
+        assert pairing.dangling == [] and pairing.problem is None
+        if self.fake.requests:
+            sent = engine.messages[: len(engine.messages) - replies] + (unsent or [])
+            assert self.sent(self.fake.last) == self.wire(engine.model, sent)
+        return session
+
+
+@pytest.fixture
+def chat_kit(fake_llm: Any, tmp_path: Path) -> ChatKit:
+    return ChatKit(fake_llm, tmp_path)

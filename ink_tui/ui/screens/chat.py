@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, Static
 
 from ink_tui.agent.chat import ChatEngine, TurnOutcome
 from ink_tui.agent.providers.assemble import StreamEvent
+from ink_tui.agent.providers.errors import ProviderError
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session import SessionError
@@ -34,7 +35,7 @@ __all__ = ["ChatRequest", "ChatScreen"]
 
 HISTORY_SHOWN = 8  # context messages shown above the new ones
 STREAM_REFRESH = 0.05  # seconds between repaints of a streaming reply
-CHAT_ERRORS = (RuntimeError, OSError, SessionError, ValueError)
+CHAT_ERRORS = (ProviderError, RuntimeError, OSError, SessionError, ValueError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +234,15 @@ class ChatScreen(Screen[None]):
         if not text.strip() or self.engine is None:
             return
         event.input.value = ""
-        command = text.strip()
         if self._busy:
             self.queued.append(text)
             self._show_queue()
             return
+        self._dispatch(text)
+
+    def _dispatch(self, text: str) -> None:
+        """Send a message or run a command (typed now, or queued during a turn)."""
+        command = text.strip()
         self._busy = True
         if command == "/compact":
             self._compact()
@@ -255,8 +260,7 @@ class ChatScreen(Screen[None]):
         if self.queued:
             text = self.queued.pop(0)
             self._show_queue()
-            self._busy = True
-            self._turn(text)
+            self._dispatch(text)
 
     @work(exclusive=True, group="chat-turn")
     async def _turn(self, text: str) -> None:
@@ -310,6 +314,7 @@ class ChatScreen(Screen[None]):
                 self._add(message_block(engine.messages[0]))
         self._busy = False
         self.set_status("ready")
+        self._send_next()
 
     @work(exclusive=True, group="chat-model")
     async def _switch_model(self, reference: str) -> None:
@@ -328,6 +333,7 @@ class ChatScreen(Screen[None]):
             self.note(str(error), "bold red")
         finally:
             self._busy = False
+        self._send_next()
 
     async def _apply_model(self, model: ModelRef) -> None:
         engine = self.engine
@@ -340,6 +346,7 @@ class ChatScreen(Screen[None]):
             self.note(str(error), "bold red")
         finally:
             self._busy = False
+        self._send_next()
 
     # -- keys --------------------------------------------------------------------------------
 
@@ -368,6 +375,8 @@ class ChatScreen(Screen[None]):
             if model is not None:
                 self._busy = True
                 self.run_worker(self._apply_model(model), group="chat-model")
+            else:
+                self._send_next()
 
         self.app.push_screen(ModelScreen(self.engine.model), chosen)
 

@@ -45,11 +45,19 @@ class ApprovalScreen(ModalScreen[str]):
                 yield Static(body)
             if preview.problem:
                 yield Static(plain(preview.problem), id="approval-problem")
-            yield Static(
-                "[b]y[/b] allow once   [b]a[/b] allow "
-                f"{preview.tool} for this session   [b]n[/b] deny   [b]Esc[/b] interrupt",
-                id="approval-keys",
+            keys = Text.assemble(
+                ("y", "bold"),
+                " allow once   ",
+                ("a", "bold"),
+                " allow ",
+                plain(preview.tool),  # the model's name for the tool: never markup
+                " for this session   ",
+                ("n", "bold"),
+                " deny   ",
+                ("Esc", "bold"),
+                " interrupt",
             )
+            yield Static(keys, id="approval-keys")
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)

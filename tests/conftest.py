@@ -1,0 +1,436 @@
+"""Fixtures shared by every test folder.
+
+``fake_llm``: a local model server on 127.0.0.1 that speaks both streaming wire formats the real
+``anthropic`` and ``openai`` SDKs use (Anthropic Messages SSE at ``/v1/messages``, Chat
+Completions SSE at ``/v1/chat/completions``). Tests queue replies; each POST takes the next one.
+Test modules run with ``--import-mode=importlib`` and cannot import each other, so this is a
+fixture, not a helper module.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+HOLD_LIMIT_SECONDS = 10.0  # a held stream gives up after this long: never hang the suite
+ToolCallSpec = tuple[str, str, dict[str, Any]]  # (id, name, arguments)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One POST the server received."""
+
+    path: str
+    body: Any  # the parsed JSON body
+    headers: dict[str, str]  # names lower-cased
+
+
+@dataclass(slots=True)
+class _Reply:
+    kind: str  # "anthropic" | "chat" | "error" | "hold"
+    frames: list[bytes] = field(default_factory=list)
+    status: int = 200
+    body: Any = None
+    text: str = ""
+    gate: threading.Event = field(default_factory=threading.Event)  # a hold's release
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    size = max(1, size)
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _fragments(arguments: dict[str, Any]) -> list[str]:
+    """A tool call's JSON arguments cut into three uneven fragments."""
+    raw = json.dumps(arguments)
+    third = max(1, len(raw) // 3)
+    return [raw[:third], raw[third : 2 * third], raw[2 * third :]]
+
+
+# --- Anthropic Messages SSE -------------------------------------------------------------------
+
+
+def _a_frame(event: dict[str, Any]) -> bytes:
+    return f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode()
+
+
+def _a_start(usage: tuple[int, int], cache: tuple[int, int]) -> bytes:
+    raw: dict[str, Any] = {"input_tokens": usage[0], "output_tokens": 1}
+    if cache != (0, 0):
+        raw["cache_read_input_tokens"] = cache[0]
+        raw["cache_creation_input_tokens"] = cache[1]
+    message: dict[str, Any] = {
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": "fake",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": raw,
+    }
+    return _a_frame({"type": "message_start", "message": message})
+
+
+def _a_block(index: int, start: dict[str, Any], deltas: Sequence[dict[str, Any]]) -> list[bytes]:
+    frames = [_a_frame({"type": "content_block_start", "index": index, "content_block": start})]
+    frames += [
+        _a_frame({"type": "content_block_delta", "index": index, "delta": delta})
+        for delta in deltas
+    ]
+    frames.append(_a_frame({"type": "content_block_stop", "index": index}))
+    return frames
+
+
+def _a_text_deltas(text: str, chunk: int) -> list[dict[str, Any]]:
+    return [{"type": "text_delta", "text": piece} for piece in _pieces(text, chunk)]
+
+
+def _a_end(stop: str, output: int) -> list[bytes]:
+    return [
+        _a_frame(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": output},
+            }
+        ),
+        _a_frame({"type": "message_stop"}),
+    ]
+
+
+# --- Chat Completions SSE ---------------------------------------------------------------------
+
+
+def _c_frame(payload: dict[str, Any] | str) -> bytes:
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return f"data: {data}\n\n".encode()
+
+
+def _c_chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    return _c_frame(
+        {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "fake",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
+    )
+
+
+def _c_end(finish: str, usage: tuple[int, int]) -> list[bytes]:
+    prompt, completion = usage
+    return [
+        _c_chunk({}, finish),
+        _c_frame(
+            {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "fake",
+                "choices": [],
+                "usage": {
+                    "prompt_tokens": prompt,
+                    "completion_tokens": completion,
+                    "total_tokens": prompt + completion,
+                },
+            }
+        ),
+        _c_frame("[DONE]"),
+    ]
+
+
+# --- the server -------------------------------------------------------------------------------
+
+
+class FakeLLM:
+    """A queue of scripted replies behind a local HTTP server (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+        self.errors: list[BaseException] = []  # unexpected handler errors (never printed)
+        self.held = threading.Event()  # a ``hold()`` stream has sent its first text
+        self.disconnected = threading.Event()  # the client hung up on a held stream
+        self._gates: list[threading.Event] = []  # holds not released yet
+        self._queue: deque[_Reply] = deque()
+        self._lock = threading.Lock()
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), daemon=True
+        )
+        self._thread.start()
+
+    def env(self) -> dict[str, str]:
+        """API keys and base URLs pointing every provider used in tests at this server."""
+        return {
+            "ANTHROPIC_API_KEY": "dummy",
+            "OPENAI_API_KEY": "dummy",
+            "DEEPSEEK_API_KEY": "dummy",
+            "ANTHROPIC_BASE_URL": self.url,
+            "OPENAI_BASE_URL": f"{self.url}/v1",
+            "DEEPSEEK_BASE_URL": f"{self.url}/v1",
+        }
+
+    @property
+    def last(self) -> Request:
+        return self.requests[-1]
+
+    @property
+    def pending(self) -> int:
+        """Replies queued and not yet taken."""
+        with self._lock:
+            return len(self._queue)
+
+    # -- queueing ----------------------------------------------------------------------------
+
+    def _push(self, reply: _Reply) -> None:
+        with self._lock:
+            self._queue.append(reply)
+
+    def anthropic(
+        self,
+        text: str = "",
+        thinking: str | None = None,
+        signature: str | None = None,
+        tool_calls: Sequence[ToolCallSpec] = (),
+        usage: tuple[int, int] = (12, 7),
+        cache: tuple[int, int] = (0, 0),
+        stop: str | None = None,
+        cut: bool = False,
+        chunk: int = 5,
+    ) -> None:
+        """A Messages API stream. ``stop`` defaults to ``tool_use`` with calls, else
+        ``end_turn``; ``cut`` leaves out ``message_stop``."""
+        frames = [_a_start(usage, cache)]
+        index = 0
+        if thinking is not None:
+            deltas: list[dict[str, Any]] = [
+                {"type": "thinking_delta", "thinking": piece} for piece in _pieces(thinking, chunk)
+            ]
+            if signature is not None:
+                deltas.append({"type": "signature_delta", "signature": signature})
+            thinking_start = {"type": "thinking", "thinking": "", "signature": ""}
+            frames += _a_block(index, thinking_start, deltas)
+            index += 1
+        if text:
+            frames += _a_block(index, {"type": "text", "text": ""}, _a_text_deltas(text, chunk))
+            index += 1
+        for call_id, name, arguments in tool_calls:
+            start: dict[str, Any] = {"type": "tool_use", "id": call_id, "name": name, "input": {}}
+            deltas = [{"type": "input_json_delta", "partial_json": ""}]
+            deltas += [
+                {"type": "input_json_delta", "partial_json": piece}
+                for piece in _fragments(arguments)
+            ]
+            frames += _a_block(index, start, deltas)
+            index += 1
+        end = _a_end(stop or ("tool_use" if tool_calls else "end_turn"), usage[1])
+        frames += end[:-1] if cut else end
+        self._push(_Reply("anthropic", frames))
+
+    def chat(
+        self,
+        text: str = "",
+        reasoning: str | None = None,
+        tool_calls: Sequence[ToolCallSpec] = (),
+        usage: tuple[int, int] = (12, 7),
+        finish: str | None = None,
+        cut: bool = False,
+        chunk: int = 5,
+    ) -> None:
+        """A Chat Completions stream. ``finish`` defaults to ``tool_calls`` with calls, else
+        ``stop``; ``cut`` stops before ``finish_reason``."""
+        frames = [_c_chunk({"role": "assistant", "content": ""})]
+        for piece in _pieces(reasoning or "", chunk):
+            frames.append(_c_chunk({"reasoning_content": piece}))
+        for piece in _pieces(text, chunk):
+            frames.append(_c_chunk({"content": piece}))
+        for index, (call_id, name, arguments) in enumerate(tool_calls):
+            head = {
+                "index": index,
+                "id": call_id,
+                "type": "function",
+                "function": {"name": name, "arguments": ""},
+            }
+            frames.append(_c_chunk({"tool_calls": [head]}))
+            for piece in _fragments(arguments):
+                tail = {"index": index, "function": {"arguments": piece}}
+                frames.append(_c_chunk({"tool_calls": [tail]}))
+        if not cut:
+            frames += _c_end(finish or ("tool_calls" if tool_calls else "stop"), usage)
+        self._push(_Reply("chat", frames))
+
+    def error(self, status: int, body: Any = None, *, retry: bool = False) -> None:
+        """A JSON error response (``x-should-retry: false`` unless ``retry``: no SDK retries)."""
+        if body is None:
+            body = {"type": "error", "error": {"type": "api_error", "message": f"HTTP {status}"}}
+        self._push(_Reply("error", status=status, body=body, text="true" if retry else "false"))
+
+    def hold(self, text_before: str = "partial") -> None:
+        """A stream that sends its start and ``text_before``, then waits for :meth:`release`
+        (then ends normally) or for the client to hang up; it gives up after 10 s."""
+        reply = _Reply("hold", text=text_before)
+        with self._lock:
+            self._gates.append(reply.gate)
+        self._push(reply)
+
+    def release(self) -> None:
+        """Let every hold queued so far finish its stream (later holds wait again)."""
+        with self._lock:
+            gates, self._gates = self._gates, []
+        for gate in gates:
+            gate.set()
+
+    def close(self) -> None:
+        self.release()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    # -- serving (handler threads) -----------------------------------------------------------
+
+    def _take(self, request: Request) -> _Reply | None:
+        with self._lock:
+            self.requests.append(request)
+            return self._queue.popleft() if self._queue else None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    fake: FakeLLM
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        exc = sys.exc_info()[1]
+        if exc is not None and not isinstance(exc, ConnectionError | TimeoutError):
+            self.fake.errors.append(exc)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"  # the body ends when the connection closes
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        fake = self.server.fake
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw.decode("utf-8", "replace")
+        request = Request(self.path, body, {k.lower(): v for k, v in self.headers.items()})
+        reply = fake._take(request)
+        wire = "anthropic" if self.path.endswith("/messages") else "chat"
+        try:
+            if reply is None:
+                self._json(500, _problem("fake_llm: no reply queued"), "false")
+            elif reply.kind == "error":
+                self._json(reply.status, reply.body, reply.text)
+            elif reply.kind == "hold":
+                self._hold(fake, wire, reply)
+            elif reply.kind != wire:
+                text = f"fake_llm: a {reply.kind} reply was queued for a request to {self.path}"
+                self._json(500, _problem(text), "false")
+            else:
+                self._sse_head()
+                for frame in reply.frames:
+                    self.wfile.write(frame)
+                    self.wfile.flush()
+        except (ConnectionError, TimeoutError):
+            pass  # the client hung up
+
+    def _json(self, status: int, body: Any, should_retry: str) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("x-should-retry", should_retry)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _sse_head(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+
+    def _hold(self, fake: FakeLLM, wire: str, reply: _Reply) -> None:
+        text = reply.text
+        self._sse_head()
+        if wire == "anthropic":
+            head = [_a_start((12, 7), (0, 0))]
+            head.append(
+                _a_frame(
+                    {
+                        "type": "content_block_start",
+                        "index": 0,
+                        "content_block": {"type": "text", "text": ""},
+                    }
+                )
+            )
+            head += [
+                _a_frame({"type": "content_block_delta", "index": 0, "delta": delta})
+                for delta in _a_text_deltas(text, len(text) or 1)
+            ]
+            tail = [_a_frame({"type": "content_block_stop", "index": 0}), *_a_end("end_turn", 7)]
+        else:
+            head = [_c_chunk({"role": "assistant", "content": text})]
+            tail = _c_end("stop", (12, 7))
+        for frame in head:
+            self.wfile.write(frame)
+        self.wfile.flush()
+        fake.held.set()
+        deadline = time.monotonic() + HOLD_LIMIT_SECONDS
+        while not reply.gate.is_set() and time.monotonic() < deadline:
+            if self._client_gone():
+                fake.disconnected.set()
+                return
+        if not reply.gate.is_set():
+            return  # gave up: the stream stops without its final event
+        for frame in tail:
+            self.wfile.write(frame)
+        self.wfile.flush()
+
+    def _client_gone(self) -> bool:
+        """Wait up to 50 ms; True when the client closed its end."""
+        sock: socket.socket = self.connection
+        readable, _, _ = select.select([sock], [], [], 0.05)
+        if not readable:
+            return False
+        try:
+            gone = sock.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+        if not gone:
+            time.sleep(0.05)  # stray bytes from the client: keep polling at the same pace
+        return gone
+
+
+def _problem(message: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"type": "api_error", "message": message}}
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeLLM]:
+    server = FakeLLM()
+    try:
+        yield server
+    finally:
+        server.close()
