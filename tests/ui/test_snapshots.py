@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT.parent / "shared" / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
 SCREENSHOTS = ROOT / "screenshots"
-SHOTS = ("picker", "preview", "session", "help", "error", "chat")  # screenshots/NAME.svg <- test_NAME
+# screenshots/NAME.svg <- test_NAME
+SHOTS = ("picker", "preview", "session", "help", "error", "chat")
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
     "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"

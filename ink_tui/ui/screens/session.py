@@ -55,7 +55,7 @@ class SessionScreen(SessionKeys):
         Binding("y", "copy", "Copy"),
         Binding("b", "branches", "Branches"),
         Binding("f", "toggle_follow", "Follow"),
-        Binding("c", "chat", "Continue (chat)"),
+        Binding("c", "chat", "Continue"),
         Binding("F", "resume", "Resume following", show=False),
         Binding("s", "switch_newer", "Newer session", show=False),
         Binding("escape", "back", "Back", show=False),
