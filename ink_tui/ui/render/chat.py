@@ -14,7 +14,8 @@ from rich.text import Text
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.view import content_text, key_argument
 from ink_tui.ui.render import palette
-from ink_tui.ui.render.safe import ansi_text, markdown, plain
+from ink_tui.ui.render.safe import ansi_text, plain
+from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 
 __all__ = ["RESULT_LINES", "diff_text", "message_block", "streaming_block"]
 
@@ -63,7 +64,7 @@ def _assistant(message: Message, show_thinking: bool) -> RenderableType:
         if kind == "thinking" and show_thinking and block.get("thinking"):
             parts.append(plain(str(block["thinking"]), "dim italic"))
         elif kind == "text" and block.get("text"):
-            parts.append(markdown(str(block["text"])))
+            parts.append(StreamedMarkdown(str(block["text"]), finished=True))
         elif kind == "toolCall":
             parts.append(call_line(block))
     return Group(*parts)
@@ -95,13 +96,13 @@ def message_block(message: Message, *, show_thinking: bool = True) -> Renderable
     return plain(f"({role} message)", "dim")
 
 
-def streaming_block(thinking: str, text: str, calls: list[str]) -> RenderableType:
+def streaming_block(thinking: str, text: StreamedMarkdown, calls: list[str]) -> RenderableType:
     """The reply being streamed: thinking (dim), Markdown so far, tool calls announced."""
     parts: list[RenderableType] = []
     if thinking:
         parts.append(plain(thinking, "dim italic"))
-    if text:
-        parts.append(markdown(text))
+    if text.text:
+        parts.append(text)
     for name in calls:
         parts.append(plain(f"▸ {name} …", palette.current.accent))
     return Group(*parts) if parts else plain("…", "dim")

@@ -28,6 +28,7 @@ from ink_tui.session import SessionError
 from ink_tui.session.tree import ModelRef
 from ink_tui.ui.render.chat import message_block, streaming_block
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 from ink_tui.ui.screens.chat_modals import ModelScreen
 from ink_tui.ui.screens.chat_sink import ScreenSink
 
@@ -74,7 +75,7 @@ class ChatScreen(Screen[None]):
         self.queued: list[str] = []
         self.show_thinking = True
         self._thinking = ""
-        self._text = ""
+        self._reply = StreamedMarkdown()
         self._calls: list[str] = []
         self._flush_pending = False
         self._last_usage = ""
@@ -189,7 +190,7 @@ class ChatScreen(Screen[None]):
 
     def stream_delta(self, event: StreamEvent) -> None:
         if event.kind == "text":
-            self._text += event.text
+            self._reply.feed(event.text)
         elif event.kind == "thinking":
             self._thinking += event.text
         elif event.kind == "tool_call_start":
@@ -200,15 +201,15 @@ class ChatScreen(Screen[None]):
 
     def _flush_stream(self) -> None:
         self._flush_pending = False
-        if not (self._thinking or self._text or self._calls):
+        if not (self._thinking or self._reply.text or self._calls):
             return  # cleared since the repaint was asked for
         stream = self.query_one("#chat-stream", Static)
         stream.display = True
         thinking = self._thinking if self.show_thinking else ""
-        stream.update(streaming_block(thinking, self._text, self._calls))
+        stream.update(streaming_block(thinking, self._reply, self._calls))
 
     def _clear_stream(self) -> None:
-        self._thinking, self._text, self._calls = "", "", []
+        self._thinking, self._reply, self._calls = "", StreamedMarkdown(), []
         stream = self.query_one("#chat-stream", Static)
         stream.update("")
         stream.display = False

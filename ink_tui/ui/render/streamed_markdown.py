@@ -1,0 +1,143 @@
+"""Markdown rendered part by part, so that a growing reply repaints only its unfinished end.
+
+Rendering Markdown costs time in proportion to its length (about 6 ms per kilobyte here, code
+highlighting included), and a streamed reply is repainted many times a second: rendering the
+whole reply each time would block the event loop for a quarter of a second once it reaches
+40 kB. A reply only grows at its end, so it is cut into parts at block boundaries that later
+text cannot change (a blank line outside a code fence, followed by an unindented line that does
+not continue a list), each finished part is rendered once per width and kept, and only the rest
+is rendered at each repaint.
+
+Each part after the first is rendered as Rich renders a block that follows another (behind a
+one-line stand-in paragraph that is then dropped), so the parts put together look exactly like
+the whole text rendered at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+
+from ink_tui.ui.render.safe import markdown
+
+__all__ = ["StreamedMarkdown", "split_parts"]
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+# Rich puts no blank line after a rule, so a part never starts right after one
+_RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_STAND_IN = "x\n\n"  # renders as one line, then the blank line Rich puts between blocks
+_CACHE_SIZE = 2048  # rendered parts kept (a part is a few lines to a few hundred)
+
+Lines = list[list[Segment]]
+_rendered: OrderedDict[tuple[str, bool, int], Lines] = OrderedDict()
+
+
+def split_parts(text: str) -> tuple[list[str], str]:
+    """The finished parts of ``text`` and its rest (which more text could still change)."""
+    parts: list[str] = []
+    start = 0  # where the current part begins
+    fence: str | None = None  # the opening run of the fence we are inside
+    may_end = False  # after a blank line outside a fence, not right after a rule
+    after_rule = False
+    position = 0
+    while (end := text.find("\n", position)) >= 0:
+        line = text[position:end]
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
+                fence = None
+        elif not line.strip():
+            may_end = not after_rule
+        else:
+            if may_end and _starts_block(line) and text[start:position].strip():
+                parts.append(text[start:position])
+                start = position
+            may_end = False
+            after_rule = _RULE.match(line) is not None
+            opening = _FENCE.match(line)
+            fence = opening.group(1) if opening is not None else None
+        position = end + 1
+    unfinished = text[position:]
+    if may_end and _starts_block(unfinished, finished=False) and text[start:position].strip():
+        parts.append(text[start:position])  # (may_end is never set inside a fence)
+        start = position
+    return parts, text[start:]
+
+
+def _starts_block(line: str, *, finished: bool = True) -> bool:
+    """A line after a blank line that no earlier block can take in.
+
+    Of an unfinished line only the first character is known: a digit or ``-*+`` may still
+    become a list item.
+    """
+    if not line or line[0].isspace():
+        return False
+    if finished:
+        return _LIST_ITEM.match(line) is None
+    return not line[0].isdigit() and line[0] not in "-*+"
+
+
+def _part_lines(console: Console, options: ConsoleOptions, part: str, first: bool) -> Lines:
+    key = (part, first, options.max_width)
+    lines = _rendered.get(key)
+    if lines is not None:
+        _rendered.move_to_end(key)
+        return lines
+    lines = _render(console, options, part, first)
+    _rendered[key] = lines
+    if len(_rendered) > _CACHE_SIZE:
+        _rendered.popitem(last=False)
+    return lines
+
+
+def _render(console: Console, options: ConsoleOptions, part: str, first: bool) -> Lines:
+    if first:
+        return console.render_lines(markdown(part), options)
+    return console.render_lines(markdown(_STAND_IN + part), options)[1:]
+
+
+class StreamedMarkdown:
+    """A Rich renderable for Markdown that grows at its end (:meth:`feed`).
+
+    ``finished=True`` (a recorded message) caches the last part too; while streaming, the
+    rest is rendered afresh at each repaint.
+    """
+
+    def __init__(self, text: str = "", *, finished: bool = False) -> None:
+        self.text = ""
+        self.finished = finished
+        self._parts: list[str] = []
+        self._rest = ""
+        self.feed(text)
+
+    def feed(self, more: str) -> None:
+        """Append text (the next delta of a streamed reply)."""
+        if not more:
+            return
+        self.text += more
+        parts, self._rest = split_parts(self._rest + more)
+        self._parts.extend(parts)
+
+    def _pieces(self) -> Iterator[tuple[str, bool]]:
+        """Each part with whether it may be cached."""
+        for part in self._parts:
+            yield part, True
+        if self._rest.strip():
+            yield self._rest, self.finished
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for index, (part, cached) in enumerate(self._pieces()):
+            first = index == 0
+            if cached:
+                lines = _part_lines(console, options, part, first)
+            else:
+                lines = _render(console, options, part, first)
+            for line in lines:
+                yield from line
+                yield new_line
