@@ -10,32 +10,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import RenderableType
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ink_tui.agent.chat import ChatEngine, TurnOutcome
-from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.providers.errors import ProviderError
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session import SessionError
 from ink_tui.session.tree import ModelRef
-from ink_tui.ui.render.chat import message_block, streaming_block
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 from ink_tui.ui.screens.chat_modals import ModelScreen
 from ink_tui.ui.screens.chat_sink import ScreenSink
+from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 
 __all__ = ["ChatRequest", "ChatScreen"]
 
 HISTORY_SHOWN = 8  # context messages shown above the new ones
-STREAM_REFRESH = 0.05  # seconds between repaints of a streaming reply
 CHAT_ERRORS = (ProviderError, RuntimeError, OSError, SessionError, ValueError)
 
 
@@ -58,6 +53,10 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+o", "pick_model", "Model"),
         Binding("ctrl+l", "compact", "Compact"),
         Binding("ctrl+t", "toggle_thinking", "Thinking"),
+        Binding("pageup", "scroll_history('page_up')", "Page up", show=False),
+        Binding("pagedown", "scroll_history('page_down')", "Page down", show=False),
+        Binding("ctrl+home", "scroll_history('top')", "First message", show=False),
+        Binding("ctrl+end", "scroll_history('bottom')", "Latest", show=False),
     ]
 
     @dataclass
@@ -73,11 +72,6 @@ class ChatScreen(Screen[None]):
         self.request = request
         self.engine: ChatEngine | None = None
         self.queued: list[str] = []
-        self.show_thinking = True
-        self._thinking = ""
-        self._reply = StreamedMarkdown()
-        self._calls: list[str] = []
-        self._flush_pending = False
         self._last_usage = ""
         self._busy = False
 
@@ -85,15 +79,13 @@ class ChatScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-header")
-        with VerticalScroll(id="chat-log"):
-            yield Static(plain("loading the session…", "dim"), id="chat-stream")
+        yield ChatLog(id="chat-log")
         yield Static(id="chat-queued")
         yield Input(placeholder="loading…", id="chat-input", disabled=True)
         yield Static(id="chat-status")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#chat-log", VerticalScroll).anchor()
         self.query_one("#chat-queued").display = False
         self._load()
 
@@ -119,7 +111,7 @@ class ChatScreen(Screen[None]):
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:
-        self.query_one("#chat-stream", Static).update(plain(message.error, "bold red"))
+        self.log_view.fail(message.error)
         self.set_status("cannot chat here: Esc goes back")
 
     @on(Ready)
@@ -137,7 +129,7 @@ class ChatScreen(Screen[None]):
         elif earlier:
             self.note(f"… {earlier} earlier message(s) are in the context")
         for item in shown:
-            self._add(message_block(item, show_thinking=self.show_thinking))
+            self.log_view.add_message(item)
         if start.fork:
             self.note(f"continuing from entry {start.leaf_id}: new messages start a new branch")
         if start.read_only:
@@ -145,10 +137,8 @@ class ChatScreen(Screen[None]):
         elif start.warning:
             self.note(start.warning, "bold yellow")
         for closing in self.engine.store.prefix:
-            self._add(message_block(closing))
-        stream = self.query_one("#chat-stream", Static)
-        stream.update("")
-        stream.display = False
+            self.log_view.add_message(closing)
+        self.log_view.ready()
         composer = self.query_one("#chat-input", Input)
         composer.disabled = start.read_only is not None
         composer.placeholder = (
@@ -160,12 +150,13 @@ class ChatScreen(Screen[None]):
 
     # -- display helpers ---------------------------------------------------------------------
 
-    def _add(self, renderable: RenderableType, classes: str = "chat-message") -> None:
-        log = self.query_one("#chat-log", VerticalScroll)
-        log.mount(Static(renderable, classes=classes), before=self.query_one("#chat-stream"))
+    @property
+    def log_view(self) -> ChatLog:
+        """The conversation (``log`` is Textual's logger)."""
+        return self.query_one("#chat-log", ChatLog)
 
     def note(self, text: str, style: str = "dim") -> None:
-        self._add(plain(text, style), classes="chat-note")
+        self.log_view.note(text, style)
 
     def set_status(self, text: str) -> None:
         usage = f"   last turn {self._last_usage}" if self._last_usage else ""
@@ -188,38 +179,12 @@ class ChatScreen(Screen[None]):
 
     # -- what the engine reports (from the turn worker, on the event loop) ---------------------
 
-    def stream_delta(self, event: StreamEvent) -> None:
-        if event.kind == "text":
-            self._reply.feed(event.text)
-        elif event.kind == "thinking":
-            self._thinking += event.text
-        elif event.kind == "tool_call_start":
-            self._calls.append(event.name)
-        if not self._flush_pending:
-            self._flush_pending = True
-            self.set_timer(STREAM_REFRESH, self._flush_stream)
-
-    def _flush_stream(self) -> None:
-        self._flush_pending = False
-        if not (self._thinking or self._reply.text or self._calls):
-            return  # cleared since the repaint was asked for
-        stream = self.query_one("#chat-stream", Static)
-        stream.display = True
-        thinking = self._thinking if self.show_thinking else ""
-        stream.update(streaming_block(thinking, self._reply, self._calls))
-
-    def _clear_stream(self) -> None:
-        self._thinking, self._reply, self._calls = "", StreamedMarkdown(), []
-        stream = self.query_one("#chat-stream", Static)
-        stream.update("")
-        stream.display = False
-
     def recorded(self, message: dict[str, Any]) -> None:
         if message.get("role") == "user":
             return  # shown when sent
         if message.get("role") == "assistant":
-            self._clear_stream()
-        self._add(message_block(message, show_thinking=self.show_thinking))
+            self.log_view.clear_stream()
+        self.log_view.add_message(message)
         self._refresh_header()
 
     # -- input -------------------------------------------------------------------------------
@@ -267,19 +232,19 @@ class ChatScreen(Screen[None]):
     async def _turn(self, text: str) -> None:
         engine = self.engine
         assert engine is not None
-        self._add(message_block({"role": "user", "content": text}))
+        self.log_view.add_message({"role": "user", "content": text})
         self.set_status("● waiting for the model…   Esc interrupts")
         outcome: TurnOutcome | None = None
         try:
             outcome = await engine.send(text)
         except CHAT_ERRORS as error:
-            self._clear_stream()
+            self.log_view.clear_stream()
             self.note(
                 str(error).splitlines()[0] if str(error) else type(error).__name__, "bold red"
             )
             if not any(m.get("content") == text for m in engine.messages):
                 self._give_back(text)
-        self._clear_stream()
+        self.log_view.clear_stream()
         if outcome is not None:
             if outcome.steps:
                 self._last_usage = outcome.usage.line()
@@ -312,7 +277,7 @@ class ChatScreen(Screen[None]):
         else:
             self.note(note, "bold")
             if engine.messages and engine.messages[0] is not head:  # the new summary
-                self._add(message_block(engine.messages[0]))
+                self.log_view.add_message(engine.messages[0])
         self._busy = False
         self.set_status("ready")
         self._send_next()
@@ -387,8 +352,12 @@ class ChatScreen(Screen[None]):
             self._compact()
 
     def action_toggle_thinking(self) -> None:
-        self.show_thinking = not self.show_thinking
-        self.set_status(f"thinking {'shown' if self.show_thinking else 'hidden'}")
+        log = self.log_view
+        log.set_show_thinking(not log.show_thinking)
+        self.set_status(f"thinking {'shown' if log.show_thinking else 'hidden'}")
+
+    def action_scroll_history(self, where: Scroll) -> None:
+        self.log_view.scroll_history(where)
 
 
 def _session_screen(path: Path) -> Screen[Any]:

@@ -28,7 +28,7 @@ class ScreenSink:
         self.screen = screen
 
     def on_delta(self, event: StreamEvent) -> None:
-        self.screen.stream_delta(event)
+        self.screen.log_view.stream_delta(event)
 
     def on_message(self, message: dict[str, Any]) -> None:
         self.screen.recorded(message)

@@ -1,0 +1,61 @@
+"""Pilot tests of reading the chat pane's conversation from the keyboard: paging through it
+while the composer keeps the focus, and ctrl+t hiding or showing thinking in what is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input
+
+from ink_tui.ui.widgets.chat_log import ChatLog
+
+SIZE = (100, 24)
+
+
+async def test_page_keys_scroll_the_conversation_and_the_bottom_follows_again(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    writer = chat_kit.writer(workdir)
+    for turn in range(4):
+        writer.append_message({"role": "user", "content": f"question {turn}"})
+        writer.append_message(chat_kit.assistant("\n\n".join(f"line {n}" for n in range(8))))
+    llm.anthropic(text="the newest reply")
+    app = chat_kit.app(workdir, writer.path, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        log = screen.query_one(ChatLog)
+        await chat_kit.until(pilot, lambda: log.max_scroll_y > 0 and log.is_vertical_scroll_end)
+
+        await pilot.press("pageup")
+        assert log.scroll_y < log.max_scroll_y
+        assert screen.query_one("#chat-input", Input).has_focus
+        await pilot.press("ctrl+home")
+        assert log.scroll_y == 0
+        await pilot.press("pagedown")
+        assert 0 < log.scroll_y < log.max_scroll_y
+
+        await pilot.press("ctrl+end")
+        await chat_kit.send(pilot, "one more")
+        await chat_kit.until(pilot, lambda: "the newest reply" in chat_kit.log(screen))
+        await chat_kit.idle(pilot, screen)
+        await chat_kit.until(pilot, lambda: log.is_vertical_scroll_end, "the log at its end")
+
+
+async def test_ctrl_t_hides_and_shows_thinking_in_messages_already_shown(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    writer = chat_kit.writer(workdir)
+    writer.append_message({"role": "user", "content": "why"})
+    thought = {"type": "thinking", "thinking": "weighing the options", "signature": "sig"}
+    writer.append_message(chat_kit.assistant(blocks=[thought, {"type": "text", "text": "because"}]))
+    app = chat_kit.app(workdir, writer.path, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        assert "weighing the options" in chat_kit.log(screen)
+        await pilot.press("ctrl+t")
+        assert "weighing the options" not in chat_kit.log(screen)
+        assert "because" in chat_kit.log(screen)
+        assert "thinking hidden" in chat_kit.static(screen, "#chat-status")
+        await pilot.press("ctrl+t")
+        assert "weighing the options" in chat_kit.log(screen)
