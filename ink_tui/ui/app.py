@@ -61,6 +61,7 @@ class InkApp(App[int]):
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("f1", "help", "Help", show=False),
         Binding("ctrl+p", "command_palette", "Commands", show=False),
     ]
 

@@ -13,7 +13,7 @@ from ink_tui.ui.widgets.chat_log import ChatLog
 SIZE = (100, 24)
 
 
-async def test_page_keys_scroll_the_conversation_and_the_bottom_follows_again(
+async def test_page_keys_scroll_the_conversation_and_sending_follows_the_bottom_again(
     chat_kit: Any, workdir: Path, llm: Any
 ) -> None:
     writer = chat_kit.writer(workdir)
@@ -35,8 +35,8 @@ async def test_page_keys_scroll_the_conversation_and_the_bottom_follows_again(
         await pilot.press("pagedown")
         assert 0 < log.scroll_y < log.max_scroll_y
 
-        await pilot.press("ctrl+end")
-        await chat_kit.send(pilot, "one more")
+        await pilot.press("pageup")
+        await chat_kit.send(pilot, "one more")  # sending goes back to the bottom
         await chat_kit.until(pilot, lambda: "the newest reply" in chat_kit.log(screen))
         await chat_kit.idle(pilot, screen)
         await chat_kit.until(pilot, lambda: log.is_vertical_scroll_end, "the log at its end")
@@ -59,3 +59,20 @@ async def test_ctrl_t_hides_and_shows_thinking_in_messages_already_shown(
         assert "thinking hidden" in chat_kit.static(screen, "#chat-status")
         await pilot.press("ctrl+t")
         assert "weighing the options" in chat_kit.log(screen)
+
+
+async def test_f1_opens_the_keys_from_the_composer_where_question_mark_is_typed(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    from ink_tui.ui.screens.help import HelpScreen
+
+    app = chat_kit.app(workdir, chat_session, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        await pilot.press("question_mark")
+        assert screen.query_one("#chat-input", Input).value == "?"
+        await pilot.press("f1")
+        await chat_kit.until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        assert "Page up" in chat_kit.text(app.screen, "#help-keys")
+        await pilot.press("escape")
+        await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")

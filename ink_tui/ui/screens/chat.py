@@ -210,6 +210,7 @@ class ChatScreen(Screen[None]):
         """Send a message or run a command (typed now, or queued during a turn)."""
         command = text.strip()
         self._busy = True
+        self.log_view.scroll_history("bottom")  # what it starts is shown, and followed
         if command == "/compact":
             self._compact()
         elif command == "/model":
