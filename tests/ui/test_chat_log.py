@@ -1,5 +1,6 @@
-"""Pilot tests of reading the chat pane's conversation from the keyboard: paging through it
-while the composer keeps the focus, and ctrl+t hiding or showing thinking in what is shown."""
+"""Pilot tests of the chat pane from the keyboard: paging through the conversation while the
+composer keeps the focus, ctrl+t hiding or showing thinking in what is shown, F1 for the keys,
+the chat commands in the command palette."""
 
 from __future__ import annotations
 
@@ -76,3 +77,26 @@ async def test_f1_opens_the_keys_from_the_composer_where_question_mark_is_typed(
         assert "Page up" in chat_kit.text(app.screen, "#help-keys")
         await pilot.press("escape")
         await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")
+
+
+async def test_the_command_palette_offers_the_chat_commands(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    from textual.command import CommandList, CommandPalette
+
+    from ink_tui.ui.screens.chat_modals import ModelScreen
+
+    app = chat_kit.app(workdir, chat_session, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await chat_kit.chat_ready(pilot)
+        await pilot.press("ctrl+p")
+        await chat_kit.until(pilot, lambda: isinstance(app.screen, CommandPalette), "palette")
+        await pilot.press(*"Model")
+        found = app.screen.query_one(CommandList)
+        await chat_kit.until(
+            pilot,
+            lambda: found.option_count and "Model" in str(found.get_option_at_index(0).prompt),
+            "the Model command first",
+        )
+        await pilot.press("enter")
+        await chat_kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
