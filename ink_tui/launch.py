@@ -116,7 +116,10 @@ def run_app(argv: Sequence[str]) -> int:
     if args.model:
         from ink_tui.agent.providers import parse_model_ref
 
-        model = parse_model_ref(args.model)
+        try:
+            model = parse_model_ref(args.model)
+        except ValueError as error:
+            raise LaunchError(f"--model: {error}") from error
         if model.provider == "openai-codex":
             raise LaunchError(
                 "--model openai-codex/…: the Responses API with the ChatGPT login is not "

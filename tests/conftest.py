@@ -43,6 +43,7 @@ class _Reply:
     body: Any = None
     text: str = ""
     gate: threading.Event = field(default_factory=threading.Event)  # a hold's release
+    broken: bool = False  # the body is announced longer than it is: the connection breaks
 
 
 def _pieces(text: str, size: int) -> list[str]:
@@ -273,6 +274,14 @@ class FakeLLM:
             frames += _c_end(finish or ("tool_calls" if tool_calls else "stop"), usage)
         self._push(_Reply("chat", frames))
 
+    def break_off(self) -> None:
+        """Make the reply queued last break off mid-body: its frames but the last, under a
+        ``Content-Length`` promising more, then the connection closes (a transport error)."""
+        with self._lock:
+            reply = self._queue[-1]
+            reply.frames = reply.frames[:-1]
+            reply.broken = True
+
     def error(self, status: int, body: Any = None, *, retry: bool = False) -> None:
         """A JSON error response (``x-should-retry: false`` unless ``retry``: no SDK retries)."""
         if body is None:
@@ -349,7 +358,8 @@ class _Handler(BaseHTTPRequestHandler):
                 text = f"fake_llm: a {reply.kind} reply was queued for a request to {self.path}"
                 self._json(500, _problem(text), "false")
             else:
-                self._sse_head()
+                promised = sum(map(len, reply.frames)) + 100 if reply.broken else None
+                self._sse_head(promised)
                 for frame in reply.frames:
                     self.wfile.write(frame)
                     self.wfile.flush()
@@ -365,10 +375,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _sse_head(self) -> None:
+    def _sse_head(self, length: int | None = None) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
+        if length is not None:
+            self.send_header("Content-Length", str(length))
         self.end_headers()
 
     def _hold(self, fake: FakeLLM, wire: str, reply: _Reply) -> None:

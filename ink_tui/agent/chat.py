@@ -33,14 +33,13 @@ from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import (
     TOOLS,
-    ToolOutcome,
     needs_approval,
     run_tool,
     validate_arguments,
 )
 from ink_tui.session.context import frame_summary
 from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX, THINKING_LEVELS
-from ink_tui.session.tree import ModelRef
+from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
 __all__ = [
     "DENIED_TEXT",
@@ -63,7 +62,6 @@ INTERRUPTED_TEXT = "(interrupted before this tool ran)"
 """Ink's fill-in for the calls of a batch that an interrupt stopped before they ran."""
 
 DENIED_TEXT = 'Tool "{tool}" denied by the user at the approval prompt: it was not run.'
-
 """The ``isError`` result a denied call gets (the model reads it and can ask or adapt)."""
 
 
@@ -120,15 +118,6 @@ class TurnOutcome:
     status: Literal["done", "interrupted"]
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
-
-
-def result_content(outcome: ToolOutcome) -> str | list[Message]:
-    """A tool outcome as Ink's result ``content``: text, or text then image blocks."""
-    if not outcome.images:
-        return outcome.content
-    blocks: list[Message] = [{"type": "text", "text": outcome.content}]
-    blocks += [{"type": "image", "data": i.data, "mimeType": i.mime_type} for i in outcome.images]
-    return blocks
 
 
 class ChatEngine:
@@ -204,14 +193,16 @@ class ChatEngine:
         Raises ``CompactionError`` (nothing written) when the summary is empty, cut short by the
         token cap, or interrupted; provider errors as :meth:`send` does.
         """
-        model = self.require_model()
+        self.store.check_writable()
+        resolve_endpoint(self.require_model(), self.env)
+        await self._check_fresh()  # the plan is made from the branch the entry will go on
+        model = self.require_model()  # theirs, if we went on from their leaf
         resolve_endpoint(model, self.env)
         plan = plan_compaction(self.messages, self.compaction_boundary)
         if plan is None:
             return "nothing safe to compact yet — continuing"
         self._stop = asyncio.Event()
         try:
-            await self._check_fresh()
             reply = await self._race(
                 stream_turn(
                     model,
@@ -240,7 +231,7 @@ class ChatEngine:
             "summary": summary,
             "retainedTail": plan.retained,
             "tokensBefore": plan.tokens_before,
-            "usage": {key: int(used.get(key, 0)) for key in USAGE_KEYS},
+            "usage": {key: int(used[key]) for key in USAGE_KEYS if key in used},  # as reported
             "model": model.model_id,
             "modelReference": model.reference,
         }
@@ -263,10 +254,12 @@ class ChatEngine:
         Raises ``MissingApiKey``/``UnsupportedProvider``/``NoModel`` before anything is written,
         ``ProviderError``/``IncompleteStream`` when a reply fails (what completed stays written).
         """
-        model = self.require_model()
-        resolve_endpoint(model, self.env)  # a missing key fails here, before any write
-        self._stop = asyncio.Event()
+        self.store.check_writable()
+        resolve_endpoint(self.require_model(), self.env)  # a missing key fails before any write
         await self._check_fresh()
+        model = self.require_model()  # theirs, if we went on from their leaf
+        resolve_endpoint(model, self.env)
+        self._stop = asyncio.Event()
         system = await asyncio.to_thread(system_prompt, self.cwd, TOOL_LIST)
         user: Message = {"role": "user", "content": content}
         self.messages.append(user)
@@ -301,10 +294,16 @@ class ChatEngine:
         if conflict is None:
             return
         choice = await self.sink.resolve_conflict(conflict)
-        messages = await self.store.adopt(conflict, theirs=choice == "theirs")
-        if messages is not None:
-            self.messages = messages
-            self.sink.on_notice(f"went on from the new leaf ({len(conflict.arrived)} new records)")
+        context = await self.store.adopt(conflict, theirs=choice == "theirs")
+        if context is None:
+            return
+        # their branch as a resume would restore it: context, floor, thinking level, model
+        self.messages = context.messages
+        self.compaction_boundary = context.compaction_boundary
+        self.thinking = thinking_level(conflict.session) or self.thinking
+        if not self.store.model_pending:
+            self.model = restored_model(conflict.session)[0] or self.model
+        self.sink.on_notice(f"went on from the new leaf ({len(conflict.arrived)} new records)")
 
     async def _record(self, message: Message) -> None:
         notice = await self.store.append_message(message)
@@ -378,7 +377,7 @@ class ChatEngine:
                     continue
             self.sink.on_tool_start(call)
             outcome = await run_tool(name, call.get("arguments"), cwd=self.cwd, signal=self._stop)
-            results.append(_result(call_id, name, result_content(outcome), outcome.is_error))
+            results.append(_result(call_id, name, outcome.result_content(), outcome.is_error))
         return results
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ink_tui.agent.start import ChatStart
-from ink_tui.session.context import build_context
+from ink_tui.session.context import Context, build_context
 from ink_tui.session.pairing import (
     UNKNOWN_OUTCOME_TEXT,
     pair_tool_calls,
@@ -77,10 +77,15 @@ class ChatStore:
         self._clock = clock
         self._random_hex = random_hex
         self._writer: SessionWriter | None = None
-        self.prefix: list[Message] = []  # planned records (dangling closure) not yet written
+        self.prefix: list[Message] = []  # the dangling calls' closure, until it is written
         closing = closing_message(start.messages) if start.session is not None else None
         if closing is not None:
             self.prefix.append(closing)
+
+    @property
+    def model_pending(self) -> bool:
+        """A ``--model`` override that is not written yet."""
+        return self._persist_model
 
     @property
     def path(self) -> Path | None:
@@ -114,8 +119,9 @@ class ChatStore:
         """What arrived since we last read or wrote, or ``None`` when the file is as we left it."""
         return await asyncio.to_thread(self._changed)
 
-    async def adopt(self, conflict: Conflict, *, theirs: bool) -> list[Message] | None:
-        """Go on from the new leaf (returns its context) or from ours (returns ``None``)."""
+    async def adopt(self, conflict: Conflict, *, theirs: bool) -> Context | None:
+        """Go on from the new leaf (returns its context, with the closure of calls left open
+        there) or from ours (returns ``None``)."""
         if theirs:
             return await asyncio.to_thread(self._go_theirs, conflict)
         await asyncio.to_thread(self._keep_ours, conflict)
@@ -156,18 +162,19 @@ class ChatStore:
         self.session = conflict.session
         self._reattach(conflict.session)
 
-    def _go_theirs(self, conflict: Conflict) -> list[Message]:
+    def _go_theirs(self, conflict: Conflict) -> Context:
+        """Their leaf becomes ours; calls they left open are closed before our next record."""
         self.session = conflict.session
         self.leaf_id = conflict.their_leaf
         self._fork = False
-        messages = list(build_context(conflict.session, self.leaf_id).messages)
+        context = build_context(conflict.session, self.leaf_id)
         self.prefix = []
-        closing = closing_message(messages)
+        closing = closing_message(context.messages)
         if closing is not None:
             self.prefix.append(closing)
-            messages.append(closing)
+            context = replace(context, messages=[*context.messages, closing])
         self._reattach(conflict.session)
-        return messages
+        return context
 
     def _reattach(self, session: SessionFile) -> None:
         if self._writer is None:
@@ -185,18 +192,38 @@ class ChatStore:
         return writer
 
     def _run(self, write: Callable[[SessionWriter], T]) -> T:
-        writer = self._writer or self._prepare()
-        result = write(writer)
-        self.leaf_id = writer.leaf_id
-        return result
+        writer = self._writer or self._open()
+        try:
+            self._write_pending(writer)
+            return write(writer)
+        finally:  # what was written stays our point, even when a later append failed
+            self.leaf_id = writer.leaf_id
 
-    def _prepare(self) -> SessionWriter:
-        """The first write: repair, position marker, dangling closure, model; in that order."""
+    def _write_pending(self, writer: SessionWriter) -> None:
+        """What goes before the chat's own records, each step forgotten once written: the
+        position marker of a fork, the closure of dangling calls, a ``--model`` override."""
+        if self._fork:
+            writer.append_position(self.leaf_id)
+            self._fork = False
+        while self.prefix:
+            writer.append_message(self.prefix[0])
+            self.prefix.pop(0)
+        if self._persist_model and self.start.model is not None:
+            writer.append_session_model(self.start.model, explicit=True)
+            self._persist_model = False
+
+    def check_writable(self) -> None:
+        """Raises ``PermissionError`` for a file ink-tui must not write to (read-only start)."""
         start = self.start
         if start.read_only is not None:
             raise PermissionError(
                 f"{start.path}: not continuable, nothing was written: {start.read_only}"
             )
+
+    def _open(self) -> SessionWriter:
+        """The first write: the file re-read and repaired (or a new one staged)."""
+        start = self.start
+        self.check_writable()
         if self.session is None:
             writer = SessionWriter.new(
                 self.project_dir,
@@ -205,6 +232,7 @@ class ChatStore:
                 clock=self._clock,
                 random_hex=self._random_hex,
             )
+            self._persist_model = False  # a new file's header names the model (Ink's staging)
         else:
             session = open_session(self.session.path, warn=None)
             if session.size != self.session.size:
@@ -215,13 +243,5 @@ class ChatStore:
                 session = open_session(session.path, warn=None)
             self.session = session
             writer = self._writer_for(session)
-            if self._fork:
-                writer.append_position(self.leaf_id)
-            for message in self.prefix:
-                writer.append_message(message)
-            if self._persist_model and start.model is not None:
-                writer.append_session_model(start.model, explicit=True)
-        self.prefix = []
-        self._fork = False
         self._writer = writer
         return writer

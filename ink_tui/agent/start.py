@@ -7,10 +7,13 @@ before the first write.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
@@ -25,6 +28,9 @@ Message = dict[str, Any]
 
 DEFAULT_THINKING = "medium"
 """The level when neither the file nor ``--thinking`` names one."""
+
+LEASE_GRACE_SECONDS = 60.0
+"""Ink's child-resume lease: a holder refreshes its file every 20 s and is gone after 60 s."""
 
 
 @dataclass(slots=True)
@@ -148,7 +154,49 @@ def load_chat(
             f"this file; run `ink-tui repair {path}` first"
         )
     start.torn = torn
+    start.read_only = start.read_only or _unknown_final_record(session, torn) or _leased(path)
     return start
+
+
+def _unknown_final_record(session: SessionFile, torn: TornRepair | None) -> str | None:
+    """Ink's repair would cut a *complete* final record of a type it does not know (written by
+    a newer Ink?): never lose it, write nothing instead."""
+    dropped = session.dropped_final_line
+    if torn is None or torn.action != "truncated" or dropped is None:
+        return None
+    if not session.ends_with_newline:
+        return None  # really torn: cutting it loses nothing that was complete
+    with session.path.open("rb") as file:
+        file.seek(dropped.offset)
+        data = file.read(dropped.end - dropped.offset)
+    try:
+        record = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+        return None
+    return (
+        f"the last line is a complete {record['type']!r} record that this version does not know "
+        "(from a newer Ink?); continuing would cut it, so nothing is written"
+    )
+
+
+def _leased(path: Path) -> str | None:
+    """A child (subagent) session that Ink is resuming now: its lease is fresh."""
+    lease_dir = path.with_name(path.name + ".lease")
+    now = time.time()
+    try:
+        held = [
+            lease.name
+            for lease in lease_dir.iterdir()
+            if lease.name.startswith("lease-") and now - lease.stat().st_mtime < LEASE_GRACE_SECONDS
+        ]
+    except OSError:
+        return None  # no lease folder: nobody holds it
+    if not held:
+        return None
+    pid = held[0].split("-")[1] if held[0].count("-") >= 2 else "?"
+    return f"Ink is resuming this subagent session now (lease held by process {pid})"
 
 
 def new_chat(cwd: str, *, model: ModelRef | None = None, thinking: str | None = None) -> ChatStart:

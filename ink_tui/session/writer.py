@@ -21,6 +21,7 @@ from typing import Any
 
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.reader import SessionFile
+from ink_tui.session.records import is_valid_model
 from ink_tui.session.tree import ModelRef
 
 __all__ = [
@@ -119,7 +120,7 @@ class SessionWriter:
             "cwd": cwd,
         }
         if model is not None:
-            header["model"] = model.to_json()
+            header["model"] = _checked_model(model)
         path = project_dir / session_file_name(stamp, file_uuid)
         return cls(
             path,
@@ -207,16 +208,7 @@ class SessionWriter:
 
     def append_session_model(self, model: ModelRef, *, explicit: bool = True) -> None:
         """A ``session_model`` marker (``/model``). Creates the file when it does not exist."""
-        self._write(
-            [
-                {
-                    "type": "session_model",
-                    "provider": model.provider,
-                    "modelId": model.model_id,
-                    "explicit": explicit,
-                }
-            ]
-        )
+        self._write([{"type": "session_model", **_checked_model(model), "explicit": explicit}])
 
     # -- IO ----------------------------------------------------------------------------------
 
@@ -254,6 +246,15 @@ class SessionWriter:
             os.close(fd)
         self.exists = True
         self._size = len(payload)
+
+
+def _checked_model(model: ModelRef) -> Record:
+    """``{provider, modelId}``, refused unless Ink accepts it (a blank id makes Ink refuse the
+    whole file)."""
+    fields = model.to_json()
+    if not is_valid_model(fields):
+        raise ValueError(f"not a model Ink accepts: {model.provider}/{model.model_id!r}")
+    return fields
 
 
 def _write_all(fd: int, payload: bytes) -> None:

@@ -100,3 +100,28 @@ async def test_the_command_palette_offers_the_chat_commands(
         )
         await pilot.press("enter")
         await chat_kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
+
+
+async def test_a_blank_model_is_refused_in_the_picker_and_after_slash_model(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    from ink_tui.ui.screens.chat_modals import ModelScreen
+
+    before = chat_session.read_bytes()
+    app = chat_kit.app(workdir, chat_session, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        await pilot.press("ctrl+o")
+        await chat_kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
+        field = app.screen.query_one(Input)
+        field.value = "\u3000"
+        await pilot.press("enter")
+        assert isinstance(app.screen, ModelScreen)
+        assert "provider/modelId" in chat_kit.static(app.screen, "#model-hint")
+        await pilot.press("escape")
+        await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")
+        screen.query_one("#chat-input", Input).value = "/model \ufeff"  # no key types U+FEFF
+        await pilot.press("enter")
+        await chat_kit.idle(pilot, screen)
+        assert any("provider/modelId" in note for note in chat_kit.notes(screen))
+    assert chat_session.read_bytes() == before

@@ -8,6 +8,7 @@ order: ``role, blocks, usage, stopReason, model, modelReference, usageMissing?``
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -192,7 +193,7 @@ class ChatAssembler:
             if block is None:
                 block = {
                     "type": "toolCall",
-                    "id": str(call.get("id") or f"call_{index}"),
+                    "id": str(call.get("id") or f"call_{secrets.token_hex(12)}"),  # unique
                     "name": str(function.get("name") or ""),
                     "arguments": {},
                 }

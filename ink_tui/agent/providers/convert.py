@@ -75,7 +75,9 @@ def anthropic_request(system: str, messages: Sequence[Json], tools: Sequence[Too
         if role == "user":
             wire.append({"role": "user", "content": _anthropic_content(msg.get("content", ""))})
         elif role == "assistant":
-            wire.append({"role": "assistant", "content": _anthropic_assistant(msg["blocks"])})
+            content = _anthropic_assistant(msg["blocks"])
+            if content:  # the API refuses an empty assistant turn (an empty reply, recorded)
+                wire.append({"role": "assistant", "content": content})
         elif role == "toolResult":
             wire.append(
                 {

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ink_tui.agent.providers.assemble import (
     AnthropicAssembler,
@@ -24,6 +24,7 @@ from ink_tui.session.tree import ModelRef
 __all__ = ["StreamEvent", "stream_turn"]
 
 DEFAULT_MAX_TOKENS = 16384  # Ink's CLI default (--max-tokens)
+T = TypeVar("T")
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -94,6 +95,24 @@ async def stream_turn(
     return await _chat_turn(endpoint, ref, call)
 
 
+async def _transport_checked(
+    stream: AsyncIterable[T], sdk_error: type[Exception], name: str
+) -> AsyncIterator[T]:
+    """The stream's items; a transport failure while reading the body (which the Anthropic
+    SDK passes through unwrapped) is an incomplete stream, never a crash."""
+    items = aiter(stream)
+    while True:
+        try:
+            item = await anext(items)
+        except StopAsyncIteration:
+            return
+        except sdk_error:
+            raise
+        except Exception as exc:
+            raise IncompleteStream(_one_line(f"{name} stream broke off: {exc!r}")) from exc
+        yield item
+
+
 async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
     import anthropic  # deferred: importing the SDK costs about a second
 
@@ -111,7 +130,7 @@ async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Jso
         async with client.messages.stream(**kwargs) as stream:
             if call.on_open is not None:
                 await call.on_open()
-            async for event in stream:
+            async for event in _transport_checked(stream, anthropic.APIError, endpoint.info.name):
                 assembler.feed(event.model_dump(mode="json"))
     except anthropic.APIStatusError as exc:
         raise _status_error(endpoint, exc.status_code, exc.body, exc.message) from exc
@@ -158,7 +177,7 @@ async def _chat_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
         stream = await client.chat.completions.create(**kwargs)
         if call.on_open is not None:
             await call.on_open()
-        async for chunk in stream:
+        async for chunk in _transport_checked(stream, openai.APIError, endpoint.info.name):
             assembler.feed(chunk.model_dump(mode="json"))
     except openai.APIStatusError as exc:
         raise _status_error(endpoint, exc.status_code, exc.body, exc.message) from exc

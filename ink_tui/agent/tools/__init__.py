@@ -100,12 +100,24 @@ async def run_tool(
     cwd: Path,
     signal: asyncio.Event | None = None,
 ) -> ToolOutcome:
-    """Check ``arguments`` and run tool ``name`` in ``cwd``; ``signal`` set means cancel."""
+    """Check ``arguments`` and run tool ``name`` in ``cwd``; ``signal`` set means cancel.
+
+    A tool that throws (a path with a NUL byte, say) gives an error result, as in Ink: the
+    call always gets its result.
+    """
     problem = validate_arguments(name, arguments)
     if problem is not None:
         return error(problem)
     assert isinstance(arguments, dict)
-    args: dict[str, object] = arguments
+    try:
+        return await _dispatch(name, arguments, cwd, signal)
+    except Exception as exc:
+        return error(str(exc) or type(exc).__name__)
+
+
+async def _dispatch(
+    name: str, args: dict[str, object], cwd: Path, signal: asyncio.Event | None
+) -> ToolOutcome:
     aborted = signal is not None and signal.is_set()
     if name == "bash":
         return await run_bash(args, cwd, signal)

@@ -12,6 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 MAX_BYTES = 50 * 1024
 """Ink's 50KB cap on a tool's text output (``constants.ts`` and the per-tool copies)."""
@@ -39,6 +40,14 @@ class ToolOutcome:
     content: str
     is_error: bool = False
     images: tuple[ToolImage, ...] = field(default=())
+
+    def result_content(self) -> str | list[dict[str, Any]]:
+        """Ink's result ``content``: the text, or the text then the image blocks."""
+        if not self.images:
+            return self.content
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": self.content}]
+        blocks += [{"type": "image", "data": i.data, "mimeType": i.mime_type} for i in self.images]
+        return blocks
 
 
 def error(text: str) -> ToolOutcome:

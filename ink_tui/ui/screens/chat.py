@@ -31,7 +31,9 @@ from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 __all__ = ["ChatRequest", "ChatScreen"]
 
 HISTORY_SHOWN = 8  # context messages shown above the new ones
-CHAT_ERRORS = (ProviderError, RuntimeError, OSError, SessionError, ValueError)
+# What a turn, a compaction or a switch can fail with: a one-line note in the pane (what
+# completed stays written). The last entry keeps anything unforeseen from closing the app.
+CHAT_ERRORS = (ProviderError, RuntimeError, OSError, SessionError, ValueError, Exception)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +289,14 @@ class ChatScreen(Screen[None]):
     async def _switch_model(self, reference: str) -> None:
         from ink_tui.agent.providers import parse_model_ref
 
-        await self._apply_model(parse_model_ref(reference))
+        try:
+            model = parse_model_ref(reference)
+        except ValueError as error:
+            self.note(str(error), "bold red")
+            self._busy = False
+            self._send_next()
+            return
+        await self._apply_model(model)
 
     @work(exclusive=True, group="chat-model")
     async def _switch_thinking(self, level: str) -> None:

@@ -138,10 +138,12 @@ class ModelScreen(ModalScreen[ModelRef | None]):
             )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        value = event.value.strip()
-        if not value:
+        try:
+            model = parse_model_ref(event.value)
+        except ValueError as error:
+            self.query_one("#model-hint", Static).update(plain(str(error), "bold"))
             return
-        self.dismiss(parse_model_ref(value))
+        self.dismiss(model)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
