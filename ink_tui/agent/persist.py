@@ -11,6 +11,7 @@ chooses where to go on from. All methods that touch the file run it in a thread.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -77,6 +78,7 @@ class ChatStore:
         self._clock = clock
         self._random_hex = random_hex
         self._writer: SessionWriter | None = None
+        self._lock = threading.Lock()
         self.prefix: list[Message] = []  # the dangling calls' closure, until it is written
         closing = closing_message(start.messages) if start.session is not None else None
         if closing is not None:
@@ -97,7 +99,7 @@ class ChatStore:
 
     async def run(self, write: Callable[[SessionWriter], T]) -> T:
         """Prepare if needed, then ``write(writer)`` in a thread."""
-        return await asyncio.to_thread(self._run, write)
+        return await self._in_thread(self._run, write)
 
     async def append_message(self, message: Message) -> str | None:
         """Append one message; returns a notice when the write had to go around someone else."""
@@ -107,7 +109,7 @@ class ChatStore:
             conflict = await self.changed()
             if conflict is None:
                 raise
-            await asyncio.to_thread(self._keep_ours, conflict)
+            await self._in_thread(self._keep_ours, conflict)
             await self.run(lambda writer: writer.append_message(message))
             return (
                 f"another process appended {len(conflict.arrived)} record(s) meanwhile; this "
@@ -117,17 +119,27 @@ class ChatStore:
 
     async def changed(self) -> Conflict | None:
         """What arrived since we last read or wrote, or ``None`` when the file is as we left it."""
-        return await asyncio.to_thread(self._changed)
+        return await self._in_thread(self._changed)
 
     async def adopt(self, conflict: Conflict, *, theirs: bool) -> Context | None:
         """Go on from the new leaf (returns its context, with the closure of calls left open
         there) or from ours (returns ``None``)."""
         if theirs:
-            return await asyncio.to_thread(self._go_theirs, conflict)
-        await asyncio.to_thread(self._keep_ours, conflict)
+            return await self._in_thread(self._go_theirs, conflict)
+        await self._in_thread(self._keep_ours, conflict)
         return None
 
     # -- the file, in threads ----------------------------------------------------------------
+
+    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker thread, one at a time: a write left running by a
+        cancelled task (an interrupt) finishes before the next one starts."""
+
+        def locked() -> T:
+            with self._lock:
+                return function(*args)
+
+        return await asyncio.to_thread(locked)
 
     def _known_size(self) -> int:
         if self._writer is not None and self._writer.exists:

@@ -260,3 +260,39 @@ def test_a_subagent_session_ink_is_resuming_is_read_only(chat_kit: Any) -> None:
     (leases / "lease-4242-deadbeef-2").write_text("")
     read_only = load_chat(path).read_only
     assert read_only is not None and "4242" in read_only
+
+
+async def test_an_interrupt_while_the_user_message_is_written_leaves_one_consistent_file(
+    chat_kit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import threading
+
+    path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
+    writing, gate = threading.Event(), threading.Event()
+    append = SessionWriter.append_message
+
+    def slow_first(self: SessionWriter, message: dict[str, Any], **kw: Any) -> Any:
+        if message.get("content") == "first":
+            writing.set()
+            assert gate.wait(10)
+        return append(self, message, **kw)
+
+    monkeypatch.setattr(SessionWriter, "append_message", slow_first)
+    chat_kit.fake.anthropic(text="never read")
+    chat_kit.fake.anthropic(text="Second reply.")
+    sink = chat_kit.sink()
+    engine = chat_kit.engine(load_chat(path), sink)
+    first = asyncio.ensure_future(engine.send("first"))
+    while not writing.is_set():
+        await asyncio.sleep(0.01)
+    engine.interrupt()  # the provider accepted "first"; its write is under way in a thread
+    assert (await first).status == "interrupted"
+    second = asyncio.ensure_future(engine.send("second"))
+    await asyncio.sleep(0.05)  # (any order of what follows must give the same file)
+    gate.set()
+    assert (await second).status == "done"
+    users = [m["content"] for m in engine.messages if m["role"] == "user"]
+    assert users == ["hi", "first", "second"]
+    assert sink.conflicts == []  # our own write is never taken for another writer's
+    chat_kit.check(engine)
