@@ -126,10 +126,16 @@ async def _dispatch(
             return error(_ABORTED)
         searcher = grep_lines if name == "grep" else find_lines
         return await _search(searcher, args, cwd, signal, 100 if name == "grep" else 200)
-    if name == "ls":
-        return error("Error: aborted before start") if aborted else run_ls(args, cwd)
-    if name == "read":
-        return run_read(args, cwd)
-    if name == "edit":
-        return error("Error: aborted before edit") if aborted else run_edit(args, cwd)
-    return error("Error: aborted before write") if aborted else run_write(args, cwd)
+    run, aborted_text = _FILE_TOOLS[name]
+    if aborted and aborted_text is not None:
+        return error(aborted_text)
+    return await asyncio.to_thread(run, args, cwd)  # plain blocking IO: off the event loop
+
+
+FileTool = Callable[[dict[str, object], Path], ToolOutcome]
+_FILE_TOOLS: dict[str, tuple[FileTool, str | None]] = {
+    "ls": (run_ls, "Error: aborted before start"),
+    "read": (run_read, None),
+    "edit": (run_edit, "Error: aborted before edit"),
+    "write": (run_write, "Error: aborted before write"),
+}
