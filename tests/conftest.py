@@ -118,38 +118,35 @@ def _c_frame(payload: dict[str, Any] | str) -> bytes:
     return f"data: {data}\n\n".encode()
 
 
+def _c_payload(
+    delta: dict[str, Any] | None = None,
+    finish: str | None = None,
+    usage: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "fake",
+        "choices": [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
+    if usage is not None:
+        payload["usage"] = usage
+    return payload
+
+
 def _c_chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    return _c_frame(
-        {
-            "id": "chatcmpl-fake",
-            "object": "chat.completion.chunk",
-            "created": 1,
-            "model": "fake",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-        }
-    )
+    return _c_frame(_c_payload(delta, finish))
 
 
 def _c_end(finish: str, usage: tuple[int, int]) -> list[bytes]:
     prompt, completion = usage
-    return [
-        _c_chunk({}, finish),
-        _c_frame(
-            {
-                "id": "chatcmpl-fake",
-                "object": "chat.completion.chunk",
-                "created": 1,
-                "model": "fake",
-                "choices": [],
-                "usage": {
-                    "prompt_tokens": prompt,
-                    "completion_tokens": completion,
-                    "total_tokens": prompt + completion,
-                },
-            }
-        ),
-        _c_frame("[DONE]"),
-    ]
+    totals = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+    return [_c_chunk({}, finish), _c_frame(_c_payload(usage=totals)), _c_frame("[DONE]")]
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -273,6 +270,26 @@ class FakeLLM:
         if not cut:
             frames += _c_end(finish or ("tool_calls" if tool_calls else "stop"), usage)
         self._push(_Reply("chat", frames))
+
+    def raw(self, wire: str, frames: Sequence[dict[str, Any] | str]) -> None:
+        """A stream of exactly these SSE frames, for a request on ``wire`` (``"anthropic"`` or
+        ``"chat"``): a dict is one event in that wire's framing (Anthropic's adds an
+        ``event: <type>`` line), a str one ``data:`` line as it is (``"[DONE]"``). For shapes
+        :meth:`anthropic` and :meth:`chat` do not make; see :meth:`chat_chunk`."""
+        if wire not in ("anthropic", "chat"):
+            raise ValueError(f"fake_llm.raw: unknown wire {wire!r}")
+        encode = _a_frame if wire == "anthropic" else _c_frame
+        self._push(_Reply(wire, [_c_frame(f) if isinstance(f, str) else encode(f) for f in frames]))
+
+    @staticmethod
+    def chat_chunk(
+        delta: dict[str, Any] | None = None,
+        finish: str | None = None,
+        usage: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """One Chat Completions chunk as :meth:`chat` sends it, for :meth:`raw`: ``delta`` and
+        ``finish`` for choice 0, or no choice at all when ``delta`` is None; ``usage`` as given."""
+        return _c_payload(delta, finish, usage)
 
     def break_off(self) -> None:
         """Make the reply queued last break off mid-body: its frames but the last, under a
