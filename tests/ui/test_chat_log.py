@@ -75,6 +75,7 @@ async def test_f1_opens_the_keys_from_the_composer_where_question_mark_is_typed(
         await pilot.press("f1")
         await chat_kit.until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         assert "Page up" in chat_kit.text(app.screen, "#help-keys")
+        assert "ctrl+q quits" in chat_kit.text(app.screen, "#help-palette")
         await pilot.press("escape")
         await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")
 

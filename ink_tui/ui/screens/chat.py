@@ -61,6 +61,8 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+end", "scroll_history('bottom')", "Latest", show=False),
     ]
 
+    HELP_NOTE = "In the composer ? and q are typed as text: F1 shows these keys, ctrl+q quits."
+
     @dataclass
     class Ready(Message):
         start: ChatStart

@@ -104,8 +104,12 @@ class HelpScreen(ModalScreen[None]):
             yield Static(plain("Keys", "bold"), id="help-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(_table(self.rows), id="help-keys")
+            note = getattr(self.target, "HELP_NOTE", "")  # what a screen adds about its keys
             yield Static(
-                plain("Every key is also in the command palette (ctrl+p).  Esc, q or ? closes."),
+                plain(
+                    (f"{note}\n" if note else "")
+                    + "Every key is also in the command palette (ctrl+p).  Esc, q or ? closes."
+                ),
                 id="help-palette",
             )
 
