@@ -10,8 +10,9 @@ class ProviderError(Exception):
 class MissingApiKey(ProviderError):
     """The provider's API-key environment variable is unset or blank."""
 
-    def __init__(self, provider: str, env_var: str) -> None:
-        super().__init__(f"No API key for {provider}: set {env_var}")
+    def __init__(self, provider: str, env_var: str, base_url_env: str | None = None) -> None:
+        local = f" (or {base_url_env} for a local server)" if base_url_env else ""
+        super().__init__(f"No API key for {provider}: set {env_var}{local}")
         self.provider = provider
         self.env_var = env_var
 

@@ -114,6 +114,8 @@ def resolve_endpoint(ref: ModelRef, env: Mapping[str, str] | None = None) -> End
     if not api_key and info.wire == "chat" and custom_url:
         api_key = LOCAL_SERVER_KEY  # a local server (Ollama, llama.cpp, vLLM) wants none
     if not api_key:
-        raise MissingApiKey(info.name, info.key_env)
+        raise MissingApiKey(
+            info.name, info.key_env, info.base_url_env if info.wire == "chat" else None
+        )
     base_url = custom_url or info.default_base_url
     return Endpoint(info, base_url.rstrip("/"), api_key)
