@@ -50,6 +50,11 @@ class Conflict:
     def their_leaf(self) -> str | None:
         return self.session.leaf_id
 
+    @property
+    def arrived_messages(self) -> list[dict[str, Any]]:
+        """The messages among what arrived, in file order."""
+        return [e.record["message"] for e in self.arrived if e.type == "message"]
+
 
 def closing_message(messages: list[Message]) -> Message | None:
     """The ``toolResult`` closing a context's dangling calls (Ink's child-resume repair)."""
@@ -158,6 +163,7 @@ class ChatStore:
             for entry in fresh.entries
             if entry.id not in seen and not (writer is not None and writer.knows(entry.id))
         ]
+        fresh.preload(arrived)  # read here, in the thread, not where the pane shows them
         return Conflict(fresh, arrived, self.leaf_id)
 
     @staticmethod

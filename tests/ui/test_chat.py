@@ -238,8 +238,12 @@ async def test_a_concurrent_append_asks_where_to_go_on(
         await pilot.press(answer)
         await kit.until(pilot, lambda: "noted" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
-        if answer == "n":
-            assert "went on from the new leaf" in kit.log(screen)
+        log = kit.log(screen)
+        if answer == "n":  # their messages are shown where they are in the file: before ours
+            assert "went on from the new leaf" in log
+            assert log.index("answered over there") < log.index("> mine") < log.index("noted")
+        else:
+            assert "answered over there" not in log
     user = next(m for m in kit.messages(path) if m["message"].get("content") == "mine")
     sent = [m["content"] for m in llm.last.body["messages"] if m["role"] == "user"]
     if answer == "n":

@@ -185,7 +185,8 @@ class ChatScreen(Screen[None]):
 
     def recorded(self, message: dict[str, Any]) -> None:
         if message.get("role") == "user":
-            return  # shown when sent
+            self.log_view.end_unsent()  # shown when sent
+            return
         if message.get("role") == "assistant":
             self.log_view.clear_stream()
         self.log_view.add_message(message)
@@ -237,7 +238,7 @@ class ChatScreen(Screen[None]):
     async def _turn(self, text: str) -> None:
         engine = self.engine
         assert engine is not None
-        self.log_view.add_message({"role": "user", "content": text})
+        self.log_view.add_message({"role": "user", "content": text}, unsent=True)
         self.set_status("● waiting for the model…   Esc interrupts")
         outcome: TurnOutcome | None = None
         try:
@@ -250,6 +251,7 @@ class ChatScreen(Screen[None]):
             if not any(m.get("content") == text for m in engine.messages):
                 self._give_back(text)
         self.log_view.clear_stream()
+        self.log_view.end_unsent()
         if outcome is not None:
             if outcome.steps:
                 self._last_usage = outcome.usage.line()

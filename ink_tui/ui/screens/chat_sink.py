@@ -51,4 +51,7 @@ class ScreenSink:
 
     async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]:
         answer = await self.screen.app.push_screen_wait(ConflictScreen(conflict))
-        return "theirs" if answer == "theirs" else "ours"
+        if answer != "theirs":
+            return "ours"
+        self.screen.log_view.add_arrived(conflict.arrived_messages)
+        return "theirs"

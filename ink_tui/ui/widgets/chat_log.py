@@ -31,6 +31,7 @@ class ChatLog(VerticalScroll):
         super().__init__(id=id)
         self.show_thinking = True
         self._shown: list[tuple[Static, dict[str, Any]]] = []
+        self._unsent: Static | None = None  # the user message until it is written
         self._thinking = ""
         self._reply = StreamedMarkdown()
         self._calls: list[str] = []
@@ -48,15 +49,36 @@ class ChatLog(VerticalScroll):
 
     # -- what is shown -----------------------------------------------------------------------
 
-    def add(self, renderable: RenderableType, classes: str = "chat-message") -> Static:
-        """A block above the streaming reply."""
+    def add(
+        self,
+        renderable: RenderableType,
+        classes: str = "chat-message",
+        before: Static | None = None,
+    ) -> Static:
+        """A block above the streaming reply (or above ``before``)."""
         block = Static(renderable, classes=classes)
-        self.mount(block, before=self._stream)
+        self.mount(block, before=before or self._stream)
         return block
 
-    def add_message(self, message: dict[str, Any]) -> None:
+    def add_message(self, message: dict[str, Any], *, unsent: bool = False) -> None:
+        """A message; ``unsent``: the user's, shown at once, written when the model answers."""
         block = self.add(message_block(message, show_thinking=self.show_thinking))
         self._shown.append((block, message))
+        if unsent:
+            self._unsent = block
+
+    def end_unsent(self) -> None:
+        """The user message was written (or never will be): nothing goes before it any more."""
+        self._unsent = None
+
+    def add_arrived(self, messages: list[dict[str, Any]]) -> None:
+        """Messages another writer appended, shown before the user message still unsent (the
+        order of the file)."""
+        for message in messages:
+            block = self.add(
+                message_block(message, show_thinking=self.show_thinking), before=self._unsent
+            )
+            self._shown.append((block, message))
 
     def note(self, text: str, style: str = "dim") -> None:
         self.add(plain(text, style), classes="chat-note")
