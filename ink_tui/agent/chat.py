@@ -80,6 +80,7 @@ class ChatSink(Protocol):
     def on_message(self, message: Message) -> None: ...
     def on_tool_start(self, call: Message) -> None: ...
     def on_notice(self, text: str) -> None: ...
+    def on_branch(self, messages: list[Message]) -> None: ...  # went on from another's leaf
     async def approve(self, call: Message) -> Approval: ...
     async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]: ...
 
@@ -145,6 +146,7 @@ class ChatEngine:
         self._stop = asyncio.Event()
         self._stop.set()  # no turn is running
         self._unsent: Message | None = None  # the user message until the provider accepts it
+        self._thinking_chosen = start.thinking_override  # --thinking or /think: ours wins
 
     @property
     def cwd(self) -> Path:
@@ -175,6 +177,7 @@ class ChatEngine:
             lambda writer: writer.append_entry("thinkingLevelChange", {"thinkingLevel": level})
         )
         self.thinking = level
+        self._thinking_chosen = True
         return True
 
     def require_model(self) -> ModelRef:
@@ -195,14 +198,14 @@ class ChatEngine:
         """
         self.store.check_writable()
         resolve_endpoint(self.require_model(), self.env)
-        await self._check_fresh()  # the plan is made from the branch the entry will go on
-        model = self.require_model()  # theirs, if we went on from their leaf
-        resolve_endpoint(model, self.env)
-        plan = plan_compaction(self.messages, self.compaction_boundary)
-        if plan is None:
-            return "nothing safe to compact yet — continuing"
-        self._stop = asyncio.Event()
+        self._stop = asyncio.Event()  # from here on, interrupt() stops the compaction
         try:
+            await self._check_fresh()  # the plan is made from the branch the entry will go on
+            model = self.require_model()  # theirs, if we went on from their leaf
+            resolve_endpoint(model, self.env)
+            plan = plan_compaction(self.messages, self.compaction_boundary)
+            if plan is None:
+                return "nothing safe to compact yet — continuing"
             reply = await self._race(
                 stream_turn(
                     model,
@@ -251,21 +254,26 @@ class ChatEngine:
     async def send(self, content: str | list[Message]) -> TurnOutcome:
         """Send a user message and run the turn to its end.
 
-        Raises ``MissingApiKey``/``UnsupportedProvider``/``NoModel`` before anything is written,
-        ``ProviderError``/``IncompleteStream`` when a reply fails (what completed stays written).
+        When another process appended meanwhile, the sink is asked first where to go on from.
+        Raises ``PermissionError`` (a read-only start), ``MissingApiKey``/``UnsupportedProvider``/
+        ``NoModel`` before anything is written, ``ProviderError``/``IncompleteStream`` when a reply
+        fails (what completed stays written).
         """
         self.store.check_writable()
         resolve_endpoint(self.require_model(), self.env)  # a missing key fails before any write
-        await self._check_fresh()
-        model = self.require_model()  # theirs, if we went on from their leaf
-        resolve_endpoint(model, self.env)
-        self._stop = asyncio.Event()
-        system = await asyncio.to_thread(system_prompt, self.cwd, TOOL_LIST)
-        user: Message = {"role": "user", "content": content}
-        self.messages.append(user)
-        self._unsent = user
+        self._stop = asyncio.Event()  # from here on, interrupt() stops this turn
         outcome = TurnOutcome("done")
         try:
+            await self._check_fresh()
+            model = self.require_model()  # theirs, if we went on from their leaf
+            resolve_endpoint(model, self.env)
+            system = await asyncio.to_thread(system_prompt, self.cwd, TOOL_LIST)
+            if self._stop.is_set():
+                outcome.status = "interrupted"
+                return outcome
+            user: Message = {"role": "user", "content": content}
+            self.messages.append(user)
+            self._unsent = user
             while True:
                 reply = await self._stream(model, system)
                 if reply is None:
@@ -298,11 +306,14 @@ class ChatEngine:
         if context is None:
             return
         # their branch as a resume would restore it: context, floor, thinking level, model
+        # (a --thinking, /think or --model of ours still wins, as at start)
         self.messages = context.messages
         self.compaction_boundary = context.compaction_boundary
-        self.thinking = thinking_level(conflict.session) or self.thinking
+        if not self._thinking_chosen:
+            self.thinking = thinking_level(conflict.session) or self.thinking
         if not self.store.model_pending:
             self.model = restored_model(conflict.session)[0] or self.model
+        self.sink.on_branch([*conflict.arrived_messages, *self.store.prefix])
         self.sink.on_notice(f"went on from the new leaf ({len(conflict.arrived)} new records)")
 
     async def _record(self, message: Message) -> None:
@@ -314,12 +325,18 @@ class ChatEngine:
 
     async def _opened(self) -> None:
         """The provider accepted the request: now the user message is written."""
-        user, self._unsent = self._unsent, None
-        if user is not None:
+        user = self._unsent
+        if user is None:
+            return
+        try:
             notice = await self.store.append_message(user)
-            if notice:
-                self.sink.on_notice(notice)
-            self.sink.on_message(user)
+        except asyncio.CancelledError:
+            self._unsent = None  # interrupted: the write goes on in its thread, and lands
+            raise
+        self._unsent = None  # (until written, a failure takes it out of the context)
+        if notice:
+            self.sink.on_notice(notice)
+        self.sink.on_message(user)
 
     async def _stream(self, model: ModelRef, system: str) -> Message | None:
         """One reply, or ``None`` when interrupted (nothing of it is written)."""

@@ -18,7 +18,7 @@ import orjson
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
-from ink_tui.session.records import THINKING_LEVELS
+from ink_tui.session.records import ENTRY_TYPES, THINKING_LEVELS
 from ink_tui.session.repair import TornRepair, plan_torn_repair
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
@@ -29,6 +29,7 @@ Message = dict[str, Any]
 DEFAULT_THINKING = "medium"
 """The level when neither the file nor ``--thinking`` names one."""
 
+KNOWN_TYPES = frozenset({"session", "position", "session_model", *ENTRY_TYPES})
 LEASE_GRACE_SECONDS = 60.0
 """Ink's child-resume lease: a holder refreshes its file every 20 s and is gone after 60 s."""
 
@@ -46,6 +47,7 @@ class ChatStart:
     model: ModelRef | None = None
     model_override: bool = False  # --model differs from the restored one: persist it
     thinking: str = DEFAULT_THINKING
+    thinking_override: bool = False  # --thinking was given
     fork: bool = False  # leaf_id is an earlier entry: a position marker goes first
     dangling: list[ToolCall] = field(default_factory=list)
     torn: TornRepair | None = None
@@ -139,6 +141,7 @@ def load_chat(
         model=chosen,
         model_override=override,
         thinking=_resolve_thinking(session, thinking),
+        thinking_override=thinking is not None,
         fork=leaf != session.leaf_id,
     )
     start.cwd_missing = not Path(start.cwd).is_dir()
@@ -154,13 +157,13 @@ def load_chat(
             f"this file; run `ink-tui repair {path}` first"
         )
     start.torn = torn
-    start.read_only = start.read_only or _unknown_final_record(session, torn) or _leased(path)
+    start.read_only = start.read_only or _complete_final_record(session, torn) or _leased(path)
     return start
 
 
-def _unknown_final_record(session: SessionFile, torn: TornRepair | None) -> str | None:
-    """Ink's repair would cut a *complete* final record of a type it does not know (written by
-    a newer Ink?): never lose it, write nothing instead."""
+def _complete_final_record(session: SessionFile, torn: TornRepair | None) -> str | None:
+    """Ink's repair would cut a *complete* final record (one of a type it does not know, from a
+    newer Ink?, or one that fails its checks): never lose it, write nothing instead."""
     dropped = session.dropped_final_line
     if torn is None or torn.action != "truncated" or dropped is None:
         return None
@@ -175,9 +178,15 @@ def _unknown_final_record(session: SessionFile, torn: TornRepair | None) -> str 
         return None
     if not isinstance(record, dict) or not isinstance(record.get("type"), str):
         return None
+    kind = record["type"]
+    if kind not in KNOWN_TYPES:
+        return (
+            f"the last line is a complete {kind!r} record that this version does not know "
+            "(from a newer Ink?); continuing would cut it, so nothing is written"
+        )
     return (
-        f"the last line is a complete {record['type']!r} record that this version does not know "
-        "(from a newer Ink?); continuing would cut it, so nothing is written"
+        f"the last line is a complete {kind!r} record that fails Ink's checks ({dropped.reason}); "
+        f"continuing would cut it: `ink-tui repair {session.path}` does that knowingly"
     )
 
 
@@ -186,17 +195,18 @@ def _leased(path: Path) -> str | None:
     lease_dir = path.with_name(path.name + ".lease")
     now = time.time()
     try:
-        held = [
-            lease.name
-            for lease in lease_dir.iterdir()
-            if lease.name.startswith("lease-") and now - lease.stat().st_mtime < LEASE_GRACE_SECONDS
-        ]
+        leases = [lease for lease in lease_dir.iterdir() if lease.name.startswith("lease-")]
     except OSError:
         return None  # no lease folder: nobody holds it
-    if not held:
-        return None
-    pid = held[0].split("-")[1] if held[0].count("-") >= 2 else "?"
-    return f"Ink is resuming this subagent session now (lease held by process {pid})"
+    for lease in leases:
+        try:
+            fresh = now - lease.stat().st_mtime < LEASE_GRACE_SECONDS
+        except OSError:
+            continue  # released while we looked
+        if fresh:
+            pid = lease.name.split("-")[1] if lease.name.count("-") >= 2 else "?"
+            return f"Ink is resuming this subagent session now (lease held by process {pid})"
+    return None
 
 
 def new_chat(cwd: str, *, model: ModelRef | None = None, thinking: str | None = None) -> ChatStart:

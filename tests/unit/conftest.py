@@ -173,6 +173,7 @@ class ScriptedSink:
         self.messages: list[dict[str, Any]] = []
         self.started: list[dict[str, Any]] = []
         self.notices: list[str] = []
+        self.branched: list[list[dict[str, Any]]] = []
         self.delta_hook: Any = None
         self.approve_hook: Any = None
         self.tool_start_hook: Any = None
@@ -196,6 +197,9 @@ class ScriptedSink:
 
     def on_notice(self, text: str) -> None:
         self.notices.append(text)
+
+    def on_branch(self, messages: list[dict[str, Any]]) -> None:
+        self.branched.append(messages)
 
     async def approve(self, call: dict[str, Any]) -> Any:
         self.asked.append(call)

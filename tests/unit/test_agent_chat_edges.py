@@ -240,6 +240,15 @@ async def test_a_complete_final_record_of_an_unknown_type_is_never_cut(chat_kit:
     assert path.read_bytes() == before and chat_kit.fake.requests == []
 
 
+def test_a_complete_final_record_failing_inks_checks_is_never_cut(chat_kit: Any) -> None:
+    path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
+    with path.open("ab") as file:
+        file.write(b'{"type":"message","id":"q1","parentId":null}\n')  # no timestamp
+    read_only = load_chat(path).read_only
+    assert read_only is not None and "fails Ink's checks" in read_only
+    assert "ink-tui repair" in read_only
+
+
 def test_a_torn_final_line_is_still_repaired(chat_kit: Any) -> None:
     path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
     with path.open("ab") as file:
@@ -295,4 +304,81 @@ async def test_an_interrupt_while_the_user_message_is_written_leaves_one_consist
     users = [m["content"] for m in engine.messages if m["role"] == "user"]
     assert users == ["hi", "first", "second"]
     assert sink.conflicts == []  # our own write is never taken for another writer's
+    chat_kit.check(engine)
+
+
+async def test_an_error_event_inside_a_chat_stream_is_an_incomplete_stream(
+    chat_kit: Any,
+) -> None:
+    pair = ("openai", "gpt-4.1")
+    path, _ = chat_kit.session({"role": "user", "content": "hi"}, pair=pair)
+    hello = chat_kit.fake.chat_chunk({"role": "assistant", "content": "Hel"})
+    chat_kit.fake.raw("chat", [hello, {"error": {"message": "upstream overloaded"}}])
+    engine = chat_kit.engine(load_chat(path), chat_kit.sink())
+    with pytest.raises(IncompleteStream, match="upstream overloaded"):
+        await engine.send("hello")
+    chat_kit.check(engine, replies=0)
+
+
+async def test_escape_while_the_file_is_rechecked_stops_the_turn(
+    chat_kit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
+    engine = chat_kit.engine(load_chat(path), chat_kit.sink())
+    checking = asyncio.Event()
+    changed = engine.store.changed
+
+    async def slow_changed() -> Any:
+        checking.set()
+        await asyncio.sleep(0.2)  # re-reading a big file
+        return await changed()
+
+    monkeypatch.setattr(engine.store, "changed", slow_changed)
+    turn = asyncio.ensure_future(engine.send("never sent"))
+    await checking.wait()
+    engine.interrupt()
+    assert (await turn).status == "interrupted"
+    assert chat_kit.fake.requests == [] and not engine.running
+    assert engine.messages[-1]["role"] == "assistant"
+
+
+async def test_going_on_from_their_leaf_keeps_a_thinking_level_given_at_start(
+    chat_kit: Any,
+) -> None:
+    path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
+    sink = chat_kit.sink(conflict="theirs")
+    engine = chat_kit.engine(load_chat(path, thinking="low"), sink)
+    ink = ink_writer(path)
+    ink.append_entry("thinkingLevelChange", {"thinkingLevel": "high"})
+    ink.append_message({"role": "user", "content": "from ink"})
+    ink.append_message(RUNNING_CALL)
+    chat_kit.fake.anthropic(text="ok")
+    await engine.send("go on")
+    assert engine.thinking == "low"
+    shown = sink.branched[0]  # what arrived, then the closure of the call left running
+    assert [m["role"] for m in shown] == ["user", "assistant", "toolResult"]
+    chat_kit.check(engine)
+
+
+async def test_a_user_message_whose_write_fails_leaves_the_context(
+    chat_kit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
+    append = SessionWriter.append_message
+
+    def failing(self: SessionWriter, message: dict[str, Any], **kw: Any) -> Any:
+        if message.get("content") == "lost":
+            raise OSError(28, "No space left on device")
+        return append(self, message, **kw)
+
+    monkeypatch.setattr(SessionWriter, "append_message", failing)
+    chat_kit.fake.anthropic(text="never recorded")
+    chat_kit.fake.anthropic(text="fine")
+    engine = chat_kit.engine(load_chat(path), chat_kit.sink())
+    with pytest.raises(OSError, match="No space"):
+        await engine.send("lost")
+    assert [m.get("content") for m in engine.messages if m["role"] == "user"] == ["hi"]
+    await engine.send("next")
     chat_kit.check(engine)

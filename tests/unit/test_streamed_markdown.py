@@ -36,6 +36,10 @@ BLOCKS = [
     "```\na fence left open",
     "  a paragraph indented by two",
     "\x1b]0;title\x07 escape [bold]markup[/bold]",
+    "See [the docs][d] for more.",
+    "[d]: https://example.com/docs",
+    "```markdown\n    ```\nstill code: four spaces do not close a fence\n\nmore\n```",
+    "<div>\n\nhtml with a blank line\n\n</div>",
 ]
 
 documents = st.lists(st.sampled_from(BLOCKS), min_size=1, max_size=7).flatmap(

@@ -140,6 +140,8 @@ async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Jso
                 _one_line(f"{endpoint.info.name} stream broke off: {exc}")
             ) from exc
         raise ProviderError(_one_line(f"{endpoint.info.name} connection error: {exc}")) from exc
+    except anthropic.APIError as exc:  # an error event inside the stream
+        raise IncompleteStream(_one_line(f"{endpoint.info.name} stream error: {exc}")) from exc
     finally:
         await client.close()
     if not assembler.complete:
@@ -187,6 +189,8 @@ async def _chat_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
                 _one_line(f"{endpoint.info.name} stream broke off: {exc}")
             ) from exc
         raise ProviderError(_one_line(f"{endpoint.info.name} connection error: {exc}")) from exc
+    except openai.APIError as exc:  # an error event inside the stream (proxies, OpenRouter)
+        raise IncompleteStream(_one_line(f"{endpoint.info.name} stream error: {exc}")) from exc
     finally:
         await client.close()
     if not assembler.complete:

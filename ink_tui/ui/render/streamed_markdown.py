@@ -4,13 +4,15 @@ Rendering Markdown costs time in proportion to its length (about 6 ms per kiloby
 highlighting included), and a streamed reply is repainted many times a second: rendering the
 whole reply each time would block the event loop for a quarter of a second once it reaches
 40 kB. A reply only grows at its end, so it is cut into parts at block boundaries that later
-text cannot change (a blank line outside a code fence, followed by an unindented line that does
-not continue a list), each finished part is rendered once per width and kept, and only the rest
-is rendered at each repaint.
+text cannot change (a blank line outside a code fence, followed by an unindented line that
+neither continues a list nor starts HTML), each finished part is rendered once per width and
+kept, and only the rest is rendered at each repaint. Text with a link reference definition
+(``[id]: url``, which can serve links anywhere) is not cut at all.
 
 Each part after the first is rendered as Rich renders a block that follows another (behind a
-one-line stand-in paragraph that is then dropped), so the parts put together look exactly like
-the whole text rendered at once.
+one-line stand-in paragraph that is then dropped), so the parts put together render as the
+whole text does (tested with hypothesis over the usual blocks). A single long block, such as
+one big code fence, is still rendered whole at each repaint until it closes.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ink_tui.ui.render.safe import markdown
 __all__ = ["StreamedMarkdown", "split_parts"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.MULTILINE)
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 # Rich puts no blank line after a rule, so a part never starts right after one
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
@@ -48,8 +51,8 @@ def split_parts(text: str) -> tuple[list[str], str]:
     while (end := text.find("\n", position)) >= 0:
         line = text[position:end]
         if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
+            closing = _FENCE.match(line)
+            if closing and closing.group(1).startswith(fence) and not line[closing.end() :].strip():
                 fence = None
         elif not line.strip():
             may_end = not after_rule
@@ -75,7 +78,7 @@ def _starts_block(line: str, *, finished: bool = True) -> bool:
     Of an unfinished line only the first character is known: a digit or ``-*+`` may still
     become a list item.
     """
-    if not line or line[0].isspace():
+    if not line or line[0].isspace() or line[0] == "<":  # "<": HTML blocks span blank lines
         return False
     if finished:
         return _LIST_ITEM.match(line) is None
@@ -113,6 +116,7 @@ class StreamedMarkdown:
         self.finished = finished
         self._parts: list[str] = []
         self._rest = ""
+        self._whole = False
         self.feed(text)
 
     def feed(self, more: str) -> None:
@@ -120,6 +124,10 @@ class StreamedMarkdown:
         if not more:
             return
         self.text += more
+        if self._whole or _DEFINITION.search(self._rest + more):
+            self._whole = True  # a reference definition may serve links in any part
+            self._parts, self._rest = [], self.text
+            return
         parts, self._rest = split_parts(self._rest + more)
         self._parts.extend(parts)
 

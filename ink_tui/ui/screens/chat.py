@@ -1,7 +1,9 @@
 """The chat pane: go on with a session with a real model and Ink's tools.
 
 The screen coordinates; the conversation itself is :class:`ink_tui.agent.chat.ChatEngine`,
-which runs in one async worker per turn and reports back through the sink methods below.
+which runs in one async worker per turn and reports back through a
+:class:`~ink_tui.ui.screens.chat_sink.ScreenSink`: streamed text goes straight to the
+:class:`~ink_tui.ui.widgets.chat_log.ChatLog`, recorded messages come to :meth:`recorded`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ink_tui.agent.chat import ChatEngine, TurnOutcome
-from ink_tui.agent.providers.errors import ProviderError
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session import SessionError
@@ -31,9 +32,10 @@ from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 __all__ = ["ChatRequest", "ChatScreen"]
 
 HISTORY_SHOWN = 8  # context messages shown above the new ones
-# What a turn, a compaction or a switch can fail with: a one-line note in the pane (what
-# completed stays written). The last entry keeps anything unforeseen from closing the app.
-CHAT_ERRORS = (ProviderError, RuntimeError, OSError, SessionError, ValueError, Exception)
+# A turn, a compaction or a switch that fails is a one-line note in the pane (what completed
+# stays written): provider and session errors, OSError, ValueError, and anything unforeseen,
+# which must not close the app either.
+CHAT_ERRORS = (Exception,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +110,8 @@ class ChatScreen(Screen[None]):
                 )
         except SessionError as error:
             self.post_message(self.Failed(error.one_line()))
-        except (OSError, ValueError) as error:
-            self.post_message(self.Failed(str(error)))
+        except Exception as error:  # (OSError, ValueError, or unforeseen: never a crash)
+            self.post_message(self.Failed(str(error) or type(error).__name__))
         else:
             self.post_message(self.Ready(start))
 
@@ -181,7 +183,7 @@ class ChatScreen(Screen[None]):
         lines = [f"queued: {text.splitlines()[0] if text else ''}" for text in self.queued]
         queued.update(plain("\n".join(lines) + "   (Esc discards)", "italic"))
 
-    # -- what the engine reports (from the turn worker, on the event loop) ---------------------
+    # -- what the engine reports (through the sink, on the event loop) --------------------------
 
     def recorded(self, message: dict[str, Any]) -> None:
         if message.get("role") == "user":

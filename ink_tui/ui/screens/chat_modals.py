@@ -89,7 +89,7 @@ class ConflictScreen(ModalScreen[str]):
             with VerticalScroll(id="conflict-body"):
                 yield Static(_arrived_text(self.conflict))
             yield Static(
-                "[b]n[/b] go on from the new leaf (your message follows theirs)   "
+                "[b]n[/b] go on from the new leaf (after what arrived)   "
                 "[b]o[/b] go on from your own point (a new branch)"
             )
 

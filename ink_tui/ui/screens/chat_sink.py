@@ -26,9 +26,10 @@ class ScreenSink:
 
     def __init__(self, screen: ChatScreen) -> None:
         self.screen = screen
+        self.log = screen.log_view  # looked up once: deltas come many times a second
 
     def on_delta(self, event: StreamEvent) -> None:
-        self.screen.log_view.stream_delta(event)
+        self.log.stream_delta(event)
 
     def on_message(self, message: dict[str, Any]) -> None:
         self.screen.recorded(message)
@@ -38,6 +39,9 @@ class ScreenSink:
 
     def on_notice(self, text: str) -> None:
         self.screen.note(text, "bold yellow")
+
+    def on_branch(self, messages: list[dict[str, Any]]) -> None:
+        self.log.add_arrived(messages)
 
     async def approve(self, call: dict[str, Any]) -> Approval:
         engine = self.screen.engine
@@ -51,7 +55,4 @@ class ScreenSink:
 
     async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]:
         answer = await self.screen.app.push_screen_wait(ConflictScreen(conflict))
-        if answer != "theirs":
-            return "ours"
-        self.screen.log_view.add_arrived(conflict.arrived_messages)
-        return "theirs"
+        return "theirs" if answer == "theirs" else "ours"

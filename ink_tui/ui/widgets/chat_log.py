@@ -72,8 +72,8 @@ class ChatLog(VerticalScroll):
         self._unsent = None
 
     def add_arrived(self, messages: list[dict[str, Any]]) -> None:
-        """Messages another writer appended, shown before the user message still unsent (the
-        order of the file)."""
+        """What another writer appended (and the closure of calls it left open), shown before
+        the user message still unsent: the order of the file."""
         for message in messages:
             block = self.add(
                 message_block(message, show_thinking=self.show_thinking), before=self._unsent
