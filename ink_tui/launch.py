@@ -104,7 +104,7 @@ def run_app(argv: Sequence[str]) -> int:
         open_path = resolve_session(base, cwd, wanted)
     elif args.continue_:
         open_path = newest_session(base, cwd)
-        if open_path is None:
+        if open_path is None and not args.chat:  # -c --chat: a new session, as Ink's --continue
             raise LaunchError(f"no session to continue in {project_dir(base, cwd)}")
     from ink_tui.ui.app import InkApp, LaunchOptions
 

@@ -69,10 +69,22 @@ def test_chat_alone_starts_a_new_session(sessions: Path, launched: list[LaunchOp
     assert options.model == ModelRef("zai", "glm-5")  # Ink's bare glm-* rule
 
 
+def test_continue_with_chat_in_a_project_without_sessions_starts_a_new_one(
+    tmp_path: Path, launched: list[LaunchOptions], capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "nothing-here"
+    assert _run(empty, "-c") != 0  # browsing: nothing to show
+    assert "no session to continue" in capsys.readouterr().err
+    assert _run(empty, "-c", "--chat") == 0  # as Ink's --continue: a new session
+    (options,) = launched
+    assert options.chat and options.open_path is None
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--chat", "--thinking", "huge"], "invalid choice: 'huge'"),
+        (["--chat", "--model", " "], "--model: a model is provider/modelId"),
         (["-c", "--chat", "--follow"], "--follow and --chat do not go together"),
         (["--chat", "--model", "openai-codex/gpt-5"], "not supported by ink-tui"),
     ],
