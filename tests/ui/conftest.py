@@ -155,9 +155,9 @@ class ChatKit:
 
     async def send(self, pilot: Any, text: str) -> None:
         """Type ``text`` in the (focused) composer and press Enter."""
-        from textual.widgets import Input
+        from ink_tui.ui.widgets.composer import Composer
 
-        composer = pilot.app.screen.query_one("#chat-input", Input)
+        composer = pilot.app.screen.query_one("#chat-input", Composer)
         assert composer.has_focus and not composer.disabled
         await pilot.press(*text)
         await pilot.press("enter")

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input
 
 from ink_tui.agent.providers.convert import anthropic_request
 from ink_tui.paths import project_dir
@@ -22,6 +21,7 @@ from ink_tui.session.writer import SessionWriter
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.chat_modals import ConflictScreen, ForkScreen
 from ink_tui.ui.screens.picker import PickerScreen
+from ink_tui.ui.widgets.composer import Composer
 from ink_tui.ui.widgets.session_tree import SessionTree
 
 SIZE = (120, 40)
@@ -274,7 +274,7 @@ async def test_a_missing_key_is_a_note_and_the_text_comes_back(
         await kit.send(pilot, "hello there")
         await kit.until(pilot, lambda: "ANTHROPIC_API_KEY" in kit.log(screen), "the key note")
         await kit.idle(pilot, screen)
-        assert screen.query_one("#chat-input", Input).value == "hello there"
+        assert screen.query_one("#chat-input", Composer).value == "hello there"
         assert any("back in the composer" in note for note in kit.notes(screen))
         assert isinstance(app.screen, ChatScreen)
     assert path.read_bytes() == before
@@ -309,7 +309,7 @@ async def test_an_unreachable_server_is_a_one_line_note_and_nothing_is_written(
         await kit.idle(pilot, screen)
         errors = [note for note in kit.notes(screen) if "connection error" in note]
         assert len(errors) == 1 and errors[0].startswith("anthropic connection error")
-        assert screen.query_one("#chat-input", Input).value == "anyone there"
+        assert screen.query_one("#chat-input", Composer).value == "anyone there"
     assert path.read_bytes() == before
 
 

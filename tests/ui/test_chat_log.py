@@ -10,6 +10,7 @@ from typing import Any
 from textual.widgets import Input
 
 from ink_tui.ui.widgets.chat_log import ChatLog
+from ink_tui.ui.widgets.composer import Composer
 
 SIZE = (100, 24)
 
@@ -30,7 +31,7 @@ async def test_page_keys_scroll_the_conversation_and_sending_follows_the_bottom_
 
         await pilot.press("pageup")
         assert log.scroll_y < log.max_scroll_y
-        assert screen.query_one("#chat-input", Input).has_focus
+        assert screen.query_one("#chat-input", Composer).has_focus
         await pilot.press("ctrl+home")
         assert log.scroll_y == 0
         await pilot.press("pagedown")
@@ -71,7 +72,7 @@ async def test_f1_opens_the_keys_from_the_composer_where_question_mark_is_typed(
     async with app.run_test(size=SIZE) as pilot:
         screen = await chat_kit.chat_ready(pilot)
         await pilot.press("question_mark")
-        assert screen.query_one("#chat-input", Input).value == "?"
+        assert screen.query_one("#chat-input", Composer).value == "?"
         await pilot.press("f1")
         await chat_kit.until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         assert "Page up" in chat_kit.text(app.screen, "#help-keys")
@@ -121,8 +122,30 @@ async def test_a_blank_model_is_refused_in_the_picker_and_after_slash_model(
         assert "provider/modelId" in chat_kit.static(app.screen, "#model-hint")
         await pilot.press("escape")
         await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")
-        screen.query_one("#chat-input", Input).value = "/model \ufeff"  # no key types U+FEFF
+        screen.query_one("#chat-input", Composer).value = "/model \ufeff"  # no key types U+FEFF
         await pilot.press("enter")
         await chat_kit.idle(pilot, screen)
         assert any("provider/modelId" in note for note in chat_kit.notes(screen))
     assert chat_session.read_bytes() == before
+
+
+async def test_a_pasted_multi_line_message_is_sent_whole(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    from textual import events
+
+    llm.anthropic(text="got it")
+    app = chat_kit.app(workdir, chat_session, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        composer = screen.query_one("#chat-input", Composer)
+        app.post_message(events.Paste("Traceback:\n  line 1\n  line 2"))  # as a terminal does
+        await pilot.pause()
+        await pilot.press("ctrl+j", *"why?")
+        assert composer.value == "Traceback:\n  line 1\n  line 2\nwhy?"
+        await pilot.press("enter")
+        await chat_kit.until(pilot, lambda: "got it" in chat_kit.log(screen), "the reply")
+        await chat_kit.idle(pilot, screen)
+        assert composer.value == ""
+    user = [m for m in chat_kit.messages(chat_session) if m["message"]["role"] == "user"][-1]
+    assert user["message"]["content"] == "Traceback:\n  line 1\n  line 2\nwhy?"

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine, TurnOutcome
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
@@ -28,6 +28,7 @@ from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.chat_modals import ModelScreen
 from ink_tui.ui.screens.chat_sink import ScreenSink
 from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
+from ink_tui.ui.widgets.composer import Composer
 
 __all__ = ["ChatRequest", "ChatScreen"]
 
@@ -87,7 +88,9 @@ class ChatScreen(Screen[None]):
         yield Static(id="chat-header")
         yield ChatLog(id="chat-log")
         yield Static(id="chat-queued")
-        yield Input(placeholder="loading…", id="chat-input", disabled=True)
+        composer = Composer(placeholder="loading…", id="chat-input")
+        composer.disabled = True
+        yield composer
         yield Static(id="chat-status")
         yield Footer()
 
@@ -145,10 +148,11 @@ class ChatScreen(Screen[None]):
         for closing in self.engine.store.prefix:
             self.log_view.add_message(closing)
         self.log_view.ready()
-        composer = self.query_one("#chat-input", Input)
+        composer = self.query_one("#chat-input", Composer)
         composer.disabled = start.read_only is not None
         composer.placeholder = (
-            "Message · Enter sends · /compact · /model ID · /think LEVEL · Esc back"
+            "Message · Enter sends, ctrl+j new line · /compact · /model ID · /think LEVEL"
+            " · Esc back"
         )
         composer.focus()
         self._refresh_header()
@@ -201,12 +205,12 @@ class ChatScreen(Screen[None]):
         """A turn, a compaction or a model switch is under way."""
         return self._busy
 
-    @on(Input.Submitted, "#chat-input")
-    def _submitted(self, event: Input.Submitted) -> None:
+    @on(Composer.Submitted, "#chat-input")
+    def _submitted(self, event: Composer.Submitted) -> None:
         text = event.value
         if not text.strip() or self.engine is None:
             return
-        event.input.value = ""
+        event.composer.value = ""
         if self._busy:
             self.queued.append(text)
             self._show_queue()
@@ -269,7 +273,7 @@ class ChatScreen(Screen[None]):
     def _give_back(self, text: str) -> None:
         """The message was not sent (nothing was written): put it back in the composer."""
         self.note("not sent: the message is back in the composer", "italic")
-        composer = self.query_one("#chat-input", Input)
+        composer = self.query_one("#chat-input", Composer)
         if not composer.value:
             composer.value = text
 
