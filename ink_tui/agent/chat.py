@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Coroutine, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -26,6 +25,7 @@ from ink_tui.agent.compact import (
     plan_compaction,
     summary_request,
 )
+from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.persist import ChatStore, Conflict
 from ink_tui.agent.prompt import system_prompt
 from ink_tui.agent.providers import resolve_endpoint, stream_turn
@@ -49,8 +49,6 @@ __all__ = [
     "ChatSink",
     "CompactionError",
     "NoModel",
-    "TurnOutcome",
-    "Usage",
 ]
 
 Message = dict[str, Any]
@@ -83,42 +81,6 @@ class ChatSink(Protocol):
     def on_branch(self, messages: list[Message]) -> None: ...  # went on from another's leaf
     async def approve(self, call: Message) -> Approval: ...
     async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]: ...
-
-
-@dataclass(slots=True)
-class Usage:
-    """The tokens of one turn, summed over its assistant messages."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    missing: bool = False
-
-    def add(self, message: Message) -> None:
-        usage = message.get("usage") or {}
-        self.input += int(usage.get("inputTokens", 0))
-        self.output += int(usage.get("outputTokens", 0))
-        self.cache_read += int(usage.get("cacheReadTokens", 0))
-        self.cache_write += int(usage.get("cacheWriteTokens", 0))
-        self.missing = self.missing or bool(message.get("usageMissing"))
-
-    def line(self) -> str:
-        if self.missing and not (self.input or self.output):
-            return "usage not reported"
-        text = f"↑{self.input:,} ↓{self.output:,}"
-        if self.cache_read or self.cache_write:
-            text += f" · cache read {self.cache_read:,} write {self.cache_write:,}"
-        return text
-
-
-@dataclass(slots=True)
-class TurnOutcome:
-    """How a turn ended: ``done``, ``interrupted``; ``usage`` sums its replies."""
-
-    status: Literal["done", "interrupted"]
-    usage: Usage = field(default_factory=Usage)
-    steps: int = 0
 
 
 class ChatEngine:

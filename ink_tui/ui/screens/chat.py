@@ -19,7 +19,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ink_tui.agent.chat import ChatEngine, TurnOutcome
+from ink_tui.agent.chat import ChatEngine
+from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session import SessionError
