@@ -13,13 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
-from ink_tui.session.records import ENTRY_TYPES, THINKING_LEVELS
-from ink_tui.session.repair import TornRepair, plan_torn_repair
+from ink_tui.session.records import THINKING_LEVELS
+from ink_tui.session.repair import TornRepair, cut_complete_final_line, plan_torn_repair
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
@@ -29,7 +27,6 @@ Message = dict[str, Any]
 DEFAULT_THINKING = "medium"
 """The level when neither the file nor ``--thinking`` names one."""
 
-KNOWN_TYPES = frozenset({"session", "position", "session_model", *ENTRY_TYPES})
 LEASE_GRACE_SECONDS = 60.0
 """Ink's child-resume lease: a holder refreshes its file every 20 s and is gone after 60 s."""
 
@@ -157,37 +154,15 @@ def load_chat(
             f"this file; run `ink-tui repair {path}` first"
         )
     start.torn = torn
-    start.read_only = start.read_only or _complete_final_record(session, torn) or _leased(path)
-    return start
-
-
-def _complete_final_record(session: SessionFile, torn: TornRepair | None) -> str | None:
-    """Ink's repair would cut a *complete* final record (one of a type it does not know, from a
-    newer Ink?, or one that fails its checks): never lose it, write nothing instead."""
-    dropped = session.dropped_final_line
-    if torn is None or torn.action != "truncated" or dropped is None:
-        return None
-    if not session.ends_with_newline:
-        return None  # really torn: cutting it loses nothing that was complete
-    with session.path.open("rb") as file:
-        file.seek(dropped.offset)
-        data = file.read(dropped.end - dropped.offset)
-    try:
-        record = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(record, dict) or not isinstance(record.get("type"), str):
-        return None
-    kind = record["type"]
-    if kind not in KNOWN_TYPES:
-        return (
-            f"the last line is a complete {kind!r} record that this version does not know "
-            "(from a newer Ink?); continuing would cut it, so nothing is written"
+    cut = cut_complete_final_line(session, torn)
+    if cut is not None:
+        start.read_only = start.read_only or (
+            f"the last line is a complete record that fails Ink's checks ({cut}; from a newer "
+            "Ink?): continuing would cut it, so nothing is written; "
+            f"`ink-tui repair {path}` cuts it knowingly"
         )
-    return (
-        f"the last line is a complete {kind!r} record that fails Ink's checks ({dropped.reason}); "
-        f"continuing would cut it: `ink-tui repair {session.path}` does that knowingly"
-    )
+    start.read_only = start.read_only or _leased(path)
+    return start
 
 
 def _leased(path: Path) -> str | None:

@@ -30,6 +30,7 @@ __all__ = [
     "Continuation",
     "TornRepair",
     "apply_torn_repair",
+    "cut_complete_final_line",
     "plan_continuation",
     "plan_torn_repair",
     "repair_session",
@@ -120,6 +121,22 @@ class Continuation:
             "repairs": list(self.repairs),
             "appended": list(self.appended),
         }
+
+
+def cut_complete_final_line(session: SessionFile, repair: TornRepair | None) -> str | None:
+    """The check a *complete* final line fails when ``repair`` would cut it, else ``None``.
+
+    Ink's repair truncates a final line that fails ``open()``'s checks even when it ends in a
+    newline and parses: a record of a type a newer Ink wrote, say. That loses a complete record;
+    callers that must never do so (the chat pane) refuse instead. A line that is not JSON is
+    taken as torn.
+    """
+    dropped = session.dropped_final_line
+    if repair is None or repair.action != "truncated" or dropped is None:
+        return None
+    if not session.ends_with_newline or dropped.reason.startswith("invalid JSON"):
+        return None
+    return dropped.reason
 
 
 def plan_continuation(session: SessionFile) -> Continuation:

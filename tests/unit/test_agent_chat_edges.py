@@ -233,7 +233,7 @@ async def test_a_complete_final_record_of_an_unknown_type_is_never_cut(chat_kit:
         file.write(json.dumps(future, separators=(",", ":")).encode() + b"\n")
     before = path.read_bytes()
     start = load_chat(path)
-    assert start.read_only is not None and "'futureRecord'" in start.read_only
+    assert start.read_only is not None and '"futureRecord"' in start.read_only
     engine = chat_kit.engine(start, chat_kit.sink())
     with pytest.raises(PermissionError, match="nothing was written"):
         await engine.send("next")
