@@ -95,6 +95,20 @@ async def stream_turn(
     return await _chat_turn(endpoint, ref, call)
 
 
+def _sdk_failure(exc: Exception, sdk: Any, endpoint: Endpoint, *, started: bool) -> ProviderError:
+    """An SDK's error (``sdk`` is the ``anthropic`` or ``openai`` module) as one line: an HTTP
+    status, the connection lost before the reply began or in the middle of it, or an error
+    event inside the stream (proxies, OpenRouter)."""
+    name = endpoint.info.name
+    if isinstance(exc, sdk.APIStatusError):
+        return _status_error(endpoint, exc.status_code, exc.body, exc.message)
+    if isinstance(exc, sdk.APIConnectionError):
+        if started:
+            return IncompleteStream(_one_line(f"{name} stream broke off: {exc}"))
+        return ProviderError(_one_line(f"{name} connection error: {exc}"))
+    return IncompleteStream(_one_line(f"{name} stream error: {exc}"))
+
+
 async def _transport_checked(
     stream: AsyncIterable[T], sdk_error: type[Exception], name: str
 ) -> AsyncIterator[T]:
@@ -132,16 +146,9 @@ async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Jso
                 await call.on_open()
             async for event in _transport_checked(stream, anthropic.APIError, endpoint.info.name):
                 assembler.feed(event.model_dump(mode="json"))
-    except anthropic.APIStatusError as exc:
-        raise _status_error(endpoint, exc.status_code, exc.body, exc.message) from exc
-    except anthropic.APIConnectionError as exc:
-        if assembler.blocks or assembler.usage:
-            raise IncompleteStream(
-                _one_line(f"{endpoint.info.name} stream broke off: {exc}")
-            ) from exc
-        raise ProviderError(_one_line(f"{endpoint.info.name} connection error: {exc}")) from exc
-    except anthropic.APIError as exc:  # an error event inside the stream
-        raise IncompleteStream(_one_line(f"{endpoint.info.name} stream error: {exc}")) from exc
+    except anthropic.APIError as exc:
+        started = bool(assembler.blocks or assembler.usage)
+        raise _sdk_failure(exc, anthropic, endpoint, started=started) from exc
     finally:
         await client.close()
     if not assembler.complete:
@@ -181,16 +188,9 @@ async def _chat_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
             await call.on_open()
         async for chunk in _transport_checked(stream, openai.APIError, endpoint.info.name):
             assembler.feed(chunk.model_dump(mode="json"))
-    except openai.APIStatusError as exc:
-        raise _status_error(endpoint, exc.status_code, exc.body, exc.message) from exc
-    except openai.APIConnectionError as exc:
-        if assembler.blocks or assembler.usage_seen:
-            raise IncompleteStream(
-                _one_line(f"{endpoint.info.name} stream broke off: {exc}")
-            ) from exc
-        raise ProviderError(_one_line(f"{endpoint.info.name} connection error: {exc}")) from exc
-    except openai.APIError as exc:  # an error event inside the stream (proxies, OpenRouter)
-        raise IncompleteStream(_one_line(f"{endpoint.info.name} stream error: {exc}")) from exc
+    except openai.APIError as exc:
+        started = bool(assembler.blocks or assembler.usage_seen)
+        raise _sdk_failure(exc, openai, endpoint, started=started) from exc
     finally:
         await client.close()
     if not assembler.complete:
