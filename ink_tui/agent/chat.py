@@ -108,6 +108,7 @@ class ChatEngine:
         self._stop = asyncio.Event()
         self._stop.set()  # no turn is running
         self._unsent: Message | None = None  # the user message until the provider accepts it
+        self.user_written = False  # the last send's user message is in the file (or going in)
         self._thinking_chosen = start.thinking_override  # --thinking or /think: ours wins
 
     @property
@@ -221,6 +222,7 @@ class ChatEngine:
         ``NoModel`` before anything is written, ``ProviderError``/``IncompleteStream`` when a reply
         fails (what completed stays written).
         """
+        self.user_written = False
         self.store.check_writable()
         resolve_endpoint(self.require_model(), self.env)  # a missing key fails before any write
         self._stop = asyncio.Event()  # from here on, interrupt() stops this turn
@@ -254,7 +256,8 @@ class ChatEngine:
                     return outcome
         finally:
             if self._unsent is not None:  # the request never got through: nothing was written
-                self.messages.remove(self._unsent)
+                # by identity: an earlier message may hold the same text
+                self.messages = [m for m in self.messages if m is not self._unsent]
                 self._unsent = None
             self._stop.set()
 
@@ -294,8 +297,10 @@ class ChatEngine:
             notice = await self.store.append_message(user)
         except asyncio.CancelledError:
             self._unsent = None  # interrupted: the write goes on in its thread, and lands
+            self.user_written = True
             raise
         self._unsent = None  # (until written, a failure takes it out of the context)
+        self.user_written = True
         if notice:
             self.sink.on_notice(notice)
         self.sink.on_message(user)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from ink_tui.agent.persist import ChatStore
-from ink_tui.agent.providers import IncompleteStream, parse_model_ref
+from ink_tui.agent.providers import IncompleteStream, ProviderError, parse_model_ref
 from ink_tui.agent.start import load_chat
 from ink_tui.session import build_context, open_session
 from ink_tui.session.tree import ModelRef
@@ -382,3 +382,18 @@ async def test_a_user_message_whose_write_fails_leaves_the_context(
     assert [m.get("content") for m in engine.messages if m["role"] == "user"] == ["hi"]
     await engine.send("next")
     chat_kit.check(engine)
+
+
+async def test_the_engine_says_whether_the_user_message_was_written(chat_kit: Any) -> None:
+    """The pane gives a message back when it was not written, even if an earlier message had
+    the same text."""
+    path, _ = chat_kit.session({"role": "user", "content": "again"}, chat_kit.assistant("one"))
+    chat_kit.fake.anthropic(text="fine")
+    chat_kit.fake.error(500)
+    engine = chat_kit.engine(load_chat(path), chat_kit.sink())
+    await engine.send("again")
+    assert engine.user_written
+    with pytest.raises(ProviderError):
+        await engine.send("again")
+    assert not engine.user_written
+    chat_kit.check(engine, replies=0, unsent=[{"role": "user", "content": "again"}])

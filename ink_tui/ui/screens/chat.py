@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
 from ink_tui.agent.outcome import TurnOutcome
+from ink_tui.agent.providers import parse_model_ref
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session import SessionError
@@ -255,8 +256,6 @@ class ChatScreen(Screen[None]):
             self.note(
                 str(error).splitlines()[0] if str(error) else type(error).__name__, "bold red"
             )
-            if not any(m.get("content") == text for m in engine.messages):
-                self._give_back(text)
         self.log_view.clear_stream()
         self.log_view.end_unsent()
         if outcome is not None:
@@ -264,8 +263,12 @@ class ChatScreen(Screen[None]):
                 self._last_usage = outcome.usage.line()
             if outcome.status == "interrupted":
                 self.note("interrupted: the partial reply was not saved", "bold yellow")
-                if not any(m.get("content") == text for m in engine.messages):
-                    self._give_back(text)
+        if not engine.user_written:
+            self._give_back(text)
+        self._finished()
+
+    def _finished(self) -> None:
+        """A turn, compaction or switch ended: show it, then start what was queued."""
         self._busy = False
         self.set_status("ready")
         self._refresh_header()
@@ -292,22 +295,20 @@ class ChatScreen(Screen[None]):
             self.note(note, "bold")
             if engine.messages and engine.messages[0] is not head:  # the new summary
                 self.log_view.add_message(engine.messages[0])
-        self._busy = False
-        self.set_status("ready")
-        self._send_next()
+        self._finished()
 
     @work(exclusive=True, group="chat-model")
-    async def _switch_model(self, reference: str) -> None:
-        from ink_tui.agent.providers import parse_model_ref
-
+    async def _switch_model(self, reference: str | ModelRef) -> None:
+        """``/model ID`` (a reference to parse) or the model picker's choice."""
+        engine = self.engine
         try:
-            model = parse_model_ref(reference)
-        except ValueError as error:
+            model = parse_model_ref(reference) if isinstance(reference, str) else reference
+            if engine is not None and model != engine.model:
+                await engine.set_model(model)
+                self.note(f"Model: {model.reference}", "bold")
+        except CHAT_ERRORS as error:
             self.note(str(error), "bold red")
-            self._busy = False
-            self._send_next()
-            return
-        await self._apply_model(model)
+        self._finished()
 
     @work(exclusive=True, group="chat-model")
     async def _switch_thinking(self, level: str) -> None:
@@ -315,25 +316,9 @@ class ChatScreen(Screen[None]):
         try:
             if engine is not None and await engine.set_thinking(level):
                 self.note(f"Thinking level: {level}", "bold")
-                self._refresh_header()
         except CHAT_ERRORS as error:
             self.note(str(error), "bold red")
-        finally:
-            self._busy = False
-        self._send_next()
-
-    async def _apply_model(self, model: ModelRef) -> None:
-        engine = self.engine
-        try:
-            if engine is not None and model != engine.model:
-                await engine.set_model(model)
-                self.note(f"Model: {model.reference}", "bold")
-                self._refresh_header()
-        except CHAT_ERRORS as error:
-            self.note(str(error), "bold red")
-        finally:
-            self._busy = False
-        self._send_next()
+        self._finished()
 
     # -- keys --------------------------------------------------------------------------------
 
@@ -361,7 +346,7 @@ class ChatScreen(Screen[None]):
         def chosen(model: ModelRef | None) -> None:
             if model is not None:
                 self._busy = True
-                self.run_worker(self._apply_model(model), group="chat-model")
+                self._switch_model(model)
             else:
                 self._send_next()
 
