@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ink_tui.catalog.scan import iter_summaries
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
@@ -165,6 +166,14 @@ def load_chat(
     return start
 
 
+def latest_model(sessions_dir: Path, cwd: str) -> ModelRef | None:
+    """The model of the newest session of ``cwd``'s project (``--continue``'s pick), if any."""
+    for summary in iter_summaries(sessions_dir, cwd, include_hidden=False):
+        if summary.model is not None:
+            return summary.model
+    return None
+
+
 def _leased(path: Path) -> str | None:
     """A child (subagent) session that Ink is resuming now: its lease is fresh."""
     lease_dir = path.with_name(path.name + ".lease")
@@ -184,8 +193,20 @@ def _leased(path: Path) -> str | None:
     return None
 
 
-def new_chat(cwd: str, *, model: ModelRef | None = None, thinking: str | None = None) -> ChatStart:
-    """A new session in ``cwd``'s project: nothing is on disk until the first record."""
+def new_chat(
+    cwd: str,
+    *,
+    model: ModelRef | None = None,
+    thinking: str | None = None,
+    sessions_dir: Path | None = None,
+) -> ChatStart:
+    """A new session in ``cwd``'s project: nothing is on disk until the first record.
+
+    Without ``model``, the model of the project's newest session (under ``sessions_dir``), the
+    one the user was working with; the file names it in its header, as Ink stages a model.
+    """
+    if model is None and sessions_dir is not None:
+        model = latest_model(sessions_dir, cwd)
     return ChatStart(
         path=None,
         cwd=cwd,

@@ -397,3 +397,18 @@ async def test_the_engine_says_whether_the_user_message_was_written(chat_kit: An
         await engine.send("again")
     assert not engine.user_written
     chat_kit.check(engine, replies=0, unsent=[{"role": "user", "content": "again"}])
+
+
+def test_a_new_session_takes_the_model_of_the_projects_newest_session(chat_kit: Any) -> None:
+    from ink_tui.agent.start import new_chat
+    from ink_tui.paths import project_dir
+
+    sessions, cwd = chat_kit.work.parent / "sessions", str(chat_kit.work)
+    earlier = SessionWriter.new(
+        project_dir(sessions, cwd), cwd, model=ModelRef("deepseek", "deepseek-chat")
+    )
+    earlier.append_message({"role": "user", "content": "hi"})
+    assert new_chat(cwd, sessions_dir=sessions).model == ModelRef("deepseek", "deepseek-chat")
+    chosen = ModelRef("openai", "gpt-4.1")
+    assert new_chat(cwd, model=chosen, sessions_dir=sessions).model == chosen
+    assert new_chat(cwd, sessions_dir=sessions / "elsewhere").model is None

@@ -105,7 +105,12 @@ class ChatScreen(Screen[None]):
         request = self.request
         try:
             if request.path is None:
-                start = new_chat(request.cwd, model=request.model, thinking=request.thinking)
+                start = new_chat(
+                    request.cwd,
+                    model=request.model,
+                    thinking=request.thinking,
+                    sessions_dir=self._sessions_dir(),
+                )
             else:
                 start = load_chat(
                     request.path,
@@ -120,6 +125,10 @@ class ChatScreen(Screen[None]):
         else:
             self.post_message(self.Ready(start))
 
+    def _sessions_dir(self) -> Path:
+        options = getattr(self.app, "options", None)
+        return Path(getattr(options, "sessions_dir", Path.home() / ".ink" / "sessions"))
+
     @on(Failed)
     def _failed(self, message: Failed) -> None:
         self.log_view.fail(message.error)
@@ -128,10 +137,8 @@ class ChatScreen(Screen[None]):
     @on(Ready)
     def _ready(self, message: Ready) -> None:
         start = message.start
-        options = getattr(self.app, "options", None)
-        base = getattr(options, "sessions_dir", Path.home() / ".ink" / "sessions")
         self.engine = ChatEngine(
-            start, sink=ScreenSink(self), project_dir=project_dir(base, start.cwd)
+            start, sink=ScreenSink(self), project_dir=project_dir(self._sessions_dir(), start.cwd)
         )
         shown = start.messages[-HISTORY_SHOWN:]
         earlier = len(start.messages) - len(shown)
