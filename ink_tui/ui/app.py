@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
 from textual import on
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
 from ink_tui.paths import styles_dir
-from ink_tui.session.tree import ModelRef
 from ink_tui.ui.config import UiConfig, load_config, save_config
-from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.messages import GoBack, OpenChat, OpenSession
+from ink_tui.ui.options import InkAppBase, LaunchOptions
 from ink_tui.ui.render.palette import use_theme
 
 __all__ = ["INK_THEME", "InkApp", "LaunchOptions"]
@@ -38,22 +36,7 @@ INK_THEME = Theme(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class LaunchOptions:
-    """What the command line asked the app to do."""
-
-    sessions_dir: Path
-    cwd: str
-    open_path: Path | None = None
-    config_path: Path | None = None  # None: the platform's config file
-    follow: bool = False  # open_path is followed as Ink writes it
-    chat: bool = False  # open straight into the chat pane (open_path, or a new session)
-    model: ModelRef | None = None  # --model: wins over the restored model, persisted
-    thinking: str | None = None  # --thinking: wins over the restored level
-    clock: Callable[[], float] = time.time  # the wall clock (ages, live markers); tests pin it
-
-
-class InkApp(App[int]):
+class InkApp(InkAppBase):
     """Browse Ink's sessions: the picker, the session view and their helpers."""
 
     TITLE = "ink-tui"
@@ -66,8 +49,7 @@ class InkApp(App[int]):
     ]
 
     def __init__(self, options: LaunchOptions) -> None:
-        super().__init__()
-        self.options = options
+        super().__init__(options)
         self._config: UiConfig = load_config(options.config_path)
         self.register_theme(INK_THEME)
 
@@ -125,7 +107,15 @@ class InkApp(App[int]):
 
     @on(OpenSession)
     def _open_requested(self, message: OpenSession) -> None:
-        self.open_session(message.path)
+        self.open_session(message.path, follow=message.follow)
+
+    @on(OpenChat)
+    def _chat_requested(self, message: OpenChat) -> None:
+        self.open_chat(message.path, message.leaf_id)
+
+    @on(GoBack)
+    def _back_requested(self, message: GoBack) -> None:
+        self.go_back()
 
     def action_help(self) -> None:
         from ink_tui.ui.screens.help import HelpScreen

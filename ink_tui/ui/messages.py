@@ -1,4 +1,4 @@
-"""App-wide messages (widget-specific ones live inside their widget)."""
+"""App-wide messages: screens ask the app to act (widget-specific ones live inside their widget)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.message import Message
 
-__all__ = ["OpenSession"]
+__all__ = ["GoBack", "OpenChat", "OpenSession"]
 
 
 @dataclass
@@ -15,3 +15,17 @@ class OpenSession(Message):
     """Open this session file in the session view."""
 
     path: Path
+    follow: bool = False
+
+
+@dataclass
+class OpenChat(Message):
+    """The chat pane on ``path`` (from its leaf, or from ``leaf_id``), or on a new session."""
+
+    path: Path | None
+    leaf_id: str | None = None
+
+
+@dataclass
+class GoBack(Message):
+    """Back from a session, branch or error view: to the view below it, else the picker."""

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from ink_tui.paths import styles_dir
 from ink_tui.session import SessionError, leaves, open_session
+from ink_tui.ui.messages import GoBack
 from ink_tui.ui.screens.branches import BranchesScreen, ForkTreeView
 from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.help import HelpScreen
@@ -66,6 +67,10 @@ class Host(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.make(), self.results.append)
+
+    def on_go_back(self, message: GoBack) -> None:
+        """As the real app does with a single screen above the base one."""
+        self.pop_screen()
 
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10) -> None:

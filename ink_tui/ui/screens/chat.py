@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
@@ -26,6 +26,7 @@ from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session import SessionError
 from ink_tui.session.tree import ModelRef
+from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.chat_modals import ModelScreen
 from ink_tui.ui.screens.chat_sink import ScreenSink
@@ -54,6 +55,8 @@ class ChatRequest:
 
 class ChatScreen(Screen[None]):
     """Messages, the reply being streamed, the composer and a status line."""
+
+    app = getters.app(InkAppBase)
 
     BINDINGS = [
         Binding("escape", "escape", "Interrupt / back"),
@@ -126,8 +129,7 @@ class ChatScreen(Screen[None]):
             self.post_message(self.Ready(start))
 
     def _sessions_dir(self) -> Path:
-        options = getattr(self.app, "options", None)
-        return Path(getattr(options, "sessions_dir", Path.home() / ".ink" / "sessions"))
+        return self.app.options.sessions_dir
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:

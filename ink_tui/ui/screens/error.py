@@ -29,6 +29,7 @@ from textual.widgets import Footer, Static
 from ink_tui.session.errors import SessionError
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_lines
+from ink_tui.ui.messages import GoBack
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
@@ -249,8 +250,4 @@ class ErrorScreen(Screen[None]):
         transcript.scroll_relative(y=-3, animate=False, immediate=True)
 
     def action_back(self) -> None:
-        go_back = getattr(self.app, "go_back", None)
-        if callable(go_back):
-            go_back()
-        else:
-            self.app.pop_screen()
+        self.post_message(GoBack())

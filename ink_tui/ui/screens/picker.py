@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 
 from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
 from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
-from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.session_list import SessionList
@@ -305,9 +305,7 @@ class PickerScreen(Screen[None]):
 
     def action_new_session(self) -> None:
         """A chat on a new session in this project (the file appears with its first record)."""
-        open_chat = getattr(self.app, "open_chat", None)
-        if callable(open_chat):
-            open_chat(None)
+        self.post_message(OpenChat(None))
 
     def action_toggle_preview(self) -> None:
         preview = self.query_one(SessionPreview)

@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.view import find_item, row_entry_id, row_text, search_turns
+from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode, RenderOptions
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.session_live import LiveFollowing
@@ -162,16 +163,13 @@ class SessionKeys(LiveFollowing):
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
         if self.loaded is None:
             return
-        open_chat = getattr(self.app, "open_chat", None)
-        if not callable(open_chat):
-            return
         node = self.query_one(SessionTree).cursor_node
         entry_id = row_entry_id(self.loaded.turns, node.data) if node and node.data else None
         leaf = self.loaded.leaf_id
         point = continue_point(self.loaded.entries, entry_id) if entry_id else leaf
         if point == leaf:
             self.stop_watching()
-            open_chat(self.path, leaf)
+            self.post_message(OpenChat(self.path, leaf))
             return
         from ink_tui.ui.screens.chat_modals import ForkScreen
 
@@ -179,7 +177,7 @@ class SessionKeys(LiveFollowing):
             if answer is None:
                 return
             self.stop_watching()
-            open_chat(self.path, point if answer == "fork" else leaf)
+            self.post_message(OpenChat(self.path, point if answer == "fork" else leaf))
 
         text = row_text(self.loaded.turns, node.data) if node and node.data else ""
         first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
@@ -192,8 +190,4 @@ class SessionKeys(LiveFollowing):
             self.query_one(SessionTree).focus()
             return
         self.stop_watching()
-        go_back = getattr(self.app, "go_back", None)
-        if callable(go_back):
-            go_back()
-        else:
-            self.app.pop_screen()
+        self.post_message(GoBack())

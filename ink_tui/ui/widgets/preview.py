@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -20,6 +18,7 @@ from textual.worker import get_current_worker
 from ink_tui.catalog import SessionSummary
 from ink_tui.session import SessionError, open_session
 from ink_tui.session.view import Turn
+from ink_tui.ui.options import app_now
 from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.session_list import human_size, relative_age
@@ -98,9 +97,7 @@ class SessionPreview(VerticalScroll, can_focus=False):
         return parts
 
     def _now(self) -> float:
-        """The app's clock (``LaunchOptions.clock``), the wall clock outside an InkApp."""
-        clock: Callable[[], float] = getattr(getattr(self.app, "options", None), "clock", time.time)
-        return clock()
+        return app_now(self)
 
     @work(thread=True, exclusive=True, group="preview")
     def _load(self, path: Path) -> None:

@@ -6,8 +6,7 @@ model names all come from session files and are untrusted.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -20,6 +19,7 @@ from textual.widgets import DataTable
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.humanize import human_size, relative_age
+from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["LIVE_SECONDS", "SessionList", "human_size", "is_live", "relative_age"]
@@ -138,9 +138,7 @@ class SessionList(DataTable):
         return None
 
     def _now(self) -> float:
-        """The app's clock (``LaunchOptions.clock``), the wall clock outside an InkApp."""
-        clock: Callable[[], float] = getattr(getattr(self.app, "options", None), "clock", time.time)
-        return clock()
+        return app_now(self)
 
     # -- building rows -----------------------------------------------------------------------
 
