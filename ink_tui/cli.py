@@ -162,12 +162,6 @@ def cmd_repair(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     torn = plan.torn
     if torn is not None:
-        if torn.ink_would_cut is not None:
-            out.write(
-                f"note: Ink's own repair would truncate at byte {torn.ink_would_cut} (a position "
-                f"marker with an invalid leafId) and lose {torn.records_ink_would_lose} complete "
-                "record(s); ink-tui repairs only the torn final line and keeps them\n"
-            )
         if torn.action == "truncated":
             out.write(
                 f"{prefix}truncate {torn.bytes} torn byte(s) at offset {torn.offset} "

@@ -255,7 +255,7 @@ class ChatStore:
             session = open_session(self.session.path, warn=None)
             if session.size != self.session.size:
                 raise ConcurrentWriteError(f"{session.path}: the file changed since it was read")
-            _, torn = plan_torn_repair(session)
+            torn = plan_torn_repair(session)
             if torn is not None:
                 apply_torn_repair(session, torn)
                 session = open_session(session.path, warn=None)

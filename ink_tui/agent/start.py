@@ -18,7 +18,12 @@ from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.records import THINKING_LEVELS
-from ink_tui.session.repair import TornRepair, cut_complete_final_line, plan_torn_repair
+from ink_tui.session.repair import (
+    TornRepair,
+    cut_complete_final_line,
+    launch_refusal,
+    plan_torn_repair,
+)
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
@@ -144,16 +149,12 @@ def load_chat(
     )
     start.cwd_missing = not Path(start.cwd).is_dir()
     pairing = pair_tool_calls(context.messages)
-    if pairing.problem is not None:
-        start.read_only = pairing.problem
+    refusal = launch_refusal(session.header) or pairing.problem
+    if refusal is not None:
+        start.read_only = refusal
     else:
         start.dangling = list(pairing.dangling)
-    _, torn = plan_torn_repair(session)
-    if torn is not None and torn.ink_would_cut is not None:
-        start.read_only = (
-            f"Ink's own repair would cut {torn.records_ink_would_lose} complete record(s) of "
-            f"this file; run `ink-tui repair {path}` first"
-        )
+    torn = plan_torn_repair(session)
     start.torn = torn
     cut = cut_complete_final_line(session, torn)
     if cut is not None:

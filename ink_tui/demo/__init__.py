@@ -140,7 +140,7 @@ def generate_demo(
             if path.stat().st_mtime < last.timestamp():
                 os.utime(path, (last.timestamp(), last.timestamp()))
         if index == 1:
-            machine_id = project_dir / "children" / ".imp-machine-id"
+            machine_id = project_dir / "children" / ".ink-machine-id"
             machine_id.write_text(str(uuid.UUID(int=rng.getrandbits(128), version=4)) + "\n")
         paths.append(path)
     paths.sort(key=lambda p: p.stat().st_mtime, reverse=True)

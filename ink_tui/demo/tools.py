@@ -157,7 +157,7 @@ def launch_child(b: SessionBuilder, prompt: str) -> tuple[Path, str, str, int]:
         "version": 1,
         "parentSessionId": b.writer.session_id,
         "childId": "",
-        "impVersion": "0.9.3",
+        "inkVersion": "0.2.2",
         "model": binding(b),
         "cwd": b.project.cwd,
         "tools": [{"name": name} for name in CHILD_TOOLS],

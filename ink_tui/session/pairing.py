@@ -16,6 +16,7 @@ __all__ = [
     "UNKNOWN_OUTCOME_TEXT",
     "Pairing",
     "ToolCall",
+    "is_unknown_outcome",
     "pair_tool_calls",
     "synthesize_missing_results",
 ]
@@ -26,9 +27,28 @@ FORCE_QUIT_REASON: Final = "(force quit before this tool ran)"
 INTERRUPTED_REASON: Final = "(interrupted before this tool ran)"
 MAX_TURNS_REASON: Final = "(not executed: reached max turns)"
 UNKNOWN_OUTCOME_TEXT: Final = (
-    "[imp] this tool call was interrupted before a result was recorded — the outcome is unknown; "
+    "[ink] this tool call was interrupted before a result was recorded — the outcome is unknown; "
     "it may have partially executed. Re-inspect or re-run it before relying on its effects."
 )
+"""The closure current Ink's continuation writes (``child-resume.ts@b1deda4d``); ink-tui too."""
+_UNKNOWN_OUTCOME_OPENINGS: Final = tuple(
+    f"[{tag}] this tool call was interrupted before a result was recorded"
+    for tag in ("ink", "imp")  # imp-era builds wrote the same text tagged [imp]
+)
+
+
+def is_unknown_outcome(result: Any) -> bool:
+    """Whether a tool result is a continuation's closure (``[ink]`` or imp-era ``[imp]``).
+
+    Such a result pairs its call like any other; the call may have partly run.
+    """
+    if not isinstance(result, dict) or result.get("isError") is not True:
+        return False
+    content = result.get("content")
+    if isinstance(content, list):  # blocks: the text of the first one
+        first = content[0] if content else None
+        content = first.get("text") if isinstance(first, dict) else None
+    return isinstance(content, str) and content.startswith(_UNKNOWN_OUTCOME_OPENINGS)
 
 
 @dataclass(slots=True)
@@ -59,38 +79,17 @@ class Pairing:
     duplicate_calls: list[str] = field(default_factory=list)
     orphan_results: list[str] = field(default_factory=list)
     duplicate_results: list[str] = field(default_factory=list)
-    last_assistant_index: int | None = None
-    tail_is_results_only: bool = True
-    first_problem: str | None = None
+    problem: str | None = None
+    """Ink's refusal text: the first problem its scan stops at, or ``None`` when only a crash tail
+    (calls of the last assistant message, followed by nothing but results) is left to close."""
 
     @property
     def dangling(self) -> list[ToolCall]:
         return [call for call in self.calls if call.result_index is None]
 
-    @property
-    def problem(self) -> str | None:
-        """Ink's refusal text, or ``None`` when a crash-tail repair can make it continuable.
-
-        The first problem met while walking the messages wins; the crash-tail check runs only
-        after a clean walk.
-        """
-        if self.first_problem is not None:
-            return self.first_problem
-        dangling = self.dangling
-        if dangling and (
-            not self.tail_is_results_only
-            or any(call.message_index != self.last_assistant_index for call in dangling)
-        ):
-            return (
-                "the transcript is inconsistent beyond a crash tail (tool call "
-                f"{dangling[0].id} has no recorded result and is not part of the last assistant "
-                "turn) — start a new task instead"
-            )
-        return None
-
     def _note(self, text: str) -> None:
-        if self.first_problem is None:
-            self.first_problem = text
+        if self.problem is None:
+            self.problem = text
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -103,15 +102,30 @@ class Pairing:
         }
 
 
+def _boundary_problem(role: object, pending: dict[str, ToolCall]) -> str:
+    ids = ", ".join(pending)
+    return (
+        f"a new {role} message begins a turn while tool call(s) {ids} are still awaiting results "
+        "— the transcript cannot be paired unambiguously (start a new task instead)"
+    )
+
+
 def pair_tool_calls(messages: Sequence[Message]) -> Pairing:
-    """Scan ``messages`` (a built context) and pair every call with its result."""
+    """Scan ``messages`` (a built context) and pair every call with its result.
+
+    The lists cover every message. ``problem`` is where Ink's read-only scan in
+    ``buildContinuationHistory`` (``child-resume.ts@b1deda4d``) stops: before each message, a role
+    other than ``toolResult`` while calls still await results is a turn boundary it refuses;
+    then a call id declared twice, a result with no earlier call, a result recorded twice.
+    """
     pairing = Pairing()
     by_id: dict[str, ToolCall] = {}
+    pending: dict[str, ToolCall] = {}  # declared, no result yet, in declaration order
     for index, message in enumerate(messages):
         role = message.get("role")
+        if role != "toolResult" and pending:
+            pairing._note(_boundary_problem(role, pending))
         if role == "assistant":
-            pairing.last_assistant_index = index
-            pairing.tail_is_results_only = True
             for block in message.get("blocks") or ():
                 if not isinstance(block, dict) or block.get("type") != "toolCall":
                     continue
@@ -127,6 +141,7 @@ def pair_tool_calls(messages: Sequence[Message]) -> Pairing:
                     call_id, str(block.get("name")), index, None, block.get("arguments")
                 )
                 by_id[call_id] = call
+                pending[call_id] = call
                 pairing.calls.append(call)
         elif role == "toolResult":
             for result in message.get("results") or ():
@@ -149,8 +164,7 @@ def pair_tool_calls(messages: Sequence[Message]) -> Pairing:
                 else:
                     found.result_index = index
                     found.is_error = bool(result.get("isError"))
-        elif pairing.last_assistant_index is not None:
-            pairing.tail_is_results_only = False
+                    pending.pop(call_id, None)
     return pairing
 
 

@@ -279,7 +279,7 @@ def _build_session(
         torn, torn_line, reason = pending
         session.dropped_final_line = LineProblem(torn_line, torn.offset, torn.end, str(reason))
         if warn is not None:
-            print(f"imp: dropping torn final line in {path}", file=warn)
+            print(f"ink: dropping torn final line in {path}", file=warn)
     return session
 
 

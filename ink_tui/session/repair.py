@@ -1,17 +1,16 @@
 """Crash repair as Ink does it, without ever losing a complete record.
 
-- :func:`plan_torn_repair` predicts ``repairTornFinalLine``: truncate at the first unacceptable
-  line after the header, or append the missing final newline.
+- :func:`plan_torn_repair` predicts ``repairTornFinalLine``: truncate the torn final line, or
+  append the missing final newline.
 - :func:`plan_continuation` is the dry run of ``buildContinuationHistory`` (child resume): scan
   the pairing, refuse with Ink's reasons, else list the repairs and the ``toolResult`` that
   closes the dangling calls of the last assistant turn.
 - :func:`repair_session` carries the plan out: the only place, with the writer, that changes a
   session file.
 
-One deliberate difference: a ``position`` marker with an invalid ``leafId`` is skipped by
-``open()`` but unacceptable to Ink's repair, which would then truncate there and cut every
-complete record after it. ink-tui repairs only the torn final line instead (Ink then opens the
-file cleanly and never runs its own repair on it) and reports what Ink would have cut.
+Current Ink's repair accepts every line its ``open()`` keeps (``position`` markers whatever their
+``leafId``), so it never cuts a record ``open()`` read. Imp-era builds truncated at an earlier
+marker with an invalid ``leafId`` and lost the records after it; ink-tui follows current Ink.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ __all__ = [
     "TornRepair",
     "apply_torn_repair",
     "cut_complete_final_line",
+    "launch_refusal",
     "plan_continuation",
     "plan_torn_repair",
     "repair_session",
@@ -41,14 +41,12 @@ Message = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class TornRepair:
-    """What ``repairTornFinalLine`` does (or, with ``ink_would_cut``, what ink-tui does instead)."""
+    """What ``repairTornFinalLine`` does: cut the torn final line, or add the missing newline."""
 
     action: Literal["truncated", "terminated"]
     bytes: int
     offset: int  # where the file is cut, or where the newline goes
     line: int | None = None  # the non-blank line cut off, when truncating
-    ink_would_cut: int | None = None  # Ink's own repair would truncate here, losing records
-    records_ink_would_lose: int = 0
 
     @property
     def note(self) -> str:
@@ -61,44 +59,19 @@ class TornRepair:
         return {"action": self.action, "bytes": self.bytes}
 
 
-def _ink_torn_repair(session: SessionFile) -> TornRepair | None:
-    """Exactly Ink's choice (spec §6): the first unacceptable line, else the missing newline."""
+def plan_torn_repair(session: SessionFile) -> TornRepair | None:
+    """Exactly Ink's ``repairTornFinalLine`` (spec §6), or ``None`` when it does nothing.
+
+    Its acceptance test (``store.ts@b1deda4d`` ``acceptsAsSessionLine``) takes every line
+    ``open()`` keeps, ``position`` markers of any ``leafId`` included, so on a file that opened
+    the only unacceptable line is the dropped final one: cut it; else add a missing newline.
+    """
     if not session.torn_final_line:
         return None
-    bad = list(session.skipped_markers)
-    if session.dropped_final_line is not None:
-        bad.append(session.dropped_final_line)
-    if bad:
-        first = min(bad, key=lambda problem: problem.offset)
-        return TornRepair("truncated", session.size - first.offset, first.offset, first.line)
-    if not session.ends_with_newline:
-        return TornRepair("terminated", 1, session.size)
-    return None
-
-
-def plan_torn_repair(session: SessionFile) -> tuple[TornRepair | None, TornRepair | None]:
-    """``(what Ink's repair would do, what ink-tui will do)``; they differ only to save records."""
-    ink = _ink_torn_repair(session)
-    if ink is None or ink.action == "terminated":
-        return ink, ink
     dropped = session.dropped_final_line
-    if dropped is not None and dropped.offset == ink.offset:
-        return ink, ink
-    lost = sum(1 for entry in session.entries if entry.offset > ink.offset)
-    lost += sum(1 for marker in session.positions if marker.offset > ink.offset)
-    lost += sum(1 for marker in session.session_models if marker.offset > ink.offset)
     if dropped is not None:
-        safe = TornRepair("truncated", session.size - dropped.offset, dropped.offset, dropped.line)
-    else:
-        safe = TornRepair("terminated", 1, session.size)
-    return ink, TornRepair(
-        safe.action,
-        safe.bytes,
-        safe.offset,
-        safe.line,
-        ink_would_cut=ink.offset,
-        records_ink_would_lose=lost,
-    )
+        return TornRepair("truncated", session.size - dropped.offset, dropped.offset, dropped.line)
+    return TornRepair("terminated", 1, session.size)
 
 
 @dataclass(slots=True)
@@ -139,14 +112,33 @@ def cut_complete_final_line(session: SessionFile, repair: TornRepair | None) -> 
     return dropped.reason
 
 
+def launch_refusal(header: dict[str, Any]) -> str | None:
+    """Why Ink refuses to resume a subagent session for its launch record, else ``None``.
+
+    Launch records written before the identifier change (imp builds, and ``b1deda4d``) carry
+    ``impVersion`` instead of ``inkVersion``; since the fixture-hygiene change (``385d2fb``) such
+    a record is invalid for resume. The file still opens and reads like any other session.
+    """
+    launch = header.get("launch")
+    if isinstance(launch, dict) and "impVersion" in launch:
+        return (
+            "this subagent session was launched by an imp-era build (its launch record carries "
+            "impVersion): current Ink refuses to resume it"
+        )
+    return None
+
+
 def plan_continuation(session: SessionFile) -> Continuation:
     """Dry run of the child-resume repair. Raises ``SessionError`` when the branch is broken."""
+    refusal = launch_refusal(session.header)
+    if refusal is not None:  # the launch record is validated before the transcript
+        return Continuation(ok=False, problem=refusal)
     context = build_context(session)
     pairing = pair_tool_calls(context.messages)
     problem = pairing.problem
     if problem is not None:
         return Continuation(ok=False, problem=problem)
-    _, torn = plan_torn_repair(session)
+    torn = plan_torn_repair(session)
     result = Continuation(ok=True, compaction_boundary=context.compaction_boundary, torn=torn)
     if torn is not None:
         result.repairs.append(torn.note)

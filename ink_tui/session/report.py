@@ -42,7 +42,6 @@ class SessionReport:
     model: ModelRef | None
     name: str | None
     continuation: Continuation
-    ink_torn_repair: TornRepair | None
     torn_repair: TornRepair | None
 
     def to_json(self) -> dict[str, Any]:
@@ -62,7 +61,7 @@ class SessionReport:
             **self.pairing.to_json(),
             "synthesized": [] if synthesized is None else [synthesized],
             "continuation": self.continuation.to_json(),
-            "tornRepair": None if self.ink_torn_repair is None else self.ink_torn_repair.to_json(),
+            "tornRepair": None if self.torn_repair is None else self.torn_repair.to_json(),
         }
 
 
@@ -72,7 +71,6 @@ def report_session(session: SessionFile) -> SessionReport:
     session.preload(entries)
     context = context_for_branch(entries, session.leaf_id)
     model, _ = restored_model(session)
-    ink_repair, repair = plan_torn_repair(session)
     return SessionReport(
         session=session,
         context=context,
@@ -80,8 +78,7 @@ def report_session(session: SessionFile) -> SessionReport:
         model=model,
         name=session_name(entries),
         continuation=plan_continuation(session),
-        ink_torn_repair=ink_repair,
-        torn_repair=repair,
+        torn_repair=plan_torn_repair(session),
     )
 
 

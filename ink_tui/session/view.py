@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ink_tui.session.pairing import is_unknown_outcome
 from ink_tui.session.reader import Entry
+from ink_tui.session.skills import skill_summary
 
 __all__ = [
     "BranchStats",
@@ -43,7 +45,7 @@ ItemKind = Literal[
     "session_info",
     "label",
 ]
-ToolStatus = Literal["ok", "error", "missing"]
+ToolStatus = Literal["ok", "error", "missing", "unknown"]
 
 _KEY_ARGUMENTS = {
     "bash": ("command",),
@@ -95,6 +97,8 @@ class ToolExchange:
     def status(self) -> ToolStatus:
         if self.result is None:
             return "missing"
+        if is_unknown_outcome(self.result):
+            return "unknown"  # closed by a continuation: it may have partly run
         return "error" if self.result.get("isError") else "ok"
 
     @property
@@ -145,7 +149,10 @@ class Turn:
 
     @property
     def title(self) -> str:
-        """The first non-blank line of the prompt."""
+        """``▪ skill: NAME`` for an expanded skill block (as Ink's replay), else the first line."""
+        skill = skill_summary(self.prompt)
+        if skill is not None:
+            return skill
         for line in self.prompt.split("\n"):
             if line.strip():
                 return line.strip()

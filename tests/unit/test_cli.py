@@ -361,7 +361,7 @@ def test_context_json_equals_the_expected_output(
     assert code == 0
     # Ink warns about a torn final line it drops; nothing else goes to stderr
     assert err == (
-        "" if not case.startswith("torn") else f"imp: dropping torn final line in {path}\n"
+        "" if not case.startswith("torn") else f"ink: dropping torn final line in {path}\n"
     )
     assert json.loads(out) == expected(case)
 

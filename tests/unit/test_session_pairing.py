@@ -53,10 +53,12 @@ def duplicate_result(call: str) -> str:
     )
 
 
-def not_crash_tail(call: str) -> str:
+def boundary(role: str, *calls: str) -> str:
+    """Ink's turn-boundary refusal (``child-resume.ts@b1deda4d``)."""
     return (
-        f"the transcript is inconsistent beyond a crash tail (tool call {call} has no recorded "
-        "result and is not part of the last assistant turn) — start a new task instead"
+        f"a new {role} message begins a turn while tool call(s) {', '.join(calls)} are still "
+        "awaiting results — the transcript cannot be paired unambiguously (start a new task "
+        "instead)"
     )
 
 
@@ -104,16 +106,40 @@ def test_user_message_after_dangling_calls_is_refused_naming_the_first() -> None
     )
     # c2 (earlier turn) and c3 (last turn, but a user message follows) are both missing
     assert [c.id for c in pairing.dangling] == ["c2", "c3"]
-    assert pairing.problem == not_crash_tail("c2")
+    # the scan stops at the first boundary: the assistant message that follows c2's batch
+    assert pairing.problem == boundary("assistant", "c2")
 
 
 def test_dangling_in_an_earlier_turn_is_refused() -> None:
     messages = [user(), assistant("c1", "c2"), results("c1"), assistant("c3"), results("c3")]
-    assert pair_tool_calls(messages).problem == not_crash_tail("c2")
+    assert pair_tool_calls(messages).problem == boundary("assistant", "c2")
 
 
 def test_last_turn_followed_by_user_is_refused() -> None:
-    assert pair_tool_calls([user(), assistant("c9"), user("again")]).problem == not_crash_tail("c9")
+    problem = pair_tool_calls([user(), assistant("c9"), user("again")]).problem
+    assert problem == boundary("user", "c9")
+
+
+def test_boundary_names_every_pending_call_in_declaration_order() -> None:
+    messages = [user(), assistant("c3", "c1", "c2"), results("c1"), user("again")]
+    assert pair_tool_calls(messages).problem == boundary("user", "c3", "c2")
+
+
+def test_boundary_is_checked_before_the_message_is_read() -> None:
+    # the second assistant message repeats c1, but the boundary before it is met first
+    messages = [assistant("c1"), assistant("c1")]
+    assert pair_tool_calls(messages).problem == boundary("assistant", "c1")
+
+
+def test_a_framed_summary_after_a_pending_call_is_a_user_boundary() -> None:
+    summary = {"role": "user", "content": "[Branch summary — …]\n\nexplored"}
+    assert pair_tool_calls([assistant("c1"), summary]).problem == boundary("user", "c1")
+
+
+def test_results_only_after_the_last_assistant_is_a_crash_tail() -> None:
+    pairing = pair_tool_calls([user(), assistant("c1", "c2", "c3"), results("c2"), results("c3")])
+    assert [c.id for c in pairing.dangling] == ["c1"]
+    assert pairing.problem is None
 
 
 def test_duplicate_call() -> None:
@@ -154,10 +180,16 @@ def test_duplicate_result_in_one_message() -> None:
         ([assistant("c"), results("c"), results("c", "o")], duplicate_result("c")),
         # orphan first inside one message
         ([assistant("c"), results("c"), results("o", "c")], orphan("o")),
-        # a walk problem beats an earlier dangling call (crash-tail check runs last)
-        ([assistant("d"), user(), assistant("c"), results("c", "c")], duplicate_result("c")),
+        # the boundary after a dangling call comes before a later duplicate result
+        ([assistant("d"), user(), assistant("c"), results("c", "c")], boundary("user", "d")),
     ],
-    ids=["orphan-first", "dup-call-first", "dup-result-first", "orphan-in-message", "walk-first"],
+    ids=[
+        "orphan-first",
+        "dup-call-first",
+        "dup-result-first",
+        "orphan-in-message",
+        "boundary-first",
+    ],
 )
 def test_the_first_problem_met_wins(messages: list[Message], problem: str) -> None:
     assert pair_tool_calls(messages).problem == problem

@@ -422,7 +422,7 @@ def test_dropping_a_torn_line_warns_with_inks_note(sf: Any) -> None:
     path = sf.write(sf.user("a", None), "{", newline=False)
     stream = io.StringIO()
     open_session(path, warn=stream)
-    assert stream.getvalue() == f"imp: dropping torn final line in {path}\n"
+    assert stream.getvalue() == f"ink: dropping torn final line in {path}\n"
 
 
 def test_no_warning_without_a_dropped_line(sf: Any) -> None:

@@ -18,7 +18,7 @@ from ink_tui.session import (
 from ink_tui.session.repair import apply_torn_repair, plan_continuation, plan_torn_repair
 
 UNKNOWN = (
-    "[imp] this tool call was interrupted before a result was recorded — the outcome is "
+    "[ink] this tool call was interrupted before a result was recorded — the outcome is "
     "unknown; it may have partially executed. Re-inspect or re-run it before relying on its "
     "effects."
 )
@@ -116,8 +116,8 @@ def test_clean_file_is_left_alone(sf: Any) -> None:
                 sf.user("u2", "a1"),
                 sf.assistant("a2", "u2"),
             ],
-            "the transcript is inconsistent beyond a crash tail (tool call c1 has no recorded "
-            "result and is not part of the last assistant turn) — start a new task instead",
+            "a new user message begins a turn while tool call(s) c1 are still awaiting results "
+            "— the transcript cannot be paired unambiguously (start a new task instead)",
         ),
         (
             lambda sf: [sf.user("u", None), sf.results("r", "u", ("ghost", "bash"))],
@@ -244,7 +244,7 @@ def test_file_changed_since_it_was_read_is_not_repaired(sf: Any) -> None:
     data = _complete(sf, sf.user("a", None))[:-1]
     path = sf.write_bytes(data)
     session = open_session(path, warn=None)
-    _, repair = plan_torn_repair(session)
+    repair = plan_torn_repair(session)
     assert repair is not None
     with path.open("ab") as stream:
         stream.write(b"\n")
@@ -253,7 +253,7 @@ def test_file_changed_since_it_was_read_is_not_repaired(sf: Any) -> None:
     assert path.read_bytes() == data + b"\n"
 
 
-# -- the position-marker quirk (spec §10) ----------------------------------------------------
+# -- position markers: current Ink's repair accepts every one (spec §6, §10) -----------------
 
 
 def test_bad_position_marker_then_torn_tail_keeps_every_complete_record(sf: Any) -> None:
@@ -262,24 +262,17 @@ def test_bad_position_marker_then_torn_tail_keeps_every_complete_record(sf: Any)
     after_marker = sf.line(sf.assistant("b", "a")) + b"\n" + sf.line(sf.user("c", "b")) + b"\n"
     tail = b'{"type":"message","id":"d","par'
     path = sf.write_bytes(before_marker + marker + after_marker + tail)
-    session = open_session(path, warn=None)
-    ink, ours = plan_torn_repair(session)
-    # Ink would cut at the marker and lose the two complete records after it
-    assert ink is not None
-    assert ink.offset == len(before_marker)
-    assert ink.bytes == len(marker + after_marker + tail)
-    assert ours is not None
-    assert ours.action == "truncated"
-    assert ours.bytes == len(tail)
-    assert ours.ink_would_cut == len(before_marker)
-    assert ours.records_ink_would_lose == 2
+    repair = plan_torn_repair(open_session(path, warn=None))
+    # only the torn final line is cut: the marker is acceptable to current Ink's repair
+    assert repair is not None
+    assert (repair.action, repair.bytes) == ("truncated", len(tail))
+    assert repair.offset == len(before_marker + marker + after_marker)
 
     repaired, plan = repair_session(path)
-    assert plan.torn is not None
-    assert plan.torn.ink_would_cut == len(before_marker)
+    assert plan.torn == repair
     assert path.read_bytes() == before_marker + marker + after_marker
     assert [e.id for e in repaired.entries] == ["a", "b", "c"]
-    assert not repaired.torn_final_line  # Ink's own repair never runs on it now
+    assert not repaired.torn_final_line
 
 
 def test_bad_position_marker_then_missing_newline_is_terminated(sf: Any) -> None:
@@ -291,9 +284,9 @@ def test_bad_position_marker_then_missing_newline_is_terminated(sf: Any) -> None
     path = sf.write_bytes(data)
     _, plan = repair_session(path)
     assert plan.torn is not None
-    assert plan.torn.action == "terminated"
-    assert plan.torn.records_ink_would_lose == 1
-    assert path.read_bytes() == data + b"\n"
+    assert (plan.torn.action, plan.torn.bytes) == ("terminated", 1)
+    assert plan.repairs == ["terminated an unterminated final record"]
+    assert path.read_bytes() == data + b"\n"  # every record kept
 
 
 def test_bad_position_marker_in_a_clean_file_needs_no_repair(sf: Any) -> None:

@@ -16,6 +16,7 @@ from rich.padding import Padding
 from rich.syntax import Syntax
 from rich.text import Text
 
+from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, markdown, plain
@@ -24,7 +25,7 @@ __all__ = ["OutputMode", "RenderOptions", "item_block", "status_mark", "turn_blo
 
 OutputMode = Literal["hidden", "cut", "full"]
 CUT_LINES = 12
-_MARKS = {"ok": "✓", "error": "✗", "missing": "…"}
+_MARKS = {"ok": "✓", "error": "✗", "missing": "…", "unknown": "?"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,9 @@ def status_mark(exchange: ToolExchange, running_since: float | None = None) -> T
     colour = {"ok": palette.current.ok, "error": palette.current.error}.get(
         exchange.status, palette.current.warning
     )
-    label = {"ok": "ok", "error": "error", "missing": "no result"}[exchange.status]
+    label = {"ok": "ok", "error": "error", "missing": "no result", "unknown": "unknown outcome"}[
+        exchange.status
+    ]
     return Text(f"{mark} {label}", style=colour)
 
 
@@ -77,6 +80,9 @@ def turn_block(turn: Turn, number: int) -> RenderableType:
     """The user's prompt, as a header line and its text."""
     title = f"▌ You · turn {number}" if number > 0 else "▌ You"
     header = Text.assemble((title, "bold"), "  ", plain(turn.user_id, "dim"))
+    skill = skill_summary(turn.prompt)
+    if skill is not None:  # an expanded /skill: block: one line, as Ink's replay shows it
+        return Group(header, Padding(plain(skill, palette.current.accent), (0, 0, 0, 2)))
     content = turn.user.record["message"].get("content") if turn.user is not None else ""
     return Group(header, Padding(Group(*_content(content, colours=False)), (0, 0, 0, 2)))
 
