@@ -27,11 +27,13 @@ from ink_tui.session.records import is_session_header
 
 __all__ = [
     "ResolveError",
+    "Resumed",
     "SessionSummary",
     "iter_summaries",
     "list_sessions",
     "newest_session",
     "read_header_id",
+    "resolve_resume",
     "resolve_session",
 ]
 
@@ -205,3 +207,48 @@ def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
     if len(found) > 1:
         raise _ambiguous(wanted, found)
     return found[0][0]
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """What ``-r ID`` found, and whether only ink-tui's wider lookup found it."""
+
+    path: Path
+    beyond_ink: str | None = None  # why Ink's own --resume would not find it
+
+
+def resolve_resume(base_dir: Path, cwd: str, wanted: str) -> Resumed:
+    """``-r ID`` as Ink's ``--resume`` resolves it, then ink-tui's wider lookup.
+
+    Ink (``resolveSession``, spec §7) searches only the cwd's folder, empty sessions included,
+    skipping files its ``open()`` or ``stats()`` rejects; an id, id prefix or file name matching
+    several of those is an error. When Ink finds nothing, :func:`resolve_session`'s lookup (every
+    file of the folder, then every project) is the documented fallback, and the result says why
+    Ink itself would not have resumed it.
+    """
+    if wanted == "":
+        raise ResolveError("empty session id: give a session id, id prefix, file name or path")
+    if Path(wanted).expanduser().is_file():
+        return Resumed(Path(wanted).expanduser())  # a path names its file: nothing to look up
+    home = project_dir(base_dir, cwd)
+    found = [
+        (summary.path, summary.id)
+        for summary in iter_summaries(base_dir, cwd)
+        if summary.ink_read_ok and _matches(summary.path, summary.id, wanted)
+    ]
+    if len(found) > 1:
+        raise _ambiguous(wanted, found)
+    if found:
+        return Resumed(found[0][0])
+    try:
+        path = resolve_session(base_dir, cwd, wanted)
+    except ResolveError:
+        raise ResolveError(
+            f'no session matching "{wanted}" in {home} (nor in any other project folder under '
+            f"{base_dir}) — `ink-tui list --all` lists them"
+        ) from None
+    if path.parent != home:
+        why = f"it belongs to another project ({path.parent.name})"
+    else:
+        why = "Ink cannot open it (its /sessions hides it)"
+    return Resumed(path, f"Ink's --resume would not find this session: {why}")

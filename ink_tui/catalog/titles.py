@@ -1,9 +1,11 @@
 """Session titles exactly as Ink's ``/sessions`` computes them (``inspectSessionFile``).
 
 - the current branch's ``session_info`` name (trimmed; a blank latest name clears it);
-- else the FIRST user message in file order (any branch): the first line of its content text
-  that JavaScript's ``trim()`` does not empty, cut to 80 UTF-16 code units (``slice(0, 80)``),
-  not trimmed itself; a user message with no such line gives ``""``;
+- else the FIRST user message in file order (any branch): ``▪ skill: NAME`` when its content text
+  is an expanded ``/skill:`` block (``skills.ts`` ``skillBlockSummary``, :func:`skill_summary`),
+  else the first line of its content text that JavaScript's ``trim()`` does not empty, cut to 80
+  UTF-16 code units (``slice(0, 80)``), not trimmed itself; a user message with no such line
+  gives ``""``;
 - else ``(model: provider/modelId)`` when the file has no message entries but an explicit model
   selection and a model;
 - else ``(empty session)``.
@@ -14,8 +16,6 @@ one too). Python cannot encode a lone surrogate to UTF-8, and Node itself writes
 surrogate to a UTF-8 terminal as U+FFFD. So the title keeps the exact JavaScript cut (same
 length in UTF-16 units) with every lone surrogate replaced by U+FFFD: what Ink prints.
 
-Not reproduced: Ink's ``skillBlockSummary`` (an expanded ``<skill …>`` block gets a summary line);
-its behaviour is unconfirmed, so such a message is titled by its first line like any other.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import re
 from typing import Any, Final
 
 from ink_tui.session.lines import JS_WHITESPACE
+from ink_tui.session.skills import skill_summary
 from ink_tui.session.tree import ModelRef
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "js_trim",
     "model_title",
     "printable",
+    "skill_summary",
 ]
 
 TITLE_UNITS: Final = 80
@@ -80,8 +82,12 @@ def content_text(content: Any) -> str:
 
 
 def first_line_title(content: Any) -> str:
-    """The title a user message gives: its first non-blank line, cut to 80 UTF-16 units."""
-    first = next((line for line in content_text(content).split("\n") if js_trim(line)), "")
+    """The title a user message gives: its skill line, else its first non-blank line (80 units)."""
+    text = content_text(content)
+    skill = skill_summary(text)
+    if skill is not None:
+        return printable(skill)
+    first = next((line for line in text.split("\n") if js_trim(line)), "")
     return printable(js_slice(first, TITLE_UNITS))
 
 

@@ -23,14 +23,13 @@ from ink_tui.catalog.row import iso_mtime
 from ink_tui.paths import cwd_folder_name
 from ink_tui.session import SessionError, branch, open_session
 
-CASES = ("sessions-tree", "child-session")
-
 
 def _listings(fixtures: Path) -> list[tuple[str, Path, list[dict[str, Any]]]]:
+    """Every folder case's listings (sessions-tree, child-session, listing-titles, …)."""
     found = []
-    for case in CASES:
-        expected = json.loads((fixtures / f"{case}.expected.json").read_text(encoding="utf-8"))
-        for folder, rows in expected["listings"].items():
+    for case in sorted(fixtures.glob("*.expected.json")):
+        expected = json.loads(case.read_text(encoding="utf-8"))
+        for folder, rows in expected.get("listings", {}).items():
             found.append((folder, fixtures / folder, rows))
     return found
 
@@ -45,7 +44,9 @@ def _folder_cwd(folder: Path) -> str:
 
 
 def test_every_listing_is_checked(fixtures_dir: Path) -> None:
-    assert len(_listings(fixtures_dir)) == 6
+    folders = {folder for folder, _, _ in _listings(fixtures_dir)}
+    assert len(folders) >= 7
+    assert "listing-titles/home-ada-code-calc--kit" in folders
 
 
 def test_listings_match_exactly_with_the_fixture_mtimes(
