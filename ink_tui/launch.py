@@ -9,16 +9,16 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
-from ink_tui.catalog.scan import newest_session, resolve_session
+from ink_tui.catalog.scan import newest_session, resolve_resume, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
 from ink_tui.session.records import THINKING_LEVELS
 
-__all__ = ["build_app_parser", "prepare_demo", "run_app"]
+__all__ = ["build_app_parser", "prepare_demo", "run_app", "startup_thinking"]
 
 
 class LaunchError(Exception):
@@ -91,6 +91,20 @@ def prepare_demo(now: datetime | None = None) -> tuple[Path, str]:
     return base, DEMO_CWD
 
 
+def startup_thinking(flag: str | None, env: Mapping[str, str]) -> str | None:
+    """The startup thinking level: ``--thinking``, else ``INK_THINKING`` (as Ink's runner)."""
+    if flag is not None:
+        return flag
+    level = env.get("INK_THINKING", "").strip()
+    if not level:
+        return None
+    if level not in THINKING_LEVELS:
+        raise LaunchError(
+            f"INK_THINKING={level!r} is not a thinking level (one of {', '.join(THINKING_LEVELS)})"
+        )
+    return level
+
+
 def run_app(argv: Sequence[str]) -> int:
     """Parse the app's arguments, find what to open and run the app."""
     args = build_app_parser().parse_args(argv)
@@ -99,9 +113,12 @@ def run_app(argv: Sequence[str]) -> int:
     if args.demo:
         base, cwd = prepare_demo()
     open_path: Path | None = None
-    wanted = args.session or args.resume
-    if wanted:
-        open_path = resolve_session(base, cwd, wanted)
+    notice: str | None = None
+    if args.session:
+        open_path = resolve_session(base, cwd, args.session)
+    elif args.resume is not None:
+        resumed = resolve_resume(base, cwd, args.resume)
+        open_path, notice = resumed.path, resumed.beyond_ink
     elif args.continue_:
         open_path = newest_session(base, cwd)
         if open_path is None and not args.chat:  # -c --chat: a new session, as Ink's --continue
@@ -132,7 +149,8 @@ def run_app(argv: Sequence[str]) -> int:
         follow=args.follow,
         chat=args.chat,
         model=model,
-        thinking=args.thinking,
+        thinking=startup_thinking(args.thinking, os.environ),
+        notice=notice,
     )
     app = InkApp(options)
     app.run()

@@ -28,7 +28,8 @@ __all__ = [
 Message = dict[str, Any]
 
 KEEP_RECENT_TOKENS = 20000
-RESERVE_TOKENS = 32768
+from ink_tui.agent.windows import RESERVE_TOKENS  # noqa: E402
+
 SUMMARY_MAX_TOKENS = math.floor(0.8 * RESERVE_TOKENS)
 IMAGE_CHARS = 4800
 # Ink anchors the estimate only on a reply whose input + output + cache-read tokens are not 0

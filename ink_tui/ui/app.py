@@ -65,6 +65,8 @@ class InkApp(InkAppBase):
             self.open_chat(self.options.open_path)
         elif self.options.open_path is not None:
             self.open_session(self.options.open_path, follow=self.options.follow)
+        if self.options.notice:
+            self.notify(self.options.notice, timeout=8)
 
     def watch_theme(self, theme: str) -> None:
         use_theme(self.get_css_variables())  # rendered session content follows the theme

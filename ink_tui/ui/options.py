@@ -32,7 +32,8 @@ class LaunchOptions:
     follow: bool = False  # open_path is followed as Ink writes it
     chat: bool = False  # open straight into the chat pane (open_path, or a new session)
     model: ModelRef | None = None  # --model: wins over the restored model, persisted
-    thinking: str | None = None  # --thinking: wins over the restored level
+    thinking: str | None = None  # --thinking or INK_THINKING: wins over the restored level
+    notice: str | None = None  # said once the app is up (e.g. how -r found the session)
     clock: Callable[[], float] = time.time  # the wall clock (ages, live markers); tests pin it
 
 
