@@ -16,12 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_fixtures import require_shared_fixtures
 
 import ink_tui.catalog.scan as scan_module
 from ink_tui.catalog import list_sessions, summarize_file
 from ink_tui.catalog.row import iso_mtime
 from ink_tui.paths import cwd_folder_name
 from ink_tui.session import SessionError, branch, open_session
+
+FIXTURES = require_shared_fixtures()
 
 
 def _listings(fixtures: Path) -> list[tuple[str, Path, list[dict[str, Any]]]]:
@@ -43,16 +46,14 @@ def _folder_cwd(folder: Path) -> str:
     raise AssertionError(f"no header cwd in {folder} encodes to its name")
 
 
-def test_every_listing_is_checked(fixtures_dir: Path) -> None:
-    folders = {folder for folder, _, _ in _listings(fixtures_dir)}
+def test_every_listing_is_checked() -> None:
+    folders = {folder for folder, _, _ in _listings(FIXTURES)}
     assert len(folders) >= 7
     assert "listing-titles/home-ada-code-calc--kit" in folders
 
 
-def test_listings_match_exactly_with_the_fixture_mtimes(
-    fixtures_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    listings = _listings(fixtures_dir)
+def test_listings_match_exactly_with_the_fixture_mtimes(monkeypatch: pytest.MonkeyPatch) -> None:
+    listings = _listings(FIXTURES)
     pinned: dict[Path, float] = {}
     for _, folder, rows in listings:
         for row in rows:
@@ -73,8 +74,8 @@ def test_listings_match_exactly_with_the_fixture_mtimes(
         assert [row.to_json() for row in shown] == [row for row in rows if row["listed"]], name
 
 
-def test_listings_in_place_with_real_mtimes(fixtures_dir: Path) -> None:
-    for name, folder, rows in _listings(fixtures_dir):
+def test_listings_in_place_with_real_mtimes() -> None:
+    for name, folder, rows in _listings(FIXTURES):
         got = list_sessions(folder.parent, _folder_cwd(folder))
         expected = {row["file"]: row for row in rows}
         assert sorted(row.file_name for row in got) == sorted(expected), name
@@ -86,16 +87,16 @@ def test_listings_in_place_with_real_mtimes(fixtures_dir: Path) -> None:
             assert data == {k: v for k, v in expected[row.file_name].items() if k != "mtime"}
 
 
-def test_children_folder_is_never_listed(fixtures_dir: Path) -> None:
-    folder = fixtures_dir / "child-session" / "home-ada-code-calc--kit"
+def test_children_folder_is_never_listed() -> None:
+    folder = FIXTURES / "child-session" / "home-ada-code-calc--kit"
     assert (folder / "children").is_dir()
     rows = list_sessions(folder.parent, None)
     assert [row.path.parent for row in rows] == [folder]
 
 
-def test_fast_scan_agrees_with_open_on_every_single_file_fixture(fixtures_dir: Path) -> None:
+def test_fast_scan_agrees_with_open_on_every_single_file_fixture() -> None:
     """Leaf, branch counts and Ink's verdict from the cheap scan equal the strict reader's."""
-    for path in sorted(fixtures_dir.glob("*.jsonl")):
+    for path in sorted(FIXTURES.glob("*.jsonl")):
         summary = summarize_file(path)
         try:
             session = open_session(path, warn=None)

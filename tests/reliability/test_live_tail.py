@@ -15,12 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
+from testdata import session_file
 
 from ink_tui.demo import generate_session
 from ink_tui.session.reader import open_session
 from ink_tui.session.tail import SessionTail, open_for_follow
-
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 
 WRITER = r"""
 import json, os, random, sys, time
@@ -110,13 +109,13 @@ def test_steady_twenty_records_a_second(realistic: Path, tmp_path: Path) -> None
 
 @pytest.mark.parametrize("name", ["branch-position", "position-then-label", "metadata-mix"])
 def test_fork_fixtures_followed_equal_opened(name: str, tmp_path: Path) -> None:
-    header, body = _split_header(FIXTURES / f"{name}.jsonl")
+    header, body = _split_header(session_file(name))
     _follow(body, header, tmp_path, "burst", seed=3)
 
 
 def test_torn_fixture_waits_for_the_newline(tmp_path: Path) -> None:
     """A half-written last line is never an error and never read half; its end completes it."""
-    header, body = _split_header(FIXTURES / "torn-no-newline.jsonl")
+    header, body = _split_header(session_file("torn-no-newline"))
     target = tmp_path / "s.jsonl"
     target.write_bytes(header + body)  # the last record lacks its newline
     session = open_for_follow(target)
@@ -134,14 +133,14 @@ def test_torn_fixture_waits_for_the_newline(tmp_path: Path) -> None:
 
 
 def test_an_invalid_complete_line_is_reported_and_following_goes_on(tmp_path: Path) -> None:
-    header, body = _split_header(FIXTURES / "minimal.jsonl")
+    header, body = _split_header(session_file("minimal"))
     target = tmp_path / "s.jsonl"
     target.write_bytes(header + body)
     tail = SessionTail(open_for_follow(target))
     good = {
         "type": "message",
         "id": "ffff000011112222",
-        "parentId": "e1fdde86a7034cca",
+        "parentId": "a1",
         "timestamp": "2026-10-12T11:40:00.000Z",
         "message": {"role": "user", "content": "next"},
     }
@@ -156,7 +155,7 @@ def test_an_invalid_complete_line_is_reported_and_following_goes_on(tmp_path: Pa
 
 
 def test_a_file_that_shrinks_or_is_replaced_asks_for_a_reload(tmp_path: Path) -> None:
-    header, body = _split_header(FIXTURES / "minimal.jsonl")
+    header, body = _split_header(session_file("minimal"))
     target = tmp_path / "s.jsonl"
     target.write_bytes(header + body)
     tail = SessionTail(open_for_follow(target))
@@ -171,11 +170,11 @@ def test_a_file_that_shrinks_or_is_replaced_asks_for_a_reload(tmp_path: Path) ->
 
 
 def test_a_position_marker_moves_the_leaf(tmp_path: Path) -> None:
-    header, body = _split_header(FIXTURES / "minimal.jsonl")
+    header, body = _split_header(session_file("minimal"))
     target = tmp_path / "s.jsonl"
     target.write_bytes(header + body)
     tail = SessionTail(open_for_follow(target))
     with target.open("ab") as stream:
-        stream.write(b'{"type":"position","leafId":"f05aeea3355a2311"}\n')
+        stream.write(b'{"type":"position","leafId":"u1"}\n')
     update = tail.poll()
-    assert update.leaf_moved and update.leaf_after == "f05aeea3355a2311"
+    assert update.leaf_moved and update.leaf_after == "u1"

@@ -1,4 +1,8 @@
-"""Written records read back identically; every shared fixture line re-encodes to its bytes."""
+"""Written records read back identically; every line of the project's data re-encodes to its bytes.
+
+(The same for every line of Ink's shared fixtures is a conformance test:
+``tests/conformance/test_fixture_lines.py``.)
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
+import testdata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ink_tui.session import SessionWriter, open_session
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line, encode_json
-
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 
 
 def shape(value: Any) -> Any:
@@ -90,44 +92,21 @@ def test_written_records_read_back_identically(messages: list[dict[str, Any]]) -
         assert [encode_json(e.record) for e in session.entries] == lines
 
 
-def _fixture_lines() -> list[tuple[str, int, bytes]]:
-    found = []
-    for path in sorted(FIXTURES.rglob("*.jsonl")):
-        if not path.is_file():
-            continue
-        name = str(path.relative_to(FIXTURES))
+def test_every_data_line_re_encodes_to_its_bytes() -> None:
+    """The project's own sessions are written as Ink writes: decoding then encoding each line
+    gives its bytes back (the deliberately malformed lines aside)."""
+    decoded, different = 0, []
+    for path in sorted(testdata.DATA.rglob("*.jsonl")):
         for number, line in enumerate(path.read_bytes().split(b"\n"), start=1):
-            if line.strip():
-                found.append((name, number, line))
-    return found
-
-
-@pytest.fixture(scope="module")
-def fixture_lines() -> list[tuple[str, int, bytes]]:
-    if not FIXTURES.is_dir():
-        pytest.fail(f"shared fixtures not found at {FIXTURES}")
-    lines = _fixture_lines()
-    assert len(lines) > 300
-    return lines
-
-
-def test_fixtures_hold_no_bom_or_crlf(fixture_lines: list[tuple[str, int, bytes]]) -> None:
-    assert [(n, i) for n, i, line in fixture_lines if line.endswith(b"\r")] == []
-    assert [(n, i) for n, i, line in fixture_lines if line.startswith(b"\xef\xbb\xbf")] == []
-
-
-def test_every_fixture_line_re_encodes_to_its_bytes(
-    fixture_lines: list[tuple[str, int, bytes]],
-) -> None:
-    different = []
-    decoded = 0
-    for name, number, line in fixture_lines:
-        try:
-            value = decode_line(line)
-        except JsonDecodeError:
-            continue  # deliberately malformed (torn halves, interleaved writers)
-        decoded += 1
-        if encode_json(value) != line:
-            different.append((name, number))
-    assert decoded > 300
+            if not line.strip():
+                continue
+            assert not line.endswith(b"\r") and not line.startswith(b"\xef\xbb\xbf"), (path, number)
+            try:
+                value = decode_line(line)
+            except JsonDecodeError:
+                continue  # torn halves, interleaved writers
+            decoded += 1
+            if encode_json(value) != line:
+                different.append((path.name, number))
+    assert decoded > 150
     assert different == []

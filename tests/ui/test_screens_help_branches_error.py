@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testdata import session_file as fixture
 from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -25,17 +26,9 @@ from ink_tui.ui.screens.help import HelpScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.transcript import Transcript
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
 SIZE = (120, 40)
 TS = "2026-10-05T12:34:56.789Z"
 HEADER = {"type": "session", "version": 1, "id": "0b4f6a52", "timestamp": TS, "cwd": "/p"}
-
-
-def fixture(name: str) -> Path:
-    path = FIXTURES / name
-    if not path.exists():
-        pytest.skip(f"shared fixture {name} not found")
-    return path
 
 
 def user(entry_id: str, parent: str | None, text: str = "hi") -> dict[str, Any]:
@@ -196,7 +189,8 @@ async def test_branches_shows_labels() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_branches(pilot)
         everything = "\n".join(labels_of(screen).values())
-        assert "# the very start" in everything
+        assert "# the start" in everything
+        assert "# first try" not in everything  # overwritten
         assert "# fixed here" not in everything  # removed by an empty label
 
 
@@ -261,16 +255,16 @@ async def test_error_screen_shows_the_reason_and_the_offending_line() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_error(pilot)
         banner = static_text(screen, "#error-banner")
-        assert "session line 10: invalid JSON" in banner
-        assert str(path) in banner and "line 10" in banner
+        assert "session line 6: invalid JSON" in banner
+        assert str(path) in banner and "line 6" in banner
         lines = shown_lines(screen.query_one(Transcript))
-        assert "10 " + nth_line(path, 10)[:60] in lines  # numbered, in view on open
+        assert " 6 " + nth_line(path, 6)[:60] in lines  # numbered, in view on open
         await pilot.press("G")
         await pilot.pause()
-        assert nth_line(path, 10)[:60] not in shown_lines(screen.query_one(Transcript))
+        assert nth_line(path, 6)[:60] not in shown_lines(screen.query_one(Transcript))
         await pilot.press("n")
         await pilot.pause()
-        assert nth_line(path, 10)[:60] in shown_lines(screen.query_one(Transcript))
+        assert nth_line(path, 6)[:60] in shown_lines(screen.query_one(Transcript))
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ErrorScreen)
@@ -333,8 +327,8 @@ async def test_error_screen_through_the_app(tmp_path: Path) -> None:
     app = InkApp(options)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_error(pilot)
-        assert "session line 10: invalid JSON" in static_text(screen, "#error-banner")
-        assert nth_line(path, 10)[:60] in shown_lines(screen.query_one(Transcript))
+        assert "session line 6: invalid JSON" in static_text(screen, "#error-banner")
+        assert nth_line(path, 6)[:60] in shown_lines(screen.query_one(Transcript))
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ErrorScreen) and app.is_running

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import testdata
 from textual.pilot import Pilot
 
 from ink_tui.demo import DEMO_CWD, generate_demo
@@ -32,7 +33,6 @@ from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.widgets.preview import SessionPreview
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT.parent / "shared" / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
 SCREENSHOTS = ROOT / "screenshots"
 # screenshots/NAME.svg <- test_NAME
@@ -126,14 +126,13 @@ def test_error(snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.Mo
     """The error view of a session with a corrupt line in the middle.
 
     The error view prints the path it was given, and an absolute path would depend on where the
-    repository is checked out (CI clones it elsewhere). So the shared fixture is read in place
-    but opened by a *relative* name, from inside its folder: the snapshot shows
-    ``interior-corrupt.jsonl`` wherever the fixtures live. (Copying it into ``tmp_path`` would
-    not help: that path changes on every run.)
+    repository is checked out (CI clones it elsewhere). So the project's own data file is read
+    in place (the error view never writes) but opened by a *relative* name, from inside its
+    folder: the snapshot shows ``interior-corrupt.jsonl`` wherever the repository lives.
+    (Copying it into ``tmp_path`` would not help: that path changes on every run.)
     """
-    if not (FIXTURES / "interior-corrupt.jsonl").exists():
-        pytest.skip(f"shared fixtures not found in {FIXTURES}")
-    monkeypatch.chdir(FIXTURES)
+    testdata.session_file("interior-corrupt")
+    monkeypatch.chdir(testdata.SESSIONS)
     app = make_app(tmp_path, open_path=Path("interior-corrupt.jsonl"))
     assert snap_compare(app, terminal_size=SIZE, run_before=press_and_settle)
 

@@ -1,14 +1,19 @@
-"""Shared helpers for the unit tests: session files built byte by byte (``sf``), and the
-chat-engine kit (``chat_kit``: scripted sink, session files, per-scenario invariants).
+"""Shared helpers for the unit tests: session files built byte by byte (``sf``), the command
+line as a user runs it (``cli``), and the chat-engine kit (``chat_kit``: scripted sink, session
+files, per-scenario invariants).
 
 Test modules run with ``--import-mode=importlib`` and cannot import each other, so the helpers
-are handed out through fixtures.
+are handed out through fixtures (modules every folder shares live in ``tests/``: ``testdata``,
+``waiting``, ``shared_fixtures``).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +157,58 @@ class SessionFiles:
 @pytest.fixture
 def sf(tmp_path: Path) -> SessionFiles:
     return SessionFiles(tmp_path)
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+class Cli:
+    """``ink-tui`` subcommands as a user runs them, with no access to the user's sessions:
+    ``$INK_SESSIONS_DIR`` is an empty folder (:attr:`sessions`) unless a test says otherwise."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], sessions: Path) -> None:
+        self._capsys = capsys
+        self.sessions = sessions
+
+    def run(self, *argv: str) -> tuple[int, str, str]:
+        """``main(argv)`` in this process -> ``(exit code, stdout, stderr)``."""
+        from ink_tui.cli import main
+
+        code = main(list(argv))
+        captured = self._capsys.readouterr()
+        return code, captured.out, captured.err
+
+    def process(self, *argv: str) -> subprocess.CompletedProcess[bytes]:
+        """``python -m ink_tui ARGV`` in a real process (its bytes, exactly)."""
+        env = {**os.environ, "INK_SESSIONS_DIR": str(self.sessions)}
+        env.pop("INK_TUI_DEBUG", None)
+        return subprocess.run(
+            [sys.executable, "-m", "ink_tui", *argv],
+            capture_output=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+
+    @staticmethod
+    def one_error_line(err: str, *, naming: str | None = None) -> str:
+        """``err`` is exactly one ``ink-tui: …`` line, no traceback, naming ``naming``."""
+        assert err.endswith("\n"), repr(err)
+        assert err.count("\n") == 1, f"expected one stderr line, got:\n{err}"
+        assert "Traceback" not in err
+        assert err.startswith("ink-tui: ")
+        if naming is not None:
+            assert naming in err, f"{naming!r} not in {err!r}"
+        return err.rstrip("\n")
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Cli:
+    empty = tmp_path / "no-sessions"
+    empty.mkdir()
+    monkeypatch.setenv("INK_SESSIONS_DIR", str(empty))
+    monkeypatch.delenv("INK_TUI_DEBUG", raising=False)
+    return Cli(capsys, empty)
 
 
 # --- the chat engine against the fake model server (tests/conftest.py: fake_llm) -------------

@@ -5,19 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
+from testdata import session_file as fixture
 
 from ink_tui.session import leaves, open_session
 from ink_tui.session.forks import ForkTree, build_fork_tree, entry_summary, short_time
-
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures"
-
-
-def fixture(name: str) -> Path:
-    path = FIXTURES / name
-    if not path.exists():
-        pytest.skip(f"shared fixture {name} not found")
-    return path
 
 
 def tree_of(path: Path, leaf: str | None = None) -> ForkTree:
@@ -110,18 +101,17 @@ def test_cycles_do_not_hang_or_crash(sf: Any) -> None:
 
 
 def test_parent_cycle_fixture() -> None:
-    tree = tree_of(fixture("parent-cycle.jsonl"))
-    kinds = [root.root_kind for root in tree.roots]
-    assert kinds[0] == "root" and "cycle" in kinds
-    assert len(tree.node_of) == len(open_session(fixture("parent-cycle.jsonl"), warn=None).by_id)
+    tree = tree_of(fixture("parent-cycle.jsonl"))  # a1's parent is the leaf r2
+    assert [(root.id, root.root_kind) for root in tree.roots] == [("u1", "root"), ("a1", "cycle")]
+    assert sorted(tree.node_of) == ["a1", "a2", "a3", "r1", "r2", "u1", "u2"]
 
 
 def test_broken_chain_fixture_keeps_every_leaf() -> None:
-    path = fixture("broken-chain.jsonl")
+    path = fixture("broken-chain.jsonl")  # a2 is missing: u2 lost its parent
     session = open_session(path, warn=None)
     tree = build_fork_tree(session, session.leaf_id)
-    assert {n.id for n in tree.leaf_nodes()} == {e.id for e in leaves(session)}
-    assert any(root.root_kind == "orphan" for root in tree.roots)
+    assert {n.id for n in tree.leaf_nodes()} == {e.id for e in leaves(session)} == {"r1", "r2"}
+    assert [(root.id, root.root_kind) for root in tree.roots] == [("u1", "root"), ("u2", "orphan")]
 
 
 def test_every_leaf_of_branch_position() -> None:
@@ -129,10 +119,10 @@ def test_every_leaf_of_branch_position() -> None:
     session = open_session(path, warn=None)
     tree = build_fork_tree(session, session.leaf_id)
     expected = [entry.id for entry in leaves(session)]
-    assert len(expected) >= 2
+    assert sorted(expected) == ["a3", "a4"]
     assert tree.leaf_ids == expected
     assert sorted(node.id for node in tree.leaf_nodes()) == sorted(expected)
-    assert any(len(node.children) >= 2 for node in tree.nodes())
+    assert [node.id for node in tree.nodes() if len(node.children) >= 2] == ["a1"]  # the fork
     assert sum(node.count for node in tree.nodes()) == len(tree.node_of)
 
 
@@ -162,9 +152,10 @@ def test_position_then_label_fixture() -> None:
     path = fixture("position-then-label.jsonl")
     session = open_session(path, warn=None)
     tree = build_fork_tree(session, session.leaf_id)
-    assert len(tree.moves) == len(session.positions) >= 1
+    assert len(tree.moves) == len(session.positions) == 1
     assert not tree.moves[-1].effective  # a label came after it: the reopen ignores it
-    assert tree.moves[-1].describe().startswith(f"moved to {tree.moves[-1].leaf_id} (line ")
+    assert tree.moves[-1].describe() == "moved to a1 (line 6)"
+    assert tree.current_leaf_id == "a2"
 
 
 def test_labels_attach_to_the_node_holding_their_target(sf: Any) -> None:
@@ -190,7 +181,7 @@ def test_metadata_mix_labels() -> None:
     session = open_session(path, warn=None)
     tree = build_fork_tree(session, session.leaf_id)
     shown = {label for node in tree.nodes() for _, label in node.labels}
-    assert shown == {"the very start"}  # "start" was overwritten, "fixed here" removed
+    assert shown == {"the start"}  # "first try" was overwritten, "fixed here" removed
 
 
 def test_content_under_a_label_is_kept(sf: Any) -> None:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import testdata
 
 from ink_tui.paths import (
     cache_dir,
@@ -19,8 +20,6 @@ from ink_tui.paths import (
     styles_dir,
 )
 
-FIXTURES_TREE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "sessions-tree"
-
 
 @pytest.mark.parametrize(
     ("cwd", "folder"),
@@ -28,10 +27,10 @@ FIXTURES_TREE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "s
         ("/Users/z/my-proj", "Users-z-my--proj"),
         ("C:\\Users\\dev\\proj", "C--Users-dev-proj"),
         ("/home/ada/code/calc-kit", "home-ada-code-calc--kit"),
-        # the fixture tree's folders
+        # folders of tests/data/sessions-tree
         ("/Users/mei/文档/数据分析", "Users-mei-文档-数据分析"),
-        ("/home/lin/src/ledger-api", "home-lin-src-ledger--api"),
         ("/Users/mei/work/web-client", "Users-mei-work-web--client"),
+        ("/home/lin/src/ledger-api", "home-lin-src-ledger--api"),
     ],
 )
 def test_cwd_folder_name_examples(cwd: str, folder: str) -> None:
@@ -60,12 +59,16 @@ def test_relative_cwd_is_made_absolute(tmp_path: Path, monkeypatch: pytest.Monke
     assert cwd_folder_name("sub-dir") == cwd_folder_name(os.path.join(os.getcwd(), "sub-dir"))
 
 
-@pytest.mark.skipif(not FIXTURES_TREE.is_dir(), reason="shared fixtures not present")
-def test_fixture_folders_match_header_cwds() -> None:
-    """Every folder in the fixture tree is the encoding of its sessions' header cwd."""
-    folders = sorted(p for p in FIXTURES_TREE.iterdir() if p.is_dir())
+def test_tree_folders_match_header_cwds() -> None:
+    """Every folder of the test sessions tree is the encoding of its sessions' header cwd."""
+    folders = sorted(p for p in testdata.TREE.iterdir() if p.is_dir())
     names = {p.name for p in folders}
-    assert {"C--Users-dev-proj", "Users-mei-文档-数据分析", "home-lin-src-ledger--api"} <= names
+    assert names == {
+        "C--Users-dev-proj",
+        "Users-mei-work-web--client",
+        "Users-mei-文档-数据分析",
+        "home-ada-code-calc--kit",
+    }
     for folder in folders:
         sessions = sorted(folder.glob("*.jsonl"))
         assert sessions, folder

@@ -1,0 +1,111 @@
+"""The project's own test sessions (``tests/data``): where they are and how tests use them.
+
+Importable from every test folder as ``import testdata`` (pytest's ``pythonpath`` option in
+pyproject.toml puts ``tests/`` on ``sys.path``; test modules themselves run with
+``--import-mode=importlib`` and cannot import each other). ``tests/data/README.md`` says what
+each file exercises and what a user sees when opening it.
+
+A missing file here is a bug in the test, never a reason to skip: :func:`session_file` fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+__all__ = [
+    "CURRENT_INK",
+    "DATA",
+    "SESSIONS",
+    "TREE",
+    "TREE_HOME",
+    "TREE_HOME_CWD",
+    "UNKNOWN_OUTCOME",
+    "all_session_files",
+    "boundary_refusal",
+    "copy_session",
+    "copy_tree",
+    "session_file",
+    "torn_note",
+    "tree_mtime",
+]
+
+DATA = Path(__file__).resolve().parent / "data"
+SESSIONS = DATA / "sessions"
+TREE = DATA / "sessions-tree"
+TREE_HOME = "home-ada-code-calc--kit"
+TREE_HOME_CWD = "/home/ada/code/calc-kit"
+
+
+def session_file(name: str) -> Path:
+    """``tests/data/sessions/<name>`` (``.jsonl`` may be left out); read it, never write it."""
+    path = SESSIONS / (name if name.endswith(".jsonl") else f"{name}.jsonl")
+    assert path.is_file(), f"test data missing: {path}"
+    return path
+
+
+def all_session_files() -> list[Path]:
+    """Every file of ``tests/data/sessions``, sorted; never empty."""
+    found = sorted(SESSIONS.glob("*.jsonl"))
+    assert len(found) >= 20, f"expected the project's test sessions in {SESSIONS}"
+    return found
+
+
+def copy_session(folder: Path, name: str) -> Path:
+    """A writable copy of a data session in ``folder`` (created), under the same name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source = session_file(name)
+    target = folder / source.name
+    shutil.copyfile(source, target)
+    return target
+
+
+def tree_mtime(path: Path) -> float:
+    """The mtime a tree file gets: the time in its name (``2026-03-01T09-00-00-000Z-…``)."""
+    stamp = path.name[: len("2026-03-01T09-00-00-000Z")]
+    day, clock = stamp.split("T")
+    hours, minutes, seconds, _millis = clock.rstrip("Z").split("-")
+    moment = datetime.fromisoformat(f"{day}T{hours}:{minutes}:{seconds}").replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def copy_tree(base: Path) -> Path:
+    """A copy of ``sessions-tree`` at ``base``, each file's mtime the time in its name."""
+    shutil.copytree(TREE, base)
+    files = sorted(base.rglob("*.jsonl"))
+    assert len(files) >= 10, f"expected the sessions tree in {TREE}"
+    for path in files:
+        stamp = tree_mtime(path)
+        os.utime(path, (stamp, stamp))
+    return base
+
+
+# -- what current Ink says (the spec's texts, written out here, not taken from ink_tui) ----------
+
+CURRENT_INK = pytest.mark.xfail(strict=True, reason="current-Ink rules: lead's §1 work")
+"""Marks a test of a current-Ink rule the core does not follow yet (the lead removes it)."""
+
+UNKNOWN_OUTCOME = (
+    "[ink] this tool call was interrupted before a result was recorded — the outcome is "
+    "unknown; it may have partially executed. Re-inspect or re-run it before relying on its "
+    "effects."
+)
+"""The result Ink's continuation appends for a call left without one (spec §6)."""
+
+
+def torn_note(path: Path) -> str:
+    """Ink's stderr note when it drops a torn final line (spec §3.4)."""
+    return f"ink: dropping torn final line in {path}\n"
+
+
+def boundary_refusal(role: str, *call_ids: str) -> str:
+    """Ink's refusal when a message other than a toolResult begins while calls are pending."""
+    return (
+        f"a new {role} message begins a turn while tool call(s) {', '.join(call_ids)} are still "
+        "awaiting results — the transcript cannot be paired unambiguously (start a new task "
+        "instead)"
+    )

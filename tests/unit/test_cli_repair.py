@@ -1,0 +1,160 @@
+"""``ink-tui repair`` (and ``--dry-run``) on copies of the project's own sessions (tests/data).
+
+It fixes only what Ink's continuation would: a torn final line (truncated or terminated) and
+the unanswered calls of the last turn (one appended result); it refuses everything else with
+one line and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from testdata import CURRENT_INK, UNKNOWN_OUTCOME, copy_session
+
+from ink_tui.session import open_session
+
+TRUNCATED = {"torn-half": 152, "torn-invalid-entry": 137, "unknown-type-final": 116}  # bytes cut
+TERMINATED = ("torn-no-newline", "position-bad-then-unterminated")  # a newline appended
+DANGLING = "dangling-last-turn"  # call_3 answered by an appended result
+REPAIRABLE = [*TRUNCATED, *TERMINATED, DANGLING]
+OK = ["minimal", "duplicate-ids"]
+FAILED = [
+    "dangling-not-last",
+    "boundary-assistant-pending",
+    "duplicate-result",
+    "orphan-result",
+    "interior-corrupt",
+    "unknown-type-mid",
+    "broken-chain",
+    "parent-cycle",
+    "bad-header",
+    "empty-file",
+]
+
+
+@pytest.mark.parametrize("case", REPAIRABLE + OK + FAILED)
+def test_repair_dry_run_changes_no_byte(case: str, tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, case)
+    before, stat = path.read_bytes(), path.stat()
+    code, out, _ = cli.run("repair", "--dry-run", str(path))
+    assert path.read_bytes() == before
+    assert path.stat().st_mtime_ns == stat.st_mtime_ns
+    if case in REPAIRABLE:
+        assert code == 0
+        assert any(line.startswith("would ") for line in out.splitlines())
+    elif case in OK:
+        assert (code, out) == (0, f"{path}: nothing to repair\n")
+    else:
+        assert code == 2
+
+
+@pytest.mark.parametrize("case", TRUNCATED)
+def test_repair_truncates_the_torn_line(case: str, tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, case)
+    before = path.read_bytes()
+    code, out, err = cli.run("repair", str(path))
+    assert (code, err) == (0, "")
+    cut = TRUNCATED[case]
+    assert out.splitlines() == [
+        f"truncate {cut} torn byte(s) at offset {len(before) - cut} (line 9): "
+        f"dropped a {cut}-byte torn tail",
+        f"{path}: ok: Ink opens and continues it as it is",
+    ]
+    assert path.read_bytes() == before[:-cut]
+    assert before[: len(before) - cut].endswith(b"\n")
+    assert cli.run("check", str(path))[0] == 0
+
+
+@pytest.mark.parametrize(
+    "case", ["torn-no-newline", pytest.param("position-bad-then-unterminated", marks=CURRENT_INK)]
+)
+def test_repair_appends_the_missing_newline_and_nothing_else(
+    case: str, tmp_path: Path, cli: Any
+) -> None:
+    path = copy_session(tmp_path, case)
+    code, out, err = cli.run("repair", str(path))
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "append the missing final newline: terminated an unterminated final record",
+        f"{path}: ok: Ink opens and continues it as it is",
+    ]
+
+
+def test_an_earlier_bad_position_marker_loses_no_record(tmp_path: Path, cli: Any) -> None:
+    """Current Ink's repair accepts every position marker: the file is terminated, all kept."""
+    path = copy_session(tmp_path, "position-bad-then-unterminated")
+    before = path.read_bytes()
+    code, _, _ = cli.run("repair", str(path))
+    assert code == 0
+    assert path.read_bytes() == before + b"\n"
+    session = open_session(path, warn=None)
+    assert [entry.id for entry in session.entries][-2:] == ["r2", "a4"]
+    assert session.leaf_id == "a4"
+    assert cli.run("check", str(path))[0] == 0
+
+
+def _appended(before: bytes, path: Path) -> dict[str, Any]:
+    after = path.read_bytes()
+    assert after.startswith(before)
+    tail = after[len(before) :]
+    assert tail.endswith(b"\n") and tail.count(b"\n") == 1, "exactly one record appended"
+    record: dict[str, Any] = json.loads(tail)
+    return record
+
+
+def test_repair_closes_the_dangling_call_with_one_result(tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, DANGLING)
+    before = path.read_bytes()
+    code, out, err = cli.run("repair", str(path))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == (
+        "append one toolResult closing call_3: "
+        "1 interrupted tool call(s) closed with an explicit unknown-outcome result"
+    )
+    record = _appended(before, path)
+    assert (record["type"], record["parentId"]) == ("message", "r2")
+    (result,) = record["message"]["results"]
+    assert record["message"]["role"] == "toolResult"
+    assert (result["toolCallId"], result["toolName"], result["isError"]) == ("call_3", "bash", True)
+    assert open_session(path, warn=None).leaf_id == record["id"]
+    # a second repair has nothing left to do
+    assert cli.run("repair", str(path))[1] == f"{path}: nothing to repair\n"
+    assert cli.run("check", str(path))[0] == 0
+
+
+@CURRENT_INK
+def test_the_closing_result_says_ink(tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, DANGLING)
+    before = path.read_bytes()
+    cli.run("repair", str(path))
+    assert _appended(before, path)["message"]["results"][0]["content"] == UNKNOWN_OUTCOME
+
+
+@CURRENT_INK
+def test_check_json_shows_the_closing_result_it_would_append(tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, DANGLING)
+    _, out, _ = cli.run("check", "--json", str(path))
+    result = {"toolCallId": "call_3", "toolName": "bash", "content": UNKNOWN_OUTCOME}
+    assert json.loads(out)["continuation"]["appended"] == [
+        {"role": "toolResult", "results": [{**result, "isError": True}]}
+    ]
+
+
+@pytest.mark.parametrize("case", FAILED)
+def test_repair_refuses_with_one_line_and_no_write(case: str, tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, case)
+    before = path.read_bytes()
+    code, out, err = cli.run("repair", str(path))
+    assert (code, out) == (2, "")
+    line = cli.one_error_line(err, naming=path.name)
+    assert "nothing was written" in line
+    assert path.read_bytes() == before
+
+
+def test_repair_missing_file_exit_2(tmp_path: Path, cli: Any) -> None:
+    code, _, err = cli.run("repair", str(tmp_path / "gone.jsonl"))
+    assert code == 2
+    cli.one_error_line(err, naming="gone.jsonl")
