@@ -21,6 +21,7 @@ from ink_tui.demo import generate_session
 from ink_tui.session.reader import open_session
 from ink_tui.session.tail import SessionTail, open_for_follow
 
+FOLLOW_LIMIT_SECONDS = 120.0  # a bound, never reached when the tail works: the writer is quick
 WRITER = r"""
 import json, os, random, sys, time
 source, target, mode, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -57,15 +58,17 @@ def _follow(source_lines: bytes, header: bytes, tmp_path: Path, mode: str, seed:
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(source), str(target), mode, str(seed)]
     )
+    deadline = time.monotonic() + FOLLOW_LIMIT_SECONDS
     try:
-        while True:
+        while True:  # following is polling: this loop is what the test exercises
             done = writer.poll() is not None
             update = tail.poll()
             assert update.reset is None, update.reset
             seen.extend(entry.id for entry in update.entries)
             if done and tail.offset == target.stat().st_size:
                 break
-            time.sleep(0.005)
+            assert time.monotonic() < deadline, "timed out following the writer to its end"
+            time.sleep(0.005)  # the cadence of the polls, as the app's follow thread has one
     finally:
         writer.wait(timeout=60)
     final = open_session(target, warn=None)

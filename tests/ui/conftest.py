@@ -1,7 +1,8 @@
-"""Shared fixtures for the Pilot tests: a small sessions tree in ``tmp_path``.
+"""Shared fixtures for the Pilot tests: the one app factory (``make_app``), a small sessions
+tree in ``tmp_path``, and the chat pane's kit.
 
 Test modules run with ``--import-mode=importlib`` and cannot import each other, so helpers are
-handed out through fixtures.
+handed out through fixtures; the one way to wait is ``waiting.wait_for`` (``tests/waiting.py``).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from waiting import wait_for
 
 from ink_tui.demo import PROJECTS, generate_demo
 from ink_tui.paths import project_dir
@@ -24,6 +26,43 @@ from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
 
 HOME_CWD = PROJECTS[0].cwd  # /home/ada/code/calc-kit
+
+if TYPE_CHECKING:
+    from ink_tui.ui.app import InkApp
+
+MakeApp = Callable[..., "InkApp"]
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> MakeApp:
+    """Build the app as the command line would, for a Pilot test (the one app factory).
+
+    ``make_app(sessions_dir=…, cwd=…, open_path=…, clock=…, chat=…, follow=…, model=…,
+    thinking=…, config_path=…)``: every keyword is a ``LaunchOptions`` field. Defaults: the
+    sessions folder ``tmp_path/sessions``, the cwd ``tmp_path``, a config file in ``tmp_path``
+    (never the user's), the real clock.
+    """
+    from ink_tui.ui.app import InkApp, LaunchOptions
+
+    def make(
+        *,
+        sessions_dir: Path | None = None,
+        cwd: str | Path | None = None,
+        open_path: Path | None = None,
+        config_path: Path | None = None,
+        **options: Any,
+    ) -> InkApp:
+        return InkApp(
+            LaunchOptions(
+                sessions_dir=tmp_path / "sessions" if sessions_dir is None else sessions_dir,
+                cwd=str(tmp_path if cwd is None else cwd),
+                open_path=open_path,
+                config_path=tmp_path / "config.toml" if config_path is None else config_path,
+                **options,
+            )
+        )
+
+    return make
 
 
 @dataclass(slots=True)
@@ -89,48 +128,24 @@ def write_session() -> WriteSession:
 # -- the chat pane ---------------------------------------------------------------------------
 
 CHAT_MODEL = ModelRef("anthropic", "claude-sonnet-4-5")
-CHAT_WAIT_SECONDS = 10.0
 
 
 class ChatKit:
-    """Helpers for the chat pane's Pilot tests: building the app, waiting, reading the screen
-    and the file. Every wait polls a condition with a generous cap; none relies on speed."""
+    """Helpers for the chat pane's Pilot tests: building the app, waiting for it (through
+    ``wait_for``), reading the screen and the file."""
 
     model = CHAT_MODEL
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, make_app: MakeApp) -> None:
         self.tmp_path = tmp_path
         self.sessions = tmp_path / "sessions"
+        self._make_app = make_app
 
     # -- the app -----------------------------------------------------------------------------
 
     def app(self, cwd: Path, open_path: Path | None = None, **options: Any) -> Any:
-        from ink_tui.ui.app import InkApp, LaunchOptions
-
-        return InkApp(
-            LaunchOptions(
-                sessions_dir=self.sessions,
-                cwd=str(cwd),
-                open_path=open_path,
-                config_path=self.tmp_path / "config.toml",
-                **options,
-            )
-        )
-
-    async def until(
-        self,
-        pilot: Any,
-        predicate: Callable[[], object],
-        what: str = "",
-        timeout: float = CHAT_WAIT_SECONDS,
-    ) -> None:
-        """Poll ``predicate`` between pauses until it holds; fail after ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what or predicate}")
-            await pilot.pause(0.02)
-        await pilot.pause()
+        """The app on :attr:`sessions` with ``cwd`` as the user's folder (``make_app``)."""
+        return self._make_app(sessions_dir=self.sessions, cwd=cwd, open_path=open_path, **options)
 
     async def chat_ready(self, pilot: Any) -> Any:
         """The chat screen once its session is loaded and the composer is live."""
@@ -140,7 +155,7 @@ class ChatKit:
             screen = pilot.app.screen
             return isinstance(screen, ChatScreen) and screen.engine is not None
 
-        await self.until(pilot, ready, "the chat pane")
+        await wait_for(pilot, ready, "the chat pane with its session loaded")
         return pilot.app.screen
 
     async def session_ready(self, pilot: Any) -> Any:
@@ -150,7 +165,7 @@ class ChatKit:
             screen = pilot.app.screen
             return isinstance(screen, SessionScreen) and screen.loaded is not None
 
-        await self.until(pilot, ready, "the session view")
+        await wait_for(pilot, ready, "the session view with its session loaded")
         return pilot.app.screen
 
     async def send(self, pilot: Any, text: str) -> None:
@@ -164,7 +179,7 @@ class ChatKit:
 
     async def idle(self, pilot: Any, screen: Any) -> None:
         """Until no turn, compaction or model switch runs and the chat is on top again."""
-        await self.until(
+        await wait_for(
             pilot, lambda: not screen.busy and pilot.app.screen is screen, "the chat to be idle"
         )
 
@@ -231,8 +246,8 @@ class ChatKit:
 
 
 @pytest.fixture
-def chat_kit(tmp_path: Path) -> ChatKit:
-    return ChatKit(tmp_path)
+def chat_kit(tmp_path: Path, make_app: MakeApp) -> ChatKit:
+    return ChatKit(tmp_path, make_app)
 
 
 @pytest.fixture

@@ -8,14 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input
+from waiting import wait_for, workers_finished
 
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
@@ -25,16 +26,16 @@ CWD = "/home/ada/code/calc-kit"
 PROMPTS = ["first question", "second question", "third question"]
 
 
-def make_app(tmp_path: Path, *, open_path: Path | None = None) -> InkApp:
-    sessions = tmp_path / "sessions"
-    sessions.mkdir(exist_ok=True)
-    options = LaunchOptions(
-        sessions_dir=sessions,
-        cwd=CWD,
-        open_path=open_path,
-        config_path=tmp_path / "config.toml",
-    )
-    return InkApp(options)
+@pytest.fixture
+def app_for(tmp_path: Path, make_app: Any) -> Any:
+    """``app_for(open_path=None)``: the app on ``tmp_path/sessions`` (created), cwd ``CWD``."""
+
+    def make(*, open_path: Path | None = None) -> InkApp:
+        (tmp_path / "sessions").mkdir(exist_ok=True)
+        app: InkApp = make_app(cwd=CWD, open_path=open_path)
+        return app
+
+    return make
 
 
 def write_three_turns(tmp_path: Path) -> Path:
@@ -56,35 +57,51 @@ def write_three_turns(tmp_path: Path) -> Path:
 
 
 async def settle(app: InkApp, pilot: Pilot[Any]) -> None:
-    for _ in range(3):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+    await wait_for(pilot, workers_finished(app), "every worker of the app to finish")
 
 
 async def session_ready(app: InkApp, pilot: Pilot[Any]) -> SessionScreen:
-    for _ in range(200):
-        await settle(app, pilot)
+    def loaded() -> SessionScreen | None:
         screen = app.screen
-        if isinstance(screen, SessionScreen) and screen.loaded is not None:
-            await pilot.pause()
-            return screen
-    raise AssertionError(f"the session view never loaded (screen: {app.screen!r})")
+        return screen if isinstance(screen, SessionScreen) and screen.loaded is not None else None
+
+    screen = await wait_for(pilot, loaded, "the session view to load")
+    assert screen is not None
+    return screen
 
 
 async def type_text(pilot: Pilot[Any], text: str) -> None:
     await pilot.press(*["space" if char == " " else char for char in text])
 
 
-async def palette_run(app: InkApp, pilot: Pilot[Any], query: str) -> None:
-    """Open the command palette, type ``query``, wait for the matches, run the top one."""
-    await pilot.press("ctrl+p")
-    await pilot.pause()
-    assert isinstance(app.screen, CommandPalette)
+def top_match(app: InkApp) -> str:
+    """The first command the open palette offers ("" while it has none)."""
+    palette = app.screen
+    if not isinstance(palette, CommandPalette):
+        return ""
+    commands = palette.query_one(CommandList)
+    return str(commands.get_option_at_index(0).prompt) if commands.option_count else ""
+
+
+async def palette_search(app: InkApp, pilot: Pilot[Any], query: str) -> CommandPalette:
+    """Type ``query`` into the open palette; wait until its top match holds it."""
+    palette = app.screen
+    assert isinstance(palette, CommandPalette)
     await type_text(pilot, query)
-    assert app.screen.query_one(Input).value == query
-    await pilot.pause(0.3)  # the search runs in the background
+    assert palette.query_one(Input).value == query
+    await wait_for(  # the search runs in the background
+        pilot, lambda: query.lower() in top_match(app).lower(), f"the palette to offer {query!r}"
+    )
+    return palette
+
+
+async def palette_run(app: InkApp, pilot: Pilot[Any], query: str) -> None:
+    """Open the command palette, type ``query``, wait for the match, run it."""
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+    palette = await palette_search(app, pilot, query)
     await pilot.press("enter")
-    await pilot.pause()
+    await wait_for(pilot, lambda: app.screen is not palette, f"the palette to run {query!r}")
 
 
 def turn_index(screen: SessionScreen) -> int:
@@ -99,8 +116,8 @@ def turn_index(screen: SessionScreen) -> int:
 # -- the theme ----------------------------------------------------------------------------------
 
 
-async def test_the_app_starts_on_the_ink_theme(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+async def test_the_app_starts_on_the_ink_theme(tmp_path: Path, app_for: Any) -> None:
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.theme == "ink"
@@ -110,29 +127,30 @@ async def test_the_app_starts_on_the_ink_theme(tmp_path: Path) -> None:
     assert not (tmp_path / "config.toml").exists()
 
 
-async def test_a_chosen_theme_is_saved_and_restored(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+async def test_a_chosen_theme_is_saved_and_restored(tmp_path: Path, app_for: Any) -> None:
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         app.theme = "textual-light"
-        await pilot.pause()
+        config = tmp_path / "config.toml"
+        await wait_for(pilot, config.exists, "the chosen theme saved")
     config = tmp_path / "config.toml"
     assert tomllib.loads(config.read_text("utf-8")) == {"theme": "textual-light"}
 
-    again = make_app(tmp_path)
+    again = app_for()
     async with again.run_test(size=SIZE) as pilot:
         await settle(again, pilot)
         assert again.theme == "textual-light"
 
 
-async def test_switching_back_to_ink_is_saved_too(tmp_path: Path) -> None:
+async def test_switching_back_to_ink_is_saved_too(tmp_path: Path, app_for: Any) -> None:
     (tmp_path / "config.toml").write_text('theme = "textual-light"\n', encoding="utf-8")
-    app = make_app(tmp_path)
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.theme == "textual-light"
         app.theme = "ink"
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.theme == "ink", "the ink theme")
     assert tomllib.loads((tmp_path / "config.toml").read_text("utf-8")) == {"theme": "ink"}
 
 
@@ -148,32 +166,36 @@ async def test_switching_back_to_ink_is_saved_too(tmp_path: Path) -> None:
     ],
     ids=["binary", "bad-toml", "unknown-theme", "not-a-string", "empty", "a-table"],
 )
-async def test_a_garbage_config_falls_back_to_ink(tmp_path: Path, content: bytes) -> None:
+async def test_a_garbage_config_falls_back_to_ink(
+    tmp_path: Path, content: bytes, app_for: Any
+) -> None:
     (tmp_path / "config.toml").write_bytes(content)
-    app = make_app(tmp_path)
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.theme == "ink"
 
 
-async def test_an_unreadable_config_falls_back_to_ink(tmp_path: Path) -> None:
+async def test_an_unreadable_config_falls_back_to_ink(tmp_path: Path, app_for: Any) -> None:
     (tmp_path / "config.toml").mkdir()  # reading it fails with an OSError, even as root
-    app = make_app(tmp_path)
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.theme == "ink"
         app.theme = "textual-light"  # cannot be saved: a warning, not a crash
-        await pilot.pause()
+        await wait_for(pilot, lambda: app._notifications, "the warning that it cannot be saved")
         assert app.theme == "textual-light"
         assert app.is_running
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
-async def test_a_config_without_read_permission_falls_back_to_ink(tmp_path: Path) -> None:
+async def test_a_config_without_read_permission_falls_back_to_ink(
+    tmp_path: Path, app_for: Any
+) -> None:
     config = tmp_path / "config.toml"
     config.write_text('theme = "textual-light"\n', encoding="utf-8")
     config.chmod(0)
-    app = make_app(tmp_path)
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert app.theme == "ink"
@@ -182,9 +204,9 @@ async def test_a_config_without_read_permission_falls_back_to_ink(tmp_path: Path
 # -- the command palette ------------------------------------------------------------------------
 
 
-async def test_the_palette_offers_the_session_screens_keys(tmp_path: Path) -> None:
+async def test_the_palette_offers_the_session_screens_keys(tmp_path: Path, app_for: Any) -> None:
     path = write_three_turns(tmp_path)
-    app = make_app(tmp_path, open_path=path)
+    app = app_for(open_path=path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await session_ready(app, pilot)
         commands = {command.title: command.help for command in app.get_system_commands(screen)}
@@ -197,13 +219,13 @@ async def test_the_palette_offers_the_session_screens_keys(tmp_path: Path) -> No
         assert sum(title == "Quit" for title in commands) == 1
 
 
-async def test_next_turn_from_the_palette_moves_the_cursor(tmp_path: Path) -> None:
+async def test_next_turn_from_the_palette_moves_the_cursor(tmp_path: Path, app_for: Any) -> None:
     path = write_three_turns(tmp_path)
-    app = make_app(tmp_path, open_path=path)
+    app = app_for(open_path=path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await session_ready(app, pilot)
         await pilot.press("g")
-        await pilot.pause()
+        await wait_for(pilot, lambda: turn_index(screen) == 0, "the cursor on the first turn")
         assert turn_index(screen) == 0
 
         await palette_run(app, pilot, "Next turn")
@@ -214,8 +236,8 @@ async def test_next_turn_from_the_palette_moves_the_cursor(tmp_path: Path) -> No
         assert turn_index(screen) == 2
 
 
-async def test_the_palette_offers_theme_and_it_switches(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+async def test_the_palette_offers_theme_and_it_switches(tmp_path: Path, app_for: Any) -> None:
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
@@ -224,22 +246,27 @@ async def test_the_palette_offers_theme_and_it_switches(tmp_path: Path) -> None:
 
         await palette_run(app, pilot, "Theme")
         assert isinstance(app.screen, CommandPalette)  # now listing the themes
-        await type_text(pilot, "textual-light")
-        await pilot.pause(0.2)
+        await palette_search(app, pilot, "textual-light")
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.theme == "textual-light", "the theme to switch")
         assert app.theme == "textual-light"
     assert "textual-light" in (tmp_path / "config.toml").read_text("utf-8")
 
 
-async def test_rendered_session_content_takes_its_colours_from_the_theme(tmp_path: Path) -> None:
+async def test_rendered_session_content_takes_its_colours_from_the_theme(
+    tmp_path: Path, app_for: Any
+) -> None:
     from ink_tui.ui.render import palette
 
-    app = make_app(tmp_path)
+    app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert palette.current.ok == app.theme_variables["text-success"]
         app.theme = "nord"
-        await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: palette.current.ok == app.theme_variables["text-success"],
+            "the session palette to follow the theme",
+        )
         assert palette.current.ok == app.theme_variables["text-success"]
         assert palette.current.error == app.theme_variables["text-error"]

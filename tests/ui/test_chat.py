@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_for, workers_finished
 
 from ink_tui.agent.providers.convert import anthropic_request
 from ink_tui.paths import project_dir
@@ -44,7 +45,7 @@ async def test_c_at_the_leaf_chats_and_the_file_holds_the_turn(
         assert not screen.engine.start.fork
         assert "second answer" in kit.log(screen)
         await kit.send(pilot, "what is it")
-        await kit.until(pilot, lambda: "answer is 42" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "answer is 42" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
         assert "> what is it" in kit.log(screen)
         assert "claude-sonnet-4-5" in kit.static(screen, "#chat-header")
@@ -63,7 +64,7 @@ async def test_c_at_the_leaf_chats_and_the_file_holds_the_turn(
         await pilot.press("escape")  # idle: back to the session view, which shows the turn
         view = await kit.session_ready(pilot)
         tree = view.query_one(SessionTree)
-        await kit.until(
+        await wait_for(
             pilot,
             lambda: str(tree.root.children[-1].label).endswith("what is it"),
             "the new turn in the session view",
@@ -82,14 +83,14 @@ async def test_escape_while_streaming_interrupts_and_writes_no_partial_reply(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "think hard")
-        await kit.until(pilot, lambda: "half-finished thought" in kit.log(screen), "the partial")
+        await wait_for(pilot, lambda: "half-finished thought" in kit.log(screen), "the partial")
         assert screen.busy
         await pilot.press("escape")
-        await kit.until(pilot, lambda: "interrupted" in kit.log(screen), "the interrupted note")
+        await wait_for(pilot, lambda: "interrupted" in kit.log(screen), "the interrupted note")
         await kit.idle(pilot, screen)
         assert "half-finished thought" not in kit.log(screen)
         assert isinstance(app.screen, ChatScreen)  # Esc interrupted; it did not go back
-        await kit.until(pilot, llm.disconnected.is_set, "the stream to be closed")
+        await wait_for(pilot, llm.disconnected.is_set, "the stream to be closed")
     assert b"half-finished thought" not in path.read_bytes()
     opened = open_session(path)  # the file opens: the user message was accepted and kept
     last = kit.messages(path)[-1]
@@ -112,15 +113,15 @@ async def test_a_message_typed_during_a_turn_is_queued_and_sent_after_it(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "one")
-        await kit.until(pilot, llm.held.is_set, "the held stream")
+        await wait_for(pilot, llm.held.is_set, "the held stream")
         await kit.send(pilot, "two")
         queued = screen.query_one("#chat-queued")
-        await kit.until(pilot, lambda: queued.display, "the queue")
+        await wait_for(pilot, lambda: queued.display, "the queue")
         assert "queued: two" in kit.static(screen, "#chat-queued")
         assert len(llm.requests) == 1
         llm.anthropic(text="second reply")
         llm.release()
-        await kit.until(pilot, lambda: "second reply" in kit.log(screen), "the second reply")
+        await wait_for(pilot, lambda: "second reply" in kit.log(screen), "the second reply")
         await kit.idle(pilot, screen)
         assert not queued.display
     chain = kit.messages(path)[-4:]
@@ -142,15 +143,15 @@ async def test_a_queued_message_discarded_with_escape_is_never_sent(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "one")
-        await kit.until(pilot, llm.held.is_set, "the held stream")
+        await wait_for(pilot, llm.held.is_set, "the held stream")
         await kit.send(pilot, "never sent")
-        await kit.until(pilot, lambda: bool(screen.queued), "the queue")
+        await wait_for(pilot, lambda: bool(screen.queued), "the queue")
         await pilot.press("escape")  # discards the queue; the turn goes on
-        await kit.until(pilot, lambda: not screen.queued, "the discard")
+        await wait_for(pilot, lambda: not screen.queued, "the discard")
         assert "queued message discarded" in kit.static(screen, "#chat-status")
         assert screen.busy
         llm.release()
-        await kit.until(pilot, lambda: "only reply" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "only reply" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     assert len(llm.requests) == 1
     assert b"never sent" not in path.read_bytes()
@@ -187,7 +188,7 @@ async def test_c_on_an_earlier_turn_asks_fork_or_leaf(
         await kit.session_ready(pilot)
         await pilot.press("g")  # the first turn's row
         await pilot.press("c")
-        await kit.until(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork question")
+        await wait_for(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork question")
         assert f"entry {turn_end}: list the files" in kit.text(app.screen)
         await pilot.press(key)
         screen = await kit.chat_ready(pilot)
@@ -196,7 +197,7 @@ async def test_c_on_an_earlier_turn_asks_fork_or_leaf(
         assert ("new branch" in shown) is (key == "enter")
         assert ("something else done" in shown) is (key == "l")
         await kit.send(pilot, "branch off")
-        await kit.until(pilot, lambda: "from here on" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "from here on" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     new = kit.records(path)[1 + len(before.entries) :]  # after the header and the old entries
     sent = [message["role"] for message in llm.last.body["messages"]]
@@ -230,13 +231,13 @@ async def test_a_concurrent_append_asks_where_to_go_on(
         other.append_message(kit.assistant("answered over there"))
         their_leaf = other.leaf_id
         await kit.send(pilot, "mine")
-        await kit.until(pilot, lambda: isinstance(app.screen, ConflictScreen), "the conflict")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), "the conflict")
         shown = kit.text(app.screen)
         assert "2 new record(s)" in shown
         assert "user: typed in the other terminal" in shown
         assert "assistant: answered over there" in shown
         await pilot.press(answer)
-        await kit.until(pilot, lambda: "noted" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "noted" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
         log = kit.log(screen)
         if answer == "n":  # their messages are shown where they are in the file: before ours
@@ -272,7 +273,7 @@ async def test_a_missing_key_is_a_note_and_the_text_comes_back(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "hello there")
-        await kit.until(pilot, lambda: "ANTHROPIC_API_KEY" in kit.log(screen), "the key note")
+        await wait_for(pilot, lambda: "ANTHROPIC_API_KEY" in kit.log(screen), "the key note")
         await kit.idle(pilot, screen)
         assert screen.query_one("#chat-input", Composer).value == "hello there"
         assert any("back in the composer" in note for note in kit.notes(screen))
@@ -303,7 +304,7 @@ async def test_an_unreachable_server_is_a_one_line_note_and_nothing_is_written(
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "anyone there")
         # the SDK retries twice with backoff before giving up
-        await kit.until(
+        await wait_for(
             pilot, lambda: "connection error" in kit.log(screen), "the error", timeout=60
         )
         await kit.idle(pilot, screen)
@@ -324,15 +325,15 @@ async def test_n_in_the_picker_starts_a_session_written_with_its_first_message(
     llm.anthropic(text="hello, new friend")
     app = kit.app(workdir, model=kit.model)
     async with app.run_test(size=SIZE) as pilot:
-        await kit.until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
-        await app.workers.wait_for_complete()
+        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_for(pilot, workers_finished(app), "the picker's rows")
         await pilot.press("n")
         screen = await kit.chat_ready(pilot)
         assert "a new session in" in kit.log(screen)
         assert "new session" in kit.static(screen, "#chat-header")
         assert not folder.exists() or not any(folder.iterdir())
         await kit.send(pilot, "start something")
-        await kit.until(pilot, lambda: "new friend" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "new friend" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
         assert "new session" not in kit.static(screen, "#chat-header")
     files = list(folder.iterdir())
@@ -359,12 +360,12 @@ async def test_hostile_model_text_is_shown_literally(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "be nasty")
-        await kit.until(pilot, lambda: "pwned" in kit.log(screen), "the streamed hostile text")
+        await wait_for(pilot, lambda: "pwned" in kit.log(screen), "the streamed hostile text")
         streaming = kit.static(screen, "#chat-stream")
         llm.release()
         await kit.idle(pilot, screen)
         await kit.send(pilot, "again")
-        await kit.until(pilot, lambda: kit.log(screen).count("pwned") == 2, "the second reply")
+        await wait_for(pilot, lambda: kit.log(screen).count("pwned") == 2, "the second reply")
         await kit.idle(pilot, screen)
         shown = kit.log(screen)
     for text in (streaming, shown):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.widgets import Input
+from waiting import wait_for
 
 from ink_tui.ui.widgets.chat_log import ChatLog
 from ink_tui.ui.widgets.composer import Composer
@@ -27,7 +28,11 @@ async def test_page_keys_scroll_the_conversation_and_sending_follows_the_bottom_
     async with app.run_test(size=SIZE) as pilot:
         screen = await chat_kit.chat_ready(pilot)
         log = screen.query_one(ChatLog)
-        await chat_kit.until(pilot, lambda: log.max_scroll_y > 0 and log.is_vertical_scroll_end)
+        await wait_for(
+            pilot,
+            lambda: log.max_scroll_y > 0 and log.is_vertical_scroll_end,
+            "a log taller than the pane, scrolled to its end",
+        )
 
         await pilot.press("pageup")
         assert log.scroll_y < log.max_scroll_y
@@ -39,9 +44,11 @@ async def test_page_keys_scroll_the_conversation_and_sending_follows_the_bottom_
 
         await pilot.press("pageup")
         await chat_kit.send(pilot, "one more")  # sending goes back to the bottom
-        await chat_kit.until(pilot, lambda: "the newest reply" in chat_kit.log(screen))
+        await wait_for(
+            pilot, lambda: "the newest reply" in chat_kit.log(screen), "the newest reply in the log"
+        )
         await chat_kit.idle(pilot, screen)
-        await chat_kit.until(pilot, lambda: log.is_vertical_scroll_end, "the log at its end")
+        await wait_for(pilot, lambda: log.is_vertical_scroll_end, "the log at its end")
 
 
 async def test_ctrl_t_hides_and_shows_thinking_in_messages_already_shown(
@@ -74,11 +81,11 @@ async def test_f1_opens_the_keys_from_the_composer_where_question_mark_is_typed(
         await pilot.press("question_mark")
         assert screen.query_one("#chat-input", Composer).value == "?"
         await pilot.press("f1")
-        await chat_kit.until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         assert "Page up" in chat_kit.text(app.screen, "#help-keys")
         assert "ctrl+q quits" in chat_kit.text(app.screen, "#help-palette")
         await pilot.press("escape")
-        await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")
+        await wait_for(pilot, lambda: app.screen is screen, "the chat again")
 
 
 async def test_the_command_palette_offers_the_chat_commands(
@@ -92,16 +99,16 @@ async def test_the_command_palette_offers_the_chat_commands(
     async with app.run_test(size=SIZE) as pilot:
         await chat_kit.chat_ready(pilot)
         await pilot.press("ctrl+p")
-        await chat_kit.until(pilot, lambda: isinstance(app.screen, CommandPalette), "palette")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "palette")
         await pilot.press(*"Model")
         found = app.screen.query_one(CommandList)
-        await chat_kit.until(
+        await wait_for(
             pilot,
             lambda: found.option_count and "Model" in str(found.get_option_at_index(0).prompt),
             "the Model command first",
         )
         await pilot.press("enter")
-        await chat_kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
 
 
 async def test_a_blank_model_is_refused_in_the_picker_and_after_slash_model(
@@ -114,14 +121,14 @@ async def test_a_blank_model_is_refused_in_the_picker_and_after_slash_model(
     async with app.run_test(size=SIZE) as pilot:
         screen = await chat_kit.chat_ready(pilot)
         await pilot.press("ctrl+o")
-        await chat_kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
         field = app.screen.query_one(Input)
         field.value = "\u3000"
         await pilot.press("enter")
         assert isinstance(app.screen, ModelScreen)
         assert "provider/modelId" in chat_kit.static(app.screen, "#model-hint")
         await pilot.press("escape")
-        await chat_kit.until(pilot, lambda: app.screen is screen, "the chat again")
+        await wait_for(pilot, lambda: app.screen is screen, "the chat again")
         screen.query_one("#chat-input", Composer).value = "/model \ufeff"  # no key types U+FEFF
         await pilot.press("enter")
         await chat_kit.idle(pilot, screen)
@@ -140,11 +147,13 @@ async def test_a_pasted_multi_line_message_is_sent_whole(
         screen = await chat_kit.chat_ready(pilot)
         composer = screen.query_one("#chat-input", Composer)
         app.post_message(events.Paste("Traceback:\n  line 1\n  line 2"))  # as a terminal does
-        await pilot.pause()
+        await wait_for(
+            pilot, lambda: composer.value == "Traceback:\n  line 1\n  line 2", "the pasted text"
+        )
         await pilot.press("ctrl+j", *"why?")
         assert composer.value == "Traceback:\n  line 1\n  line 2\nwhy?"
         await pilot.press("enter")
-        await chat_kit.until(pilot, lambda: "got it" in chat_kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "got it" in chat_kit.log(screen), "the reply")
         await chat_kit.idle(pilot, screen)
         assert composer.value == ""
     user = [m for m in chat_kit.messages(chat_session) if m["message"]["role"] == "user"][-1]

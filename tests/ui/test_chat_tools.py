@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_for
 
 import ink_tui.agent.chat as chat_engine
 from ink_tui.agent.chat import DENIED_TEXT, INTERRUPTED_TEXT
@@ -32,7 +33,7 @@ def _results(kit: Any, path: Path) -> list[dict[str, Any]]:
 
 async def _asked(kit: Any, pilot: Any) -> str:
     """Wait for the approval modal; returns what it shows."""
-    await kit.until(pilot, lambda: isinstance(pilot.app.screen, ApprovalScreen), "the approval")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ApprovalScreen), "the approval")
     return str(kit.text(pilot.app.screen))
 
 
@@ -43,7 +44,7 @@ async def _never_asked(kit: Any, pilot: Any, screen: Any) -> None:
         assert not isinstance(pilot.app.screen, ApprovalScreen), "an approval was asked"
         return not screen.busy
 
-    await kit.until(pilot, done, "the turn to end without asking")
+    await wait_for(pilot, done, "the turn to end without asking")
 
 
 # -- 2. approvals -------------------------------------------------------------------------
@@ -63,7 +64,7 @@ async def test_y_runs_the_bash_call_once(
         assert "Run bash" in shown and f"in {workdir}" in shown and "echo hi" in shown
         assert "waits for your approval" in kit.static(screen, "#chat-status")
         await pilot.press("y")
-        await kit.until(pilot, lambda: "It printed hi." in kit.log(screen), "the last reply")
+        await wait_for(pilot, lambda: "It printed hi." in kit.log(screen), "the last reply")
         await kit.idle(pilot, screen)
         assert "✓ bash" in kit.log(screen)
     [result] = _results(kit, path)
@@ -108,7 +109,7 @@ async def test_n_denies_and_the_model_reads_why(
         await kit.send(pilot, "make a file")
         assert "touch denied.txt" in await _asked(kit, pilot)
         await pilot.press("n")
-        await kit.until(pilot, lambda: "I will not" in kit.log(screen), "the last reply")
+        await wait_for(pilot, lambda: "I will not" in kit.log(screen), "the last reply")
         await kit.idle(pilot, screen)
         assert "✗ bash" in kit.log(screen)
     denied = DENIED_TEXT.format(tool="bash")
@@ -139,7 +140,7 @@ async def test_escape_in_the_approval_interrupts_the_turn(
         await kit.send(pilot, "touch both")
         assert "touch first.txt" in await _asked(kit, pilot)
         await pilot.press("escape")
-        await kit.until(pilot, lambda: "interrupted" in kit.log(screen), "the interrupted note")
+        await wait_for(pilot, lambda: "interrupted" in kit.log(screen), "the interrupted note")
         await kit.idle(pilot, screen)
         assert "ready" in kit.static(screen, "#chat-status")
     assert not (workdir / "first.txt").exists() and not (workdir / "second.txt").exists()
@@ -188,7 +189,7 @@ async def test_the_approval_shows_the_edit_diff(
         assert " def total(xs):" in lines
         assert source.read_text() == "def total(xs):\n    return 5\n"  # not yet
         await pilot.press("y")
-        await kit.until(pilot, lambda: "Fixed." in kit.log(screen), "the last reply")
+        await wait_for(pilot, lambda: "Fixed." in kit.log(screen), "the last reply")
         await kit.idle(pilot, screen)
     assert source.read_text() == "def total(xs):\n    return sum(xs)\n"
     [result] = _results(kit, path)
@@ -207,7 +208,7 @@ async def test_slash_model_switches_records_and_uses_the_new_provider(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "/model openai/gpt-4o")
-        await kit.until(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
+        await wait_for(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
         await kit.idle(pilot, screen)
         assert "openai/gpt-4o" in kit.static(screen, "#chat-header")
         assert kit.records(path)[-1] == {
@@ -217,7 +218,7 @@ async def test_slash_model_switches_records_and_uses_the_new_provider(
             "explicit": True,
         }
         await kit.send(pilot, "who are you")
-        await kit.until(pilot, lambda: "Hello from gpt." in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "Hello from gpt." in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     assert llm.last.path == "/v1/chat/completions"
     assert llm.last.body["model"] == "gpt-4o"
@@ -238,17 +239,17 @@ async def test_ctrl_o_picks_a_model_and_escape_cancels(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await pilot.press("ctrl+o")
-        await kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the model picker")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the model picker")
         field = app.screen.query_one("#model-input", Input)
         assert field.value == "anthropic/claude-sonnet-4-5"
         await pilot.press("escape")
-        await kit.until(pilot, lambda: app.screen is screen, "the chat again")
+        await wait_for(pilot, lambda: app.screen is screen, "the chat again")
         assert path.read_bytes() == before
         await pilot.press("ctrl+o")
-        await kit.until(pilot, lambda: isinstance(app.screen, ModelScreen), "the model picker")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the model picker")
         app.screen.query_one("#model-input", Input).value = ""
         await pilot.press(*"deepseek/deepseek-chat", "enter")
-        await kit.until(pilot, lambda: "deepseek/deepseek-chat" in kit.log(screen), "the note")
+        await wait_for(pilot, lambda: "deepseek/deepseek-chat" in kit.log(screen), "the note")
         await kit.idle(pilot, screen)
         assert "deepseek/deepseek-chat" in kit.static(screen, "#chat-header")
     assert kit.records(path)[-1] == {
@@ -283,7 +284,7 @@ async def test_slash_compact_writes_a_compaction_and_shows_the_summary(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "/compact")
-        await kit.until(pilot, lambda: "compacted: ~" in kit.log(screen), "the compaction")
+        await wait_for(pilot, lambda: "compacted: ~" in kit.log(screen), "the compaction")
         await kit.idle(pilot, screen)
         shown = kit.log(screen)
         assert "compaction summary" in shown and "Answer two questions (the summary)." in shown
@@ -291,7 +292,7 @@ async def test_slash_compact_writes_a_compaction_and_shows_the_summary(
         assert summarizer["system"] == SUMMARIZATION_SYSTEM_PROMPT
         assert "first question" in str(summarizer["messages"])
         await kit.send(pilot, "still there?")
-        await kit.until(pilot, lambda: "Still here." in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "Still here." in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     compaction = next(r for r in kit.records(path) if r["type"] == "compaction")
     assert compaction["summary"] == "## Goal\nAnswer two questions (the summary)."
@@ -314,7 +315,7 @@ async def test_compact_on_a_tiny_session_says_nothing_is_safe_to_compact(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await pilot.press("ctrl+l")
-        await kit.until(pilot, lambda: "nothing safe to compact yet" in kit.log(screen), "note")
+        await wait_for(pilot, lambda: "nothing safe to compact yet" in kit.log(screen), "note")
         await kit.idle(pilot, screen)
     assert path.read_bytes() == before
     assert llm.requests == []
@@ -342,7 +343,7 @@ async def test_a_hostile_tool_name_and_command_are_shown_literally(
         assert app.screen.preview.tool == "bash"
         assert "\x1b" not in shown and "echo ␛[2J [i]z[/i]" in shown
         await pilot.press("n")
-        await kit.until(pilot, lambda: "Sorry." in kit.log(screen), "the last reply")
+        await wait_for(pilot, lambda: "Sorry." in kit.log(screen), "the last reply")
         await kit.idle(pilot, screen)
         log = kit.log(screen)
         assert "\x1b" not in log and "\x07" not in log
@@ -361,11 +362,11 @@ async def test_a_command_typed_during_a_turn_runs_as_a_command(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "one")
-        await kit.until(pilot, llm.held.is_set, "the held stream")
+        await wait_for(pilot, llm.held.is_set, "the held stream")
         await kit.send(pilot, "/model openai/gpt-4o")
-        await kit.until(pilot, lambda: bool(screen.queued), "the queue")
+        await wait_for(pilot, lambda: bool(screen.queued), "the queue")
         llm.release()
-        await kit.until(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
+        await wait_for(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
         await kit.idle(pilot, screen)
     assert len(llm.requests) == 1
     assert kit.records(path)[-1]["type"] == "session_model"
@@ -389,11 +390,11 @@ async def test_a_message_typed_during_compaction_is_sent_after_it(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "/compact")
-        await kit.until(pilot, llm.held.is_set, "the held summary")
+        await wait_for(pilot, llm.held.is_set, "the held summary")
         await kit.send(pilot, "next message")
-        await kit.until(pilot, lambda: bool(screen.queued), "the queue")
+        await wait_for(pilot, lambda: bool(screen.queued), "the queue")
         llm.release()
-        await kit.until(pilot, lambda: "after the compaction" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "after the compaction" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     kinds = [record["type"] for record in kit.records(path)[-3:]]
     assert kinds == ["compaction", "message", "message"]
@@ -412,9 +413,9 @@ async def test_escape_while_a_tool_runs_stops_it_and_records_its_result(
         await _asked(kit, pilot)
         await pilot.press("y")
         status = "#chat-status"
-        await kit.until(pilot, lambda: "running bash" in kit.static(screen, status), "the run")
+        await wait_for(pilot, lambda: "running bash" in kit.static(screen, status), "the run")
         await pilot.press("escape")
-        await kit.until(pilot, lambda: "interrupted" in kit.log(screen), "the interrupted note")
+        await wait_for(pilot, lambda: "interrupted" in kit.log(screen), "the interrupted note")
         await kit.idle(pilot, screen)
     assert not (workdir / "late.txt").exists()
     [result] = _results(kit, path)

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from waiting import wait_for
+
 from ink_tui.session.writer import SessionWriter
-from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
@@ -32,41 +33,24 @@ def _writer(tmp_path: Path) -> SessionWriter:
 
 
 async def _following(pilot: Any) -> SessionScreen:
-    for _ in range(100):
-        await pilot.pause(0.02)
+    def following() -> SessionScreen | None:
         screen = pilot.app.screen
-        if isinstance(screen, SessionScreen) and screen.following:
-            return screen
-    raise AssertionError("never started following")
+        return screen if isinstance(screen, SessionScreen) and screen.following else None
 
-
-async def _until(pilot: Any, condition: Any, what: str) -> None:
-    for _ in range(300):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _app(tmp_path: Path, path: Path) -> InkApp:
-    return InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd="/nowhere",
-            open_path=path,
-            config_path=tmp_path / "config.toml",
-            follow=True,
-        )
-    )
+    screen = await wait_for(pilot, following, "the session view following its file")
+    assert screen is not None
+    return screen
 
 
 def _turn_titles(screen: SessionScreen) -> list[str]:
     return [str(node.label) for node in screen.query_one(SessionTree).root.children]
 
 
-async def test_new_turns_and_tool_results_appear_as_they_land(tmp_path: Path) -> None:
+async def test_new_turns_and_tool_results_appear_as_they_land(
+    tmp_path: Path, make_app: Any
+) -> None:
     writer = _writer(tmp_path)
-    app = _app(tmp_path, writer.path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         assert "LIVE" in str(screen.query_one("#session-header").render())
@@ -77,9 +61,11 @@ async def test_new_turns_and_tool_results_appear_as_they_land(tmp_path: Path) ->
                 "tool_use",
             )
         )
-        await _until(pilot, lambda: any("second prompt" in t for t in _turn_titles(screen)), "turn")
+        await wait_for(
+            pilot, lambda: any("second prompt" in t for t in _turn_titles(screen)), "turn"
+        )
         tree = screen.query_one(SessionTree)
-        await _until(pilot, lambda: "running" in str(tree.cursor_node.label), "running call")
+        await wait_for(pilot, lambda: "running" in str(tree.cursor_node.label), "running call")
         writer.append_message(
             {
                 "role": "toolResult",
@@ -88,14 +74,14 @@ async def test_new_turns_and_tool_results_appear_as_they_land(tmp_path: Path) ->
                 ],
             }
         )
-        await _until(pilot, lambda: "✓ ok" in str(tree.cursor_node.label), "the result")
+        await wait_for(pilot, lambda: "✓ ok" in str(tree.cursor_node.label), "the result")
         transcript = screen.query_one(Transcript)
         assert transcript.keys.count(screen.loaded.turns[-1].items[0].key) == 1  # once
 
 
-async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path) -> None:
+async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: Any) -> None:
     writer = _writer(tmp_path)
-    app = _app(tmp_path, writer.path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         await pilot.press("k")
@@ -103,23 +89,23 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path) -> None:
         writer.append_message({"role": "user", "content": "while paused"})
         writer.append_message(_assistant([{"type": "text", "text": "ok"}]))
         status = screen.query_one("#search-status")
-        await _until(pilot, lambda: "2 new record(s)" in str(status.render()), "the counter")
+        await wait_for(pilot, lambda: "2 new record(s)" in str(status.render()), "the counter")
         tree = screen.query_one(SessionTree)
         assert "while paused" not in str(tree.cursor_node.label)
         await pilot.press("F")
         assert not screen.paused
-        await _until(pilot, lambda: str(tree.cursor_node.label).endswith("ok"), "jump to end")
+        await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("ok"), "jump to end")
 
 
-async def test_a_position_marker_switches_the_branch(tmp_path: Path) -> None:
+async def test_a_position_marker_switches_the_branch(tmp_path: Path, make_app: Any) -> None:
     writer = _writer(tmp_path)
     first_id = json.loads(writer.path.read_text().splitlines()[1])["id"]
-    app = _app(tmp_path, writer.path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         writer.append_position(first_id)  # Ink's /tree: back to the first prompt
         writer.append_message(_assistant([{"type": "text", "text": "another answer"}]))
-        await _until(
+        await wait_for(
             pilot,
             lambda: (
                 isinstance(app.screen, SessionScreen)
@@ -133,28 +119,28 @@ async def test_a_position_marker_switches_the_branch(tmp_path: Path) -> None:
         del screen
 
 
-async def test_f_toggles_following(tmp_path: Path) -> None:
+async def test_f_toggles_following(tmp_path: Path, make_app: Any) -> None:
     writer = _writer(tmp_path)
-    app = _app(tmp_path, writer.path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         await pilot.press("f")
         assert not screen.following
         assert "LIVE" not in str(screen.query_one("#session-header").render())
         await pilot.press("f")
-        await _until(pilot, lambda: screen.following, "following again")
+        await wait_for(pilot, lambda: screen.following, "following again")
 
 
-async def test_a_newer_session_is_offered_and_s_switches(tmp_path: Path) -> None:
+async def test_a_newer_session_is_offered_and_s_switches(tmp_path: Path, make_app: Any) -> None:
     writer = _writer(tmp_path)
-    app = _app(tmp_path, writer.path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
         newer.append_message({"role": "user", "content": "a brand new session"})
-        await _until(pilot, lambda: screen.newer_session == newer.path, "the offer")
+        await wait_for(pilot, lambda: screen.newer_session == newer.path, "the offer")
         await pilot.press("s")
-        await _until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, SessionScreen) and app.screen.path == newer.path,
             "the switch",
@@ -179,7 +165,7 @@ os.close(fd)
 
 
 async def test_the_view_holds_every_record_of_a_file_written_by_another_process(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     """A separate writer appends in chunks that split records; the view ends equal to the file."""
     import subprocess
@@ -202,12 +188,11 @@ async def test_the_view_holds_every_record_of_a_file_written_by_another_process(
     target.write_bytes(b"".join(lines[:3]))
     body = tmp_path / "body.jsonl"
     body.write_bytes(b"".join(lines[3:]))
-    app = _app(tmp_path, target)
+    app = make_app(cwd="/nowhere", open_path=target, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await _following(pilot)
         writer = subprocess.Popen([sys.executable, "-c", WRITER, str(body), str(target)])
-        while writer.poll() is None:
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: writer.poll() is not None, "the writer process to end")
         final = open_session(target, warn=None)
         expected = [entry.id for entry in branch(final)]
 
@@ -219,14 +204,16 @@ async def test_the_view_holds_every_record_of_a_file_written_by_another_process(
                 and [entry.id for entry in screen.loaded.entries] == expected
             )
 
-        await _until(pilot, settled, "the view to hold every record")
+        await wait_for(pilot, settled, "the view to hold every record")
         screen = app.screen
         assert isinstance(screen, SessionScreen)
         keys = screen.query_one(Transcript).keys
         assert len(keys) == len(set(keys))  # nothing shown twice
 
 
-async def test_an_hours_old_unanswered_call_is_not_shown_as_running(tmp_path: Path) -> None:
+async def test_an_hours_old_unanswered_call_is_not_shown_as_running(
+    tmp_path: Path, make_app: Any
+) -> None:
     from datetime import UTC, datetime, timedelta
 
     long_ago = datetime.now(UTC) - timedelta(hours=3)
@@ -240,9 +227,12 @@ async def test_an_hours_old_unanswered_call_is_not_shown_as_running(tmp_path: Pa
             "tool_use",
         )
     )
-    app = _app(tmp_path, writer.path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
-        await pilot.pause(0.2)
-        label = str(screen.query_one(SessionTree).cursor_node.label)
+        tree = screen.query_one(SessionTree)
+        await wait_for(
+            pilot, lambda: "no result" in str(tree.cursor_node.label), "the call shown unanswered"
+        )
+        label = str(tree.cursor_node.label)
         assert "no result" in label and "running" not in label

@@ -8,12 +8,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.widgets import Input, Static
+from waiting import wait_for, workers_finished
 
 from ink_tui.catalog import list_sessions
 from ink_tui.paths import project_dir
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.preview import SessionPreview
@@ -22,16 +24,20 @@ from ink_tui.ui.widgets.session_list import SessionList, human_size, relative_ag
 HOSTILE_TITLE = "fix [bold red]x[/] now \x1b]0;pwned\x07 please"
 
 
-def _app(tmp_path: Path, base: Path, cwd: str) -> InkApp:
-    options = LaunchOptions(sessions_dir=base, cwd=cwd, config_path=tmp_path / "config.toml")
-    return InkApp(options)
+@pytest.fixture
+def picker_app(make_app: Any) -> Any:
+    """``picker_app(tmp_path, sessions dir, cwd)``: the picker's app (``make_app``)."""
+
+    def make(tmp_path: Path, base: Path, cwd: str) -> InkApp:
+        app: InkApp = make_app(sessions_dir=base, cwd=cwd)
+        return app
+
+    return make
 
 
 async def _ready(app: InkApp, pilot: Any) -> PickerScreen:
     """The picker once every worker finished and the messages they posted were handled."""
-    for _ in range(3):
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+    await wait_for(pilot, workers_finished(app), "the picker's workers to finish")
     screen = app.screen
     assert isinstance(screen, PickerScreen)
     return screen
@@ -61,9 +67,9 @@ def _row_text(table: SessionList, index: int) -> list[str]:
 
 
 async def test_opens_on_this_projects_sessions_newest_first(
-    tmp_path: Path, sessions_tree: Any
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
 ) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         assert _paths(app) == sessions_tree.home_paths()
@@ -82,8 +88,10 @@ async def test_opens_on_this_projects_sessions_newest_first(
         assert "project" not in [str(column.label) for column in table.columns.values()]
 
 
-async def test_tab_switches_to_all_projects_and_back(tmp_path: Path, sessions_tree: Any) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+async def test_tab_switches_to_all_projects_and_back(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await pilot.press("tab")
@@ -102,8 +110,10 @@ async def test_tab_switches_to_all_projects_and_back(tmp_path: Path, sessions_tr
         assert "project" not in [str(column.label) for column in _table(app).columns.values()]
 
 
-async def test_j_k_g_G_and_arrows_move_the_cursor(tmp_path: Path, sessions_tree: Any) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+async def test_j_k_g_G_and_arrows_move_the_cursor(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         table = _table(app)
@@ -123,23 +133,25 @@ async def test_j_k_g_G_and_arrows_move_the_cursor(tmp_path: Path, sessions_tree:
         assert table.cursor_row == 0
 
 
-async def test_enter_opens_the_highlighted_session(tmp_path: Path, sessions_tree: Any) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+async def test_enter_opens_the_highlighted_session(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await pilot.press("j", "enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
         assert isinstance(app.screen, SessionScreen)
         assert app.screen.path == sessions_tree.home_paths()[1]
-        await app.workers.wait_for_complete()
+        await wait_for(pilot, workers_finished(app), "the session to load")
 
 
 async def test_space_previews_the_last_turns_and_keeps_the_cursor(
-    tmp_path: Path, sessions_tree: Any, write_session: Any
+    tmp_path: Path, sessions_tree: Any, write_session: Any, picker_app: Any
 ) -> None:
     home = sessions_tree.home
     path = write_session(home, sessions_tree.cwd, ["first prompt", "the very last prompt"], age=1)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await pilot.press("/")
@@ -173,14 +185,14 @@ async def test_space_previews_the_last_turns_and_keeps_the_cursor(
 
 
 async def test_preview_keeps_the_filter(
-    tmp_path: Path, sessions_tree: Any, write_session: Any
+    tmp_path: Path, sessions_tree: Any, write_session: Any, picker_app: Any
 ) -> None:
     write_session(sessions_tree.home, sessions_tree.cwd, ["zebra crossing"], age=7200)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         await pilot.press("/", *"zebra")
-        await pilot.pause()
+        await wait_for(pilot, lambda: _table(app).row_count == 1, "the filter to leave one row")
         app.screen.query_one(SessionList).focus()
         await pilot.press("space")
         await _ready(app, pilot)
@@ -193,55 +205,63 @@ async def test_preview_keeps_the_filter(
 
 
 async def test_slash_filters_as_you_type_and_enter_opens_the_top_match(
-    tmp_path: Path, sessions_tree: Any, write_session: Any
+    tmp_path: Path, sessions_tree: Any, write_session: Any, picker_app: Any
 ) -> None:
     path = write_session(sessions_tree.home, sessions_tree.cwd, ["quokka migration"], age=9000)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         total = _table(app).row_count
         await pilot.press("slash")
         assert app.screen.query_one("#filter", Input).has_focus
         await pilot.press(*"quokka")
-        await pilot.pause()
+        await wait_for(pilot, lambda: _table(app).row_count < total, "the filter to apply")
         assert _table(app).row_count < total
         assert _paths(app)[0] == path
         assert "matching" in _static_text(app, "#picker-status")
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
         assert isinstance(app.screen, SessionScreen)
         assert app.screen.path == path
-        await app.workers.wait_for_complete()
+        await wait_for(pilot, workers_finished(app), "the session to load")
 
 
-async def test_filter_matches_ids_and_project_folders(tmp_path: Path, sessions_tree: Any) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+async def test_filter_matches_ids_and_project_folders(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         wanted = _table(app).shown[2]
         await pilot.press("/", *(wanted.id or "")[:13])
-        await pilot.pause()
+        await wait_for(pilot, lambda: _paths(app)[:1] == [wanted.path], "the id's session on top")
         assert _paths(app)[0] == wanted.path
         await pilot.press("escape", "tab")
         await _ready(app, pilot)
         await pilot.press("/", *"mei-work-web")
-        await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: (
+                {row.project_folder for row in _table(app).shown} == {"Users-mei-work-web--client"}
+            ),
+            "only the project's rows",
+        )
         assert _table(app).shown[0].project_folder == "Users-mei-work-web--client"
 
 
 async def test_escape_clears_the_filter_and_returns_to_the_list(
-    tmp_path: Path, sessions_tree: Any
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
 ) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         total = _table(app).row_count
         await pilot.press("/", *"zzzzqqq")
-        await pilot.pause()
+        await wait_for(pilot, lambda: _table(app).row_count == 0, "the filter to match nothing")
         assert _table(app).row_count == 0
         assert "No session matches" in _static_text(app, "#picker-empty")
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: _table(app).row_count == total, "every row again")
         assert app.screen.query_one("#filter", Input).value == ""
         assert _table(app).row_count == total
         assert _table(app).has_focus
@@ -250,8 +270,10 @@ async def test_escape_clears_the_filter_and_returns_to_the_list(
 # -- other keys -------------------------------------------------------------------------------
 
 
-async def test_question_mark_reaches_help_and_q_quits(tmp_path: Path, sessions_tree: Any) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+async def test_question_mark_reaches_help_and_q_quits(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     asked: list[bool] = []
     app.action_help = lambda: asked.append(True)  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
@@ -259,11 +281,13 @@ async def test_question_mark_reaches_help_and_q_quits(tmp_path: Path, sessions_t
         await pilot.press("question_mark")
         assert asked == [True]
         await pilot.press("q")
-        await pilot.pause()
+        await wait_for(pilot, lambda: not app.is_running, "the app to quit")
         assert not app.is_running
 
 
-async def test_bindings_have_descriptions(tmp_path: Path, sessions_tree: Any) -> None:
+async def test_bindings_have_descriptions(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
     from textual.binding import Binding
 
     for binding in PickerScreen.BINDINGS:
@@ -273,9 +297,9 @@ async def test_bindings_have_descriptions(tmp_path: Path, sessions_tree: Any) ->
 # -- empty state, live marker, hidden rows, hostile text -----------------------------------
 
 
-async def test_empty_state_names_the_folders(tmp_path: Path) -> None:
+async def test_empty_state_names_the_folders(tmp_path: Path, picker_app: Any) -> None:
     base = tmp_path / "nowhere"
-    app = _app(tmp_path, base, "/home/ada/code/calc-kit")
+    app = picker_app(tmp_path, base, "/home/ada/code/calc-kit")
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         text = _static_text(app, "#picker-empty")
@@ -287,11 +311,11 @@ async def test_empty_state_names_the_folders(tmp_path: Path) -> None:
 
 
 async def test_live_marker_only_on_a_just_modified_file(
-    tmp_path: Path, sessions_tree: Any, write_session: Any
+    tmp_path: Path, sessions_tree: Any, write_session: Any, picker_app: Any
 ) -> None:
     fresh = write_session(sessions_tree.home, sessions_tree.cwd, ["still typing"], age=2)
     old = write_session(sessions_tree.home, sessions_tree.cwd, ["long ago"], age=600)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         table = _table(app)
@@ -302,9 +326,9 @@ async def test_live_marker_only_on_a_just_modified_file(
 
 
 async def test_a_session_written_while_the_picker_is_open_shows_up_live(
-    tmp_path: Path, sessions_tree: Any, write_session: Any
+    tmp_path: Path, sessions_tree: Any, write_session: Any, picker_app: Any
 ) -> None:
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _ready(app, pilot)
         total = _table(app).row_count
@@ -318,13 +342,15 @@ async def test_a_session_written_while_the_picker_is_open_shows_up_live(
         assert _row_text(table, 0)[1] == "brand new work"
 
 
-async def test_hidden_rows_are_listed_with_the_reason(tmp_path: Path, sessions_tree: Any) -> None:
+async def test_hidden_rows_are_listed_with_the_reason(
+    tmp_path: Path, sessions_tree: Any, picker_app: Any
+) -> None:
     broken = sessions_tree.home / "2026-01-01T00-00-00-000Z-broken.jsonl"
     broken.write_text(
         '{"type":"session","version":1,"id":"x","timestamp":"t","cwd":"/"}\n{bad\n{}\n'
     )
     os.utime(broken, (time.time() - 4000, time.time() - 4000))
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         table = _table(app)
@@ -332,7 +358,9 @@ async def test_hidden_rows_are_listed_with_the_reason(tmp_path: Path, sessions_t
         assert index is not None
         assert _row_text(table, index)[0] == "hidden"
         table.move_cursor(row=index)
-        await pilot.pause()
+        await wait_for(
+            pilot, lambda: "invalid JSON" in _static_text(app, "#picker-note"), "the row's reason"
+        )
         assert "invalid JSON" in _static_text(app, "#picker-note")
         await pilot.press("space")
         await _ready(app, pilot)
@@ -340,10 +368,10 @@ async def test_hidden_rows_are_listed_with_the_reason(tmp_path: Path, sessions_t
 
 
 async def test_hostile_title_is_shown_literally(
-    tmp_path: Path, sessions_tree: Any, write_session: Any
+    tmp_path: Path, sessions_tree: Any, write_session: Any, picker_app: Any
 ) -> None:
     write_session(sessions_tree.home, sessions_tree.cwd, [HOSTILE_TITLE], age=5)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = picker_app(tmp_path, sessions_tree.base, sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(app, pilot)
         title = _row_text(_table(app), 0)[1]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from waiting import wait_for
 
 from ink_tui.paths import styles_dir
 from ink_tui.session import SessionError, leaves, open_session
@@ -66,14 +65,6 @@ class Host(App[None]):
         self.pop_screen()
 
 
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting for the screen"
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
 def static_text(screen: Screen[Any], selector: str) -> str:
     content = screen.query_one(selector, Static).content
     return content.plain if hasattr(content, "plain") else str(content)
@@ -90,7 +81,7 @@ def shown_lines(widget: Transcript) -> str:
 async def test_help_lists_the_session_keys_and_closes() -> None:
     app = Host(lambda: HelpScreen(SessionScreen(Path("unused.jsonl"))))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
         screen = app.screen
         assert isinstance(screen, HelpScreen)
         text = static_text(screen, "#help-keys")
@@ -102,17 +93,16 @@ async def test_help_lists_the_session_keys_and_closes() -> None:
         assert text.index("This screen") < text.index("Everywhere")
         assert "command palette (ctrl+p)" in static_text(screen, "#help-palette")
         await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), "the help to close")
 
 
 @pytest.mark.parametrize("key", ["q", "question_mark"])
 async def test_help_closes_on_q_and_question_mark(key: str) -> None:
     app = Host(lambda: HelpScreen(SessionScreen(Path("unused.jsonl"))))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help screen")
         await pilot.press(key)
-        await pilot.pause()
-        assert not isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), "the help to close")
         assert app.is_running  # q closed the help, it did not quit
 
 
@@ -126,7 +116,11 @@ def branches_host(path: Path, leaf: str | None = "default") -> tuple[Host, Any]:
 
 
 async def open_branches(pilot: Pilot[Any]) -> BranchesScreen:
-    await wait_for(pilot, lambda: getattr(pilot.app.screen, "fork_tree", None) is not None)
+    await wait_for(
+        pilot,
+        lambda: getattr(pilot.app.screen, "fork_tree", None) is not None,
+        "the branches screen with its fork tree built",
+    )
     screen = pilot.app.screen
     assert isinstance(screen, BranchesScreen)
     return screen
@@ -161,10 +155,11 @@ async def test_branches_enter_returns_the_chosen_leaf() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_branches(pilot)
         other = next(e.id for e in leaves(session) if e.id != session.leaf_id)
-        screen.query_one(ForkTreeView).move_cursor(screen.tree_nodes[other])
-        await pilot.pause()
+        view = screen.query_one(ForkTreeView)
+        view.move_cursor(screen.tree_nodes[other])
+        await wait_for(pilot, lambda: view.cursor_node is screen.tree_nodes[other], "the cursor")
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.results, "the branches screen to answer")
         assert app.results == [other]
         assert not isinstance(app.screen, BranchesScreen)
 
@@ -174,13 +169,14 @@ async def test_branches_enter_on_a_fork_folds_it_and_esc_returns_none() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_branches(pilot)
         fork = next(n for n in screen.tree_nodes.values() if len(n.children) >= 2)
-        screen.query_one(ForkTreeView).move_cursor(fork)
-        await pilot.pause()
+        view = screen.query_one(ForkTreeView)
+        view.move_cursor(fork)
+        await wait_for(pilot, lambda: view.cursor_node is fork, "the cursor on the fork")
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: not fork.is_expanded, "the fork to fold")
         assert isinstance(app.screen, BranchesScreen) and not fork.is_expanded
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.results, "the branches screen to answer")
         assert app.results == [None]
 
 
@@ -238,7 +234,9 @@ def error_of(path: Path) -> SessionError:
 
 
 async def open_error(pilot: Pilot[Any]) -> ErrorScreen:
-    await wait_for(pilot, lambda: bool(getattr(pilot.app.screen, "rows", None)))
+    await wait_for(
+        pilot, lambda: bool(getattr(pilot.app.screen, "rows", None)), "the error view's lines"
+    )
     screen = pilot.app.screen
     assert isinstance(screen, ErrorScreen)
     return screen
@@ -259,15 +257,14 @@ async def test_error_screen_shows_the_reason_and_the_offending_line() -> None:
         assert str(path) in banner and "line 6" in banner
         lines = shown_lines(screen.query_one(Transcript))
         assert " 6 " + nth_line(path, 6)[:60] in lines  # numbered, in view on open
+        view = screen.query_one(Transcript)
+        bad = nth_line(path, 6)[:60]
         await pilot.press("G")
-        await pilot.pause()
-        assert nth_line(path, 6)[:60] not in shown_lines(screen.query_one(Transcript))
+        await wait_for(pilot, lambda: bad not in shown_lines(view), "the end, line 6 out of view")
         await pilot.press("n")
-        await pilot.pause()
-        assert nth_line(path, 6)[:60] in shown_lines(screen.query_one(Transcript))
+        await wait_for(pilot, lambda: bad in shown_lines(view), "line 6 in view again")
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, ErrorScreen)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ErrorScreen), "the view to close")
 
 
 async def test_error_screen_shows_escapes_and_markup_literally(tmp_path: Path) -> None:
@@ -291,10 +288,8 @@ async def test_error_screen_cuts_a_2mb_line(tmp_path: Path) -> None:
     error = error_of(path)
     app = Host(lambda: ErrorScreen(path, error))
     async with app.run_test(size=SIZE) as pilot:
-        started = time.monotonic()
         screen = await open_error(pilot)
         shown = shown_lines(screen.query_one(Transcript))
-        assert time.monotonic() - started < 5
         more = len(big) - 2000
         assert f"…({more}morecharacters)" in "".join(shown.split())
 
@@ -313,22 +308,14 @@ async def test_error_screen_finds_the_entry_of_a_broken_chain() -> None:
         assert f"line {screen.line}" in static_text(screen, "#error-banner")
 
 
-async def test_error_screen_through_the_app(tmp_path: Path) -> None:
-    if importlib.util.find_spec("ink_tui.ui.screens.picker") is None:
-        pytest.skip("the picker screen (ink_tui/ui/screens/picker.py) does not exist yet")
-    from ink_tui.ui.app import InkApp, LaunchOptions
-
+async def test_error_screen_through_the_app(tmp_path: Path, make_app: Any) -> None:
     path = fixture("interior-corrupt.jsonl")
-    sessions = tmp_path / "sessions"
-    sessions.mkdir()
-    options = LaunchOptions(
-        sessions_dir=sessions, cwd=str(tmp_path), open_path=path, config_path=tmp_path / "c.toml"
-    )
-    app = InkApp(options)
+    (tmp_path / "sessions").mkdir()
+    app = make_app(open_path=path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_error(pilot)
         assert "session line 6: invalid JSON" in static_text(screen, "#error-banner")
         assert nth_line(path, 6)[:60] in shown_lines(screen.query_one(Transcript))
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, ErrorScreen) and app.is_running
+        await wait_for(pilot, lambda: not isinstance(app.screen, ErrorScreen), "the view to close")
+        assert app.is_running

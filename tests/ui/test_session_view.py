@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from testdata import all_session_files, copy_session
 from textual.widgets import Static
+from waiting import wait_for
 
 from ink_tui.session.writer import SessionWriter
-from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
@@ -87,26 +87,16 @@ def _write_session(folder: Path) -> Path:
     return writer.path
 
 
-async def _open(tmp_path: Path, session: Path, pilot_size: tuple[int, int] = (120, 40)) -> Any:
-    app = InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd="/nowhere",
-            open_path=session,
-            config_path=tmp_path / "config.toml",
-        )
-    )
-    return app
+def _shown(pilot: Any) -> SessionScreen | None:
+    """The session view on top, once its session is loaded."""
+    screen = pilot.app.screen
+    return screen if isinstance(screen, SessionScreen) and screen.loaded is not None else None
 
 
 async def _loaded(pilot: Any) -> SessionScreen:
-    app = pilot.app
-    for _ in range(50):
-        await pilot.pause()
-        if isinstance(app.screen, SessionScreen) and app.screen.loaded is not None:
-            await pilot.pause()
-            return app.screen
-    raise AssertionError(f"session never loaded; screen is {app.screen!r}")
+    screen = await wait_for(pilot, lambda: _shown(pilot), "the session view to load")
+    assert screen is not None
+    return screen
 
 
 @pytest.fixture
@@ -124,8 +114,10 @@ def _rendered_text(transcript: Transcript) -> str:
     return "\n".join(lines)
 
 
-async def test_opens_on_the_last_turn_with_header(tmp_path: Path, session_file: Path) -> None:
-    app = await _open(tmp_path, session_file)
+async def test_opens_on_the_last_turn_with_header(
+    tmp_path: Path, session_file: Path, make_app: Any
+) -> None:
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
@@ -138,8 +130,8 @@ async def test_opens_on_the_last_turn_with_header(tmp_path: Path, session_file: 
         assert "3 turns" in header and "2 tool calls, 1 failed" in header
 
 
-async def test_j_k_g_G_move_the_cursor(tmp_path: Path, session_file: Path) -> None:
-    app = await _open(tmp_path, session_file)
+async def test_j_k_g_G_move_the_cursor(tmp_path: Path, session_file: Path, make_app: Any) -> None:
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
@@ -154,16 +146,20 @@ async def test_j_k_g_G_move_the_cursor(tmp_path: Path, session_file: Path) -> No
 
 
 async def test_brackets_jump_between_turns_and_transcript_follows(
-    tmp_path: Path, session_file: Path
+    tmp_path: Path, session_file: Path, make_app: Any
 ) -> None:
-    app = await _open(tmp_path, session_file)
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         transcript = screen.query_one(Transcript)
         await pilot.press("g")
         await pilot.press("right_square_bracket")
-        await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: transcript.selected_key == tree.cursor_node.data,
+            "the transcript to follow",
+        )
         node = tree.cursor_node
         assert node is not None and node.parent is tree.root
         assert str(node.label).endswith("now fix sum_list")
@@ -172,8 +168,10 @@ async def test_brackets_jump_between_turns_and_transcript_follows(
         assert str(tree.cursor_node.label).endswith("run the tests please")
 
 
-async def test_enter_l_h_expand_and_collapse(tmp_path: Path, session_file: Path) -> None:
-    app = await _open(tmp_path, session_file)
+async def test_enter_l_h_expand_and_collapse(
+    tmp_path: Path, session_file: Path, make_app: Any
+) -> None:
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
@@ -190,24 +188,29 @@ async def test_enter_l_h_expand_and_collapse(tmp_path: Path, session_file: Path)
         assert not first.is_expanded
 
 
-async def test_search_n_and_N(tmp_path: Path, session_file: Path) -> None:
-    app = await _open(tmp_path, session_file)
+async def test_search_n_and_N(tmp_path: Path, session_file: Path, make_app: Any) -> None:
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("g", "slash")
         await pilot.press(*"line 3")
         await pilot.press("enter")
-        await pilot.pause()
-        status = str(screen.query_one("#search-status").render())
+        search_status = screen.query_one("#search-status")
+        await wait_for(
+            pilot, lambda: "match 1 of" in str(search_status.render()), "the first search's matches"
+        )
+        status = str(search_status.render())
         assert "match 1 of" in status
         # the match is inside the bash output: the cursor is on the bash call
         assert "bash" in str(tree.cursor_node.label)
         await pilot.press("slash")
         await pilot.press(*"unique-needle")
         await pilot.press("enter")
-        await pilot.pause()
-        status = str(screen.query_one("#search-status").render())
+        await wait_for(
+            pilot, lambda: "match 1 of 1" in str(search_status.render()), "the needle's one match"
+        )
+        status = str(search_status.render())
         assert str(tree.cursor_node.label).endswith("unique-needle in the last prompt"), (
             status,
             str(tree.cursor_node.label),
@@ -218,8 +221,10 @@ async def test_search_n_and_N(tmp_path: Path, session_file: Path) -> None:
         assert "match 1 of 1" in str(screen.query_one("#search-status").render())
 
 
-async def test_t_toggles_thinking_and_o_cycles_output(tmp_path: Path, session_file: Path) -> None:
-    app = await _open(tmp_path, session_file)
+async def test_t_toggles_thinking_and_o_cycles_output(
+    tmp_path: Path, session_file: Path, make_app: Any
+) -> None:
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         transcript = screen.query_one(Transcript)
@@ -239,8 +244,8 @@ async def test_t_toggles_thinking_and_o_cycles_output(tmp_path: Path, session_fi
         assert "3 passed" in _rendered_text(transcript)
 
 
-async def test_y_copies_the_selected_row(tmp_path: Path, session_file: Path) -> None:
-    app = await _open(tmp_path, session_file)
+async def test_y_copies_the_selected_row(tmp_path: Path, session_file: Path, make_app: Any) -> None:
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         await _loaded(pilot)
         await pilot.press("G", "k")
@@ -249,28 +254,28 @@ async def test_y_copies_the_selected_row(tmp_path: Path, session_file: Path) -> 
 
 
 async def test_b_opens_the_branches_and_escape_goes_back(
-    tmp_path: Path, session_file: Path
+    tmp_path: Path, session_file: Path, make_app: Any
 ) -> None:
     from ink_tui.ui.screens.branches import BranchesScreen
 
-    app = await _open(tmp_path, session_file)
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         await pilot.press("b")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, BranchesScreen), "the branches")
         assert isinstance(app.screen, BranchesScreen)
         await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is screen
+        await wait_for(pilot, lambda: app.screen is screen, "the session view again")
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, SessionScreen)
+        await wait_for(
+            pilot, lambda: not isinstance(app.screen, SessionScreen), "the session view to close"
+        )
 
 
 async def test_hostile_output_never_reaches_the_terminal(
-    tmp_path: Path, session_file: Path
+    tmp_path: Path, session_file: Path, make_app: Any
 ) -> None:
-    app = await _open(tmp_path, session_file)
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         await pilot.press("o")  # full output
@@ -281,10 +286,12 @@ async def test_hostile_output_never_reaches_the_terminal(
         assert "3 passed" in text  # the SGR colour was kept as a style, its text shown
 
 
-async def test_torn_tail_is_a_notice_and_opening_writes_nothing(tmp_path: Path) -> None:
+async def test_torn_tail_is_a_notice_and_opening_writes_nothing(
+    tmp_path: Path, make_app: Any
+) -> None:
     source = copy_session(tmp_path / "data", "torn-half")
     before = source.read_bytes()
-    app = await _open(tmp_path, source)
+    app = make_app(cwd="/nowhere", open_path=source)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         messages = [notification.message for notification in app._notifications]
@@ -294,16 +301,12 @@ async def test_torn_tail_is_a_notice_and_opening_writes_nothing(tmp_path: Path) 
     assert source.read_bytes() == before
 
 
-async def test_corrupt_session_opens_the_error_view(tmp_path: Path) -> None:
+async def test_corrupt_session_opens_the_error_view(tmp_path: Path, make_app: Any) -> None:
     from ink_tui.ui.screens.error import ErrorScreen
 
-    app = await _open(tmp_path, copy_session(tmp_path / "data", "interior-corrupt"))
+    app = make_app(cwd="/nowhere", open_path=copy_session(tmp_path / "data", "interior-corrupt"))
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(50):
-            await pilot.pause()
-            if isinstance(app.screen, ErrorScreen):
-                break
-        assert isinstance(app.screen, ErrorScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
         banner = app.screen.query_one("#error-banner", Static).content
         assert "session line 6: invalid JSON" in str(banner)
 
@@ -314,7 +317,7 @@ UNREADABLE |= {"empty-file"}
 
 
 async def test_replaying_every_data_session_runs_no_tool(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:
     """Replay reads records only: process creation is patched to fail, and nothing fails."""
     import asyncio
@@ -334,16 +337,14 @@ async def test_replaying_every_data_session_runs_no_tool(
     for source in all_session_files():
         path = copy_session(tmp_path / "data", source.name)
         before = path.read_bytes()
-        app = await _open(tmp_path, path)
+        app = make_app(cwd="/nowhere", open_path=path)
         expected = ErrorScreen if path.stem in UNREADABLE else SessionScreen
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(30):
-                await pilot.pause()
-                screen = app.screen
-                if isinstance(screen, ErrorScreen):
-                    break
-                if isinstance(screen, SessionScreen) and screen.loaded is not None:
-                    break
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, ErrorScreen) or _shown(pilot),  # noqa: B023
+                f"{path.name} to open",
+            )
             assert isinstance(app.screen, expected), path.name
             if isinstance(app.screen, SessionScreen):
                 text = _rendered_text(app.screen.query_one(Transcript))
@@ -353,25 +354,30 @@ async def test_replaying_every_data_session_runs_no_tool(
 
 
 async def test_scrolling_the_transcript_moves_the_selection(
-    tmp_path: Path, session_file: Path
+    tmp_path: Path, session_file: Path, make_app: Any
 ) -> None:
-    app = await _open(tmp_path, session_file)
+    app = make_app(cwd="/nowhere", open_path=session_file)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         transcript = screen.query_one(Transcript)
         transcript.focus()
         await pilot.press("home")
-        await pilot.wait_for_scheduled_animations()
-        await pilot.pause()
-        assert str(tree.cursor_node.label).endswith("run the tests please")
+        await wait_for(
+            pilot,
+            lambda: str(tree.cursor_node.label).endswith("run the tests please"),
+            "the selection to follow the scroll to the top",
+        )
         await pilot.click(Transcript, offset=(10, 3))
-        await pilot.pause()
-        assert tree.cursor_node.data == transcript.selected_key
+        await wait_for(
+            pilot, lambda: tree.cursor_node.data == transcript.selected_key, "the clicked row"
+        )
 
 
-async def test_compaction_shows_summary_tokens_and_the_retained_tail(tmp_path: Path) -> None:
-    app = await _open(tmp_path, copy_session(tmp_path / "data", "compaction"))
+async def test_compaction_shows_summary_tokens_and_the_retained_tail(
+    tmp_path: Path, make_app: Any
+) -> None:
+    app = make_app(cwd="/nowhere", open_path=copy_session(tmp_path / "data", "compaction"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         text = " ".join(_rendered_text(screen.query_one(Transcript)).split())
@@ -382,7 +388,7 @@ async def test_compaction_shows_summary_tokens_and_the_retained_tail(tmp_path: P
 
 
 async def test_a_big_session_paints_its_last_turns_first_then_the_whole_branch(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:
     from datetime import UTC, datetime
 
@@ -407,13 +413,9 @@ async def test_a_big_session_paints_its_last_turns_first_then_the_whole_branch(
         original(self, loaded)
 
     monkeypatch.setattr(SessionScreen, "_show_loaded", spy)
-    app = await _open(tmp_path, path)
+    app = make_app(cwd="/nowhere", open_path=path)
     async with app.run_test(size=(120, 40)) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if len(shown) == 2:
-                break
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(shown) == 2, "the tail, then the whole branch, shown")
         assert shown[0] > 0 and shown[1] == 0  # first the tail, then everything
         screen = app.screen
         assert isinstance(screen, SessionScreen)

@@ -27,9 +27,10 @@ from typing import Any
 import pytest
 import testdata
 from textual.pilot import Pilot
+from waiting import wait_for, workers_finished
 
 from ink_tui.demo import DEMO_CWD, generate_demo
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.widgets.preview import SessionPreview
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,27 +54,26 @@ def clock() -> float:
     return CLOCK
 
 
-def make_app(tmp_path: Path, open_path: Path | None = None, *, chat: bool = False) -> InkApp:
-    sessions = tmp_path / "sessions"
-    paths = generate_demo(sessions, seed=0, sessions=12, now=NOW)
-    if chat:  # the newest session of the demo project, as `ink-tui -c --chat` opens it
-        open_path = next(path for path in paths if path.parent.name == "home-ada-code-calc--kit")
-    options = LaunchOptions(
-        sessions_dir=sessions,
-        cwd=DEMO_CWD,
-        open_path=open_path,
-        config_path=tmp_path / "config.toml",
-        clock=clock,
-        chat=chat,
-    )
-    return InkApp(options)
+@pytest.fixture
+def demo_app(tmp_path: Path, make_app: Any) -> Callable[..., InkApp]:
+    """``demo_app(open_path=None, chat=False)``: the app on the demo sessions, clock pinned."""
+
+    def make(open_path: Path | None = None, *, chat: bool = False) -> InkApp:
+        sessions = tmp_path / "sessions"
+        paths = generate_demo(sessions, seed=0, sessions=12, now=NOW)
+        if chat:  # the newest session of the demo project, as `ink-tui -c --chat` opens it
+            open_path = next(p for p in paths if p.parent.name == "home-ada-code-calc--kit")
+        app: InkApp = make_app(
+            sessions_dir=sessions, cwd=DEMO_CWD, open_path=open_path, clock=clock, chat=chat
+        )
+        return app
+
+    return make
 
 
 async def settle(pilot: Pilot[Any]) -> None:
     """Let every worker finish and every message they posted be handled."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+    await wait_for(pilot, workers_finished(pilot.app), "every worker of the app to finish")
 
 
 async def press_and_settle(pilot: Pilot[Any], *keys: str) -> None:
@@ -83,12 +83,12 @@ async def press_and_settle(pilot: Pilot[Any], *keys: str) -> None:
         await settle(pilot)
 
 
-def test_picker(snap_compare: SnapCompare, tmp_path: Path) -> None:
+def test_picker(snap_compare: SnapCompare, demo_app: Any) -> None:
     """The picker on the demo project's sessions, newest first."""
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=press_and_settle)
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=press_and_settle)
 
 
-def test_preview(snap_compare: SnapCompare, tmp_path: Path) -> None:
+def test_preview(snap_compare: SnapCompare, demo_app: Any) -> None:
     """The picker with the preview of the newest session open (Space)."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
@@ -101,28 +101,28 @@ def test_preview(snap_compare: SnapCompare, tmp_path: Path) -> None:
         preview.scroll_end(animate=False, immediate=True)
         await settle(pilot)
 
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
 
 
-def test_session(snap_compare: SnapCompare, tmp_path: Path) -> None:
+def test_session(snap_compare: SnapCompare, demo_app: Any) -> None:
     """The session view of the newest demo session (Enter on the first row)."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await press_and_settle(pilot, "enter")
 
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
 
 
-def test_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
+def test_help(snap_compare: SnapCompare, demo_app: Any) -> None:
     """The help screen over the session view (?)."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await press_and_settle(pilot, "enter", "question_mark")
 
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
 
 
-def test_error(snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_error(snap_compare: SnapCompare, demo_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The error view of a session with a corrupt line in the middle.
 
     The error view prints the path it was given, and an absolute path would depend on where the
@@ -133,13 +133,13 @@ def test_error(snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.Mo
     """
     testdata.session_file("interior-corrupt")
     monkeypatch.chdir(testdata.SESSIONS)
-    app = make_app(tmp_path, open_path=Path("interior-corrupt.jsonl"))
+    app = demo_app(open_path=Path("interior-corrupt.jsonl"))
     assert snap_compare(app, terminal_size=SIZE, run_before=press_and_settle)
 
 
 def test_chat(
     snap_compare: SnapCompare,
-    tmp_path: Path,
+    demo_app: Any,
     monkeypatch: pytest.MonkeyPatch,
     fake_llm: Any,
 ) -> None:
@@ -156,13 +156,11 @@ def test_chat(
 
         await settle(pilot)
         await pilot.press(*"run the stats tests", "enter")
-        for _ in range(400):
-            if isinstance(pilot.app.screen, ApprovalScreen):
-                break
-            await pilot.pause(0.025)
-        await pilot.pause()
+        await wait_for(
+            pilot, lambda: isinstance(pilot.app.screen, ApprovalScreen), "the approval dialog"
+        )
 
-    assert snap_compare(make_app(tmp_path, chat=True), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(demo_app(chat=True), terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("name", SHOTS)

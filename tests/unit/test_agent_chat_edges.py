@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_for
 
 from ink_tui.agent.persist import ChatStore
 from ink_tui.agent.providers import IncompleteStream, ProviderError, parse_model_ref
@@ -293,12 +294,11 @@ async def test_an_interrupt_while_the_user_message_is_written_leaves_one_consist
     sink = chat_kit.sink()
     engine = chat_kit.engine(load_chat(path), sink)
     first = asyncio.ensure_future(engine.send("first"))
-    while not writing.is_set():
-        await asyncio.sleep(0.01)
+    await wait_for(None, writing.is_set, "the first message's write to start")
     engine.interrupt()  # the provider accepted "first"; its write is under way in a thread
     assert (await first).status == "interrupted"
     second = asyncio.ensure_future(engine.send("second"))
-    await asyncio.sleep(0.05)  # (any order of what follows must give the same file)
+    await asyncio.sleep(0)  # let the second send start (any order of what follows gives one file)
     gate.set()
     assert (await second).status == "done"
     users = [m["content"] for m in engine.messages if m["role"] == "user"]
@@ -327,18 +327,19 @@ async def test_escape_while_the_file_is_rechecked_stops_the_turn(
 
     path, _ = chat_kit.session({"role": "user", "content": "hi"}, chat_kit.assistant("one"))
     engine = chat_kit.engine(load_chat(path), chat_kit.sink())
-    checking = asyncio.Event()
+    checking, reread = asyncio.Event(), asyncio.Event()
     changed = engine.store.changed
 
     async def slow_changed() -> Any:
         checking.set()
-        await asyncio.sleep(0.2)  # re-reading a big file
+        await reread.wait()  # re-reading a big file: done only after the Escape
         return await changed()
 
     monkeypatch.setattr(engine.store, "changed", slow_changed)
     turn = asyncio.ensure_future(engine.send("never sent"))
     await checking.wait()
     engine.interrupt()
+    reread.set()
     assert (await turn).status == "interrupted"
     assert chat_kit.fake.requests == [] and not engine.running
     assert engine.messages[-1]["role"] == "assistant"

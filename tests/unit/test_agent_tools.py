@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_for
 
 from ink_tui.agent.tools import (
     TOOLS,
@@ -96,22 +97,20 @@ def _alive(pid: int) -> bool:
 
 async def _both_pids(tmp_path: Path) -> list[int]:
     pidfile = tmp_path / "pids"
-    for _ in range(200):
-        if pidfile.exists() and len(pidfile.read_text().split()) == 2:
-            return [int(p) for p in pidfile.read_text().split()]
-        await asyncio.sleep(0.05)
-    raise AssertionError("pids not written")
+
+    def written() -> list[int]:
+        words = pidfile.read_text().split() if pidfile.exists() else []
+        return [int(word) for word in words] if len(words) == 2 else []
+
+    return await wait_for(None, written, "both sleepers' pids in the pid file")
 
 
 SLEEPERS = "sleep 30 & echo $! > pids.tmp; sleep 30 & echo $! >> pids.tmp; mv pids.tmp pids; wait"
 
 
 async def _gone(pids: list[int]) -> bool:
-    for _ in range(100):
-        if not any(_alive(p) for p in pids):
-            return True
-        await asyncio.sleep(0.05)
-    return False
+    await wait_for(None, lambda: not any(_alive(p) for p in pids), f"processes {pids} to end")
+    return True
 
 
 async def test_bash_timeout_kills_process_group(tmp_path: Path) -> None:
