@@ -7,30 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from wire import TOOL, assert_same
 
 from ink_tui.agent.providers import MissingApiKey, ModelRef, parse_model_ref, resolve_endpoint
 from ink_tui.agent.providers.convert import anthropic_request, chat_request
-from ink_tui.agent.tools.specs import ToolSpec
-
-
-def assert_same(actual: Any, expected: Any) -> None:
-    """Equal, and every dict's keys in the same order."""
-    assert actual == expected
-    if isinstance(expected, dict):
-        assert list(actual) == list(expected)
-        for key in expected:
-            assert_same(actual[key], expected[key])
-    elif isinstance(expected, list):
-        for a, e in zip(actual, expected, strict=True):
-            assert_same(a, e)
-
-
-TOOL = ToolSpec(
-    name="bash",
-    description="Run a command",
-    parameters={"type": "object", "properties": {"command": {"type": "string"}}, "required": []},
-)
-
 
 # --- model references -------------------------------------------------------------------
 

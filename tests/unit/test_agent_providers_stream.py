@@ -1,12 +1,15 @@
 """ink_tui.agent.providers.stream_turn: streaming through the real SDKs against ``fake_llm``
 (tests/conftest.py), a local server speaking both wire formats (Anthropic Messages and Chat
-Completions). Request conversion and model references: test_agent_providers_convert.py."""
+Completions). What is the same on both is one test parametrized over ``wire.WIRES``; what only
+one wire has (thinking signatures, interleaved Chat tool calls) has its own test. Request
+conversion and model references: test_agent_providers_convert.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from wire import ANTHROPIC, TOOL, WIRE_IDS, WIRES, Wire, assert_same
 
 from ink_tui.agent.providers import (
     IncompleteStream,
@@ -16,26 +19,7 @@ from ink_tui.agent.providers import (
     UnsupportedProvider,
     stream_turn,
 )
-from ink_tui.agent.tools.specs import ToolSpec
 
-
-def assert_same(actual: Any, expected: Any) -> None:
-    """Equal, and every dict's keys in the same order."""
-    assert actual == expected
-    if isinstance(expected, dict):
-        assert list(actual) == list(expected)
-        for key in expected:
-            assert_same(actual[key], expected[key])
-    elif isinstance(expected, list):
-        for a, e in zip(actual, expected, strict=True):
-            assert_same(a, e)
-
-
-TOOL = ToolSpec(
-    name="bash",
-    description="Run a command",
-    parameters={"type": "object", "properties": {"command": {"type": "string"}}, "required": []},
-)
 USER = [{"role": "user", "content": "hi"}]
 
 
@@ -46,14 +30,15 @@ async def turn(model: str, fake_llm: Any) -> dict[str, Any]:
     )
 
 
-# --- Anthropic Messages ---------------------------------------------------------------------
+# --- both wires --------------------------------------------------------------------------------
 
 
-async def test_anthropic_text(fake_llm: Any) -> None:
-    fake_llm.anthropic(text="Hello", usage=(10, 5), chunk=3)  # deltas "Hel", "lo"
+@pytest.mark.parametrize("wire", WIRES, ids=WIRE_IDS)
+async def test_a_text_reply(wire: Wire, fake_llm: Any) -> None:
+    wire.reply(fake_llm, text="Hello", usage=(10, 5), chunk=3)  # deltas "Hel", "lo"
     events: list[StreamEvent] = []
     msg = await stream_turn(
-        "claude-x",
+        wire.reference,
         "sys",
         USER,
         [TOOL],
@@ -68,20 +53,48 @@ async def test_anthropic_text(fake_llm: Any) -> None:
             "blocks": [{"type": "text", "text": "Hello"}],
             "usage": {"inputTokens": 10, "outputTokens": 5},
             "stopReason": "end_turn",
-            "model": "claude-x",
-            "modelReference": "anthropic/claude-x",
+            "model": wire.model_id,
+            "modelReference": wire.reference,
         },
     )
     assert [(e.kind, e.text) for e in events] == [("text", "Hel"), ("text", "lo")]
     request = fake_llm.requests[0]
-    assert request.path == "/v1/messages"
-    assert request.body["system"] == "sys"
-    assert request.body["messages"] == [{"role": "user", "content": "hi"}]
-    assert request.body["tools"] == [
-        {"name": "bash", "description": "Run a command", "input_schema": TOOL.parameters}
-    ]
-    headers = request.headers
-    assert "dummy" in (headers.get("x-api-key", "") + headers.get("authorization", ""))
+    assert request.path == wire.path
+    body = request.body
+    assert body["tools"] == wire.tools(TOOL)
+    if wire is ANTHROPIC:
+        assert (body["system"], body["messages"]) == ("sys", USER)
+        headers = request.headers
+        assert "dummy" in (headers.get("x-api-key", "") + headers.get("authorization", ""))
+    else:
+        assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
+        assert body["messages"] == [{"role": "system", "content": "sys"}, *USER]
+        assert request.headers["authorization"] == "Bearer dummy"
+
+
+@pytest.mark.parametrize("wire", WIRES, ids=WIRE_IDS)
+async def test_a_stream_without_its_final_event_is_incomplete(wire: Wire, fake_llm: Any) -> None:
+    wire.reply(fake_llm, text="half", cut=True)
+    with pytest.raises(IncompleteStream, match=wire.end_event):
+        await turn(wire.reference, fake_llm)
+
+
+@pytest.mark.parametrize("status", [401, 500])
+@pytest.mark.parametrize("wire", WIRES, ids=WIRE_IDS)
+async def test_an_http_error_is_one_line_naming_the_key_on_401(
+    wire: Wire, status: int, fake_llm: Any
+) -> None:
+    fake_llm.error(status, wire.error_body("bad\nthings"))
+    with pytest.raises(ProviderError) as info:
+        await turn(wire.reference, fake_llm)
+    text = str(info.value)
+    assert "\n" not in text
+    assert f"{wire.provider} HTTP {status}" in text and "bad things" in text
+    assert not isinstance(info.value, IncompleteStream)
+    assert (wire.key_variable in text) == (status == 401)
+
+
+# --- Anthropic Messages only ---------------------------------------------------------------
 
 
 async def test_anthropic_thinking_tools_and_usage(fake_llm: Any) -> None:
@@ -148,67 +161,7 @@ async def test_anthropic_raw_stop_reason_passes_through(fake_llm: Any) -> None:
     assert msg["blocks"] == []
 
 
-async def test_anthropic_without_message_stop_is_incomplete(fake_llm: Any) -> None:
-    fake_llm.anthropic(text="half", cut=True)
-    with pytest.raises(IncompleteStream, match="message_stop"):
-        await turn("claude-x", fake_llm)
-
-
-@pytest.mark.parametrize("status", [401, 500])
-async def test_anthropic_http_error(fake_llm: Any, status: int) -> None:
-    fake_llm.error(status, {"type": "error", "error": {"type": "x", "message": "bad\nthings"}})
-    with pytest.raises(ProviderError) as info:
-        await turn("claude-x", fake_llm)
-    text = str(info.value)
-    assert "\n" not in text
-    assert f"anthropic HTTP {status}" in text and "bad things" in text
-    assert not isinstance(info.value, IncompleteStream)
-    assert ("ANTHROPIC_API_KEY" in text) == (status == 401)
-
-
-# --- Chat Completions -----------------------------------------------------------------------
-
-
-async def test_chat_text(fake_llm: Any) -> None:
-    fake_llm.chat(text="Hello", usage=(12, 4), chunk=3)  # deltas "Hel", "lo"
-    events: list[StreamEvent] = []
-    msg = await stream_turn(
-        "openai/gpt-x",
-        "sys",
-        USER,
-        [TOOL],
-        on_event=events.append,
-        env=fake_llm.env(),
-        max_retries=0,
-    )
-    assert_same(
-        msg,
-        {
-            "role": "assistant",
-            "blocks": [{"type": "text", "text": "Hello"}],
-            "usage": {"inputTokens": 12, "outputTokens": 4},
-            "stopReason": "end_turn",
-            "model": "gpt-x",
-            "modelReference": "openai/gpt-x",
-        },
-    )
-    assert [(e.kind, e.text) for e in events] == [("text", "Hel"), ("text", "lo")]
-    request = fake_llm.requests[0]
-    assert request.path == "/v1/chat/completions"
-    body = request.body
-    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
-    assert body["messages"] == [{"role": "system", "content": "sys"}, *USER]
-    assert body["tools"] == [
-        {
-            "type": "function",
-            "function": {
-                "name": "bash",
-                "description": "Run a command",
-                "parameters": TOOL.parameters,
-            },
-        }
-    ]
-    assert request.headers["authorization"] == "Bearer dummy"
+# --- Chat Completions only ----------------------------------------------------------------
 
 
 async def test_chat_reasoning_tool_calls_and_cached_usage(fake_llm: Any) -> None:
@@ -310,23 +263,6 @@ async def test_chat_length_and_missing_usage(fake_llm: Any) -> None:
             "usageMissing": True,
         },
     )
-
-
-async def test_chat_without_finish_reason_is_incomplete(fake_llm: Any) -> None:
-    fake_llm.chat(text="half", cut=True)
-    with pytest.raises(IncompleteStream, match="finish_reason"):
-        await turn("openai/gpt-x", fake_llm)
-
-
-@pytest.mark.parametrize("status", [401, 500])
-async def test_chat_http_error(fake_llm: Any, status: int) -> None:
-    fake_llm.error(status, {"error": {"message": "nope\nnope", "type": "x"}})
-    with pytest.raises(ProviderError) as info:
-        await turn("openai/gpt-x", fake_llm)
-    text = str(info.value)
-    assert "\n" not in text
-    assert f"openai HTTP {status}" in text and "nope nope" in text
-    assert ("OPENAI_API_KEY" in text) == (status == 401)
 
 
 async def test_missing_key_raises_before_network(fake_llm: Any) -> None:
