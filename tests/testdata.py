@@ -15,10 +15,7 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-
 __all__ = [
-    "CURRENT_INK",
     "DATA",
     "SESSIONS",
     "TREE",
@@ -85,9 +82,6 @@ def copy_tree(base: Path) -> Path:
 
 
 # -- what current Ink says (the spec's texts, written out here, not taken from ink_tui) ----------
-
-CURRENT_INK = pytest.mark.xfail(strict=True, reason="current-Ink rules: lead's §1 work")
-"""Marks a test of a current-Ink rule the core does not follow yet (the lead removes it)."""
 
 UNKNOWN_OUTCOME = (
     "[ink] this tool call was interrupted before a result was recorded — the outcome is "

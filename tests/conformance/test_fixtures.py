@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from shared_fixtures import require_shared_fixtures
-from testdata import CURRENT_INK
 
 from ink_tui.session import SessionError, build_context, open_session, report_session
 
@@ -40,18 +39,6 @@ def _cases() -> list[tuple[str, Path, dict[str, Any], dict[str, Any]]]:
 CASES = _cases()
 assert len(CASES) >= 40, f"expected the shared fixtures' cases in {FIXTURES}"
 IDS = [case[0] for case in CASES]
-# Reports on which the core does not follow current Ink yet (the turn-boundary refusal, the
-# `[ink]` closure, the repair that accepts every position marker): the lead's §1 work.
-NOT_CURRENT_YET = {
-    "boundary-assistant-pending",
-    "dangling-last-turn",
-    "dangling-not-last",
-    "position-bad-then-unterminated",
-}
-REPORT_CASES = [
-    pytest.param(*case, id=case[0], marks=CURRENT_INK) if case[0] in NOT_CURRENT_YET else case
-    for case in CASES
-]
 
 
 def _with_placeholder(value: Any, path: Path) -> Any:
@@ -96,7 +83,7 @@ def test_context_through_the_api(
     _assert_matches(_api_context(path), expected, path)
 
 
-@pytest.mark.parametrize(("name", "path", "expected", "pairs"), REPORT_CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "path", "expected", "pairs"), CASES, ids=IDS)
 def test_pairing_report_through_the_api(
     name: str, path: Path, expected: dict[str, Any], pairs: dict[str, Any]
 ) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testdata import CURRENT_INK, boundary_refusal, copy_session
+from testdata import boundary_refusal, copy_session
 
 OK = {"minimal": "a1", "duplicate-ids": "a2"}  # case -> leaf
 TORN_TAIL = "terminated an unterminated final record"
@@ -40,7 +40,6 @@ UNREPAIRABLE = {  # case -> (leaf, Ink's refusal)
     "dangling-not-last": ("a2", boundary_refusal("user", "call_1")),
     "boundary-assistant-pending": ("a2", boundary_refusal("assistant", "call_2")),
 }
-BOUNDARY = ("dangling-not-last", "boundary-assistant-pending")  # current Ink's turn-boundary rule
 UNREADABLE = {  # case -> Ink's error (``<path>`` is the file)
     "interior-corrupt": "session line 6: invalid JSON",
     "unknown-type-mid": 'session line 4: unknown entry type "checkpoint"',
@@ -49,10 +48,6 @@ UNREADABLE = {  # case -> Ink's error (``<path>`` is the file)
     "bad-header": "session file <path>: missing or unsupported session header",
     "empty-file": "empty session file: <path>",
 }
-
-
-def _params(cases: Any, marked: tuple[str, ...] = ()) -> list[Any]:
-    return [pytest.param(case, marks=CURRENT_INK) if case in marked else case for case in cases]
 
 
 @pytest.mark.parametrize("case", OK)
@@ -89,7 +84,7 @@ def test_check_names_the_dropped_torn_line(tmp_path: Path, cli: Any) -> None:
     assert "  context   7 messages" in out
 
 
-@pytest.mark.parametrize("case", _params(UNREPAIRABLE, BOUNDARY))
+@pytest.mark.parametrize("case", UNREPAIRABLE)
 def test_check_exit_2_when_not_safely_repairable(case: str, tmp_path: Path, cli: Any) -> None:
     path = copy_session(tmp_path, case)
     code, out, err = cli.run("check", str(path))
@@ -144,7 +139,7 @@ def test_check_json_of_a_readable_session(
         assert continuation["repairs"] == []
 
 
-@pytest.mark.parametrize("case", _params(UNREPAIRABLE, BOUNDARY))
+@pytest.mark.parametrize("case", UNREPAIRABLE)
 def test_check_json_gives_inks_refusal(case: str, tmp_path: Path, cli: Any) -> None:
     path = copy_session(tmp_path, case)
     _, out, _ = cli.run("check", "--json", str(path))
@@ -170,11 +165,8 @@ def test_check_json_of_an_unreadable_session(case: str, tmp_path: Path, cli: Any
         ("torn-no-newline", {"action": "terminated", "bytes": 1}),
         ("torn-invalid-entry", {"action": "truncated", "bytes": 137}),
         ("unknown-type-final", {"action": "truncated", "bytes": 116}),
-        pytest.param(
-            "position-bad-then-unterminated",
-            {"action": "terminated", "bytes": 1},
-            marks=CURRENT_INK,  # current Ink's repair accepts every position marker
-        ),
+        # current Ink's repair accepts every position marker: terminated, nothing lost
+        ("position-bad-then-unterminated", {"action": "terminated", "bytes": 1}),
     ],
 )
 def test_check_json_predicts_inks_torn_repair(

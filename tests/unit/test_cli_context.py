@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testdata import CURRENT_INK, copy_session, torn_note
+from testdata import copy_session, torn_note
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
@@ -84,7 +84,6 @@ def test_context_json_keeps_image_blocks(tmp_path: Path, cli: Any) -> None:
     assert messages[2]["results"][0]["content"][0]["type"] == "image"
 
 
-@CURRENT_INK
 def test_context_notes_the_dropped_torn_line_as_ink_does(tmp_path: Path, cli: Any) -> None:
     path = copy_session(tmp_path, "torn-half")
     code, _, err = cli.run("context", "--json", str(path))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testdata import CURRENT_INK, UNKNOWN_OUTCOME, copy_session
+from testdata import UNKNOWN_OUTCOME, copy_session
 
 from ink_tui.session import open_session
 
@@ -68,9 +68,7 @@ def test_repair_truncates_the_torn_line(case: str, tmp_path: Path, cli: Any) -> 
     assert cli.run("check", str(path))[0] == 0
 
 
-@pytest.mark.parametrize(
-    "case", ["torn-no-newline", pytest.param("position-bad-then-unterminated", marks=CURRENT_INK)]
-)
+@pytest.mark.parametrize("case", TERMINATED)
 def test_repair_appends_the_missing_newline_and_nothing_else(
     case: str, tmp_path: Path, cli: Any
 ) -> None:
@@ -125,7 +123,6 @@ def test_repair_closes_the_dangling_call_with_one_result(tmp_path: Path, cli: An
     assert cli.run("check", str(path))[0] == 0
 
 
-@CURRENT_INK
 def test_the_closing_result_says_ink(tmp_path: Path, cli: Any) -> None:
     path = copy_session(tmp_path, DANGLING)
     before = path.read_bytes()
@@ -133,7 +130,6 @@ def test_the_closing_result_says_ink(tmp_path: Path, cli: Any) -> None:
     assert _appended(before, path)["message"]["results"][0]["content"] == UNKNOWN_OUTCOME
 
 
-@CURRENT_INK
 def test_check_json_shows_the_closing_result_it_would_append(tmp_path: Path, cli: Any) -> None:
     path = copy_session(tmp_path, DANGLING)
     _, out, _ = cli.run("check", "--json", str(path))
