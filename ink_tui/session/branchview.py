@@ -5,7 +5,6 @@ Pure: built off the event loop by the UI, extended in place when Ink appends to 
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 
 from ink_tui.session.reader import Entry, SessionFile
@@ -96,20 +95,7 @@ def load_branch(
 
     With ``last``, only about the last ``last`` entries are built (from a user prompt on, so the
     first turn is whole): what a big session's first screen needs, while the rest loads.
-
-    Like the reader, it pauses the cyclic garbage collector while it makes its many acyclic
-    objects (a 100 MB branch: ~100,000 of them).
     """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _load_branch(session, leaf_id, last)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _load_branch(session: SessionFile, leaf_id: str | None, last: int | None) -> LoadedBranch:
     entries = branch(session, leaf_id)
     earlier = 0
     if last is not None and len(entries) > last:

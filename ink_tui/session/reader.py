@@ -6,7 +6,6 @@ line, so the live tail (which reads only what was appended) validates exactly as
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,9 +23,6 @@ from ink_tui.session.records import LineKind, classify_record, is_session_header
 __all__ = ["Entry", "LineProblem", "Marker", "SessionFile", "SessionParser", "open_session"]
 
 Record = dict[str, Any]
-
-
-FREEZE_ENTRIES = 5000
 
 
 @dataclass
@@ -177,29 +173,6 @@ def read_header(path: Path, raw: RawLine) -> Record:
     return header
 
 
-def build_session(
-    path: Path, batches: Iterable[tuple[int, list[bytes], bool]], *, warn: TextIO | None
-) -> SessionFile:
-    """Run ``open()`` over the file's line batches (``lines.iter_line_batches``).
-
-    The cyclic garbage collector is paused meanwhile: parsing makes hundreds of thousands of
-    acyclic objects, and collecting them while they are made cost half the time of a big open.
-    A big session's entries are then moved out of the collector's sight (``gc.freeze``): they
-    hold no cycles and are freed by reference counting, and scanning them again and again
-    made the first steps after an open slow.
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        session = _build_session(path, batches, warn=warn)
-    finally:
-        if collecting:
-            gc.enable()
-    if collecting and len(session.entries) >= FREEZE_ENTRIES:
-        gc.freeze()
-    return session
-
-
 def _lines_of(
     batches: Iterable[tuple[int, list[bytes], bool]],
 ) -> Iterator[tuple[bytes, int, bool]]:
@@ -209,9 +182,15 @@ def _lines_of(
             offset += len(data) + 1
 
 
-def _build_session(
+def build_session(
     path: Path, batches: Iterable[tuple[int, list[bytes], bool]], *, warn: TextIO | None
 ) -> SessionFile:
+    """Run ``open()`` over the file's line batches (``lines.iter_line_batches``).
+
+    Per line it keeps one :class:`Entry` (or marker) and drops the parsed record (payloads are
+    read again by byte offset when needed), so a big open leaves few objects for the cyclic
+    garbage collector to scan; it never switches the collector off (see ``tests/bench``).
+    """
     session: SessionFile | None = None
     parser: SessionParser | None = None
     pending: tuple[RawLine, int, RecordError] | None = None

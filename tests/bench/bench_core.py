@@ -7,7 +7,11 @@ Measured on one generated session (cached under ``/tmp/ink-tui-bench``; the cach
 hash of the generator's source, so a changed generator makes a new file):
 
 - (a) reference: read the file and ``orjson.loads`` every line;
-- (b) ``open_session`` + ``build_context``.
+- (b) ``open_session`` + ``build_context``;
+- the cyclic garbage collector's share: the time spent in collections during (b) (with the
+  default thresholds, as a library user runs it), then one full ``gc.collect()`` with the
+  session open, and with its whole branch loaded as the session view loads it (``load_branch``):
+  what every full collection costs in the first steps after an open.
 
 Times are the best of three runs in this process. Peak RSS comes from a fresh subprocess doing
 only (a) or only (b), started by a small launcher that reads ``RUSAGE_CHILDREN`` (``ru_maxrss``
@@ -18,6 +22,7 @@ file size.
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import os
 import shutil
@@ -36,6 +41,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from ink_tui.demo import generate_session  # noqa: E402
+from ink_tui.session.branchview import load_branch  # noqa: E402
 from ink_tui.session.context import build_context  # noqa: E402
 from ink_tui.session.reader import open_session  # noqa: E402
 
@@ -121,6 +127,52 @@ def best_of(runs: int, action: Callable[[], object]) -> float:
     return best
 
 
+class CollectorClock:
+    """Adds up the time the cyclic garbage collector runs (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.collections = 0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            self.collections += 1
+        else:
+            self.seconds += time.perf_counter() - self._started
+
+    def during(self, action: Callable[[], object]) -> tuple[float, int]:
+        """Seconds and number of collections while ``action`` runs (best of one run)."""
+        gc.collect()
+        self.seconds, self.collections = 0.0, 0
+        gc.callbacks.append(self)
+        try:
+            action()
+        finally:
+            gc.callbacks.remove(self)
+        return self.seconds, self.collections
+
+
+def collector_figures(path: Path, runs: int) -> dict[str, float]:
+    """The collector's share of an open, and the cost of a full collection afterwards."""
+    clock = CollectorClock()
+    during = min(clock.during(lambda: open_and_build(path)) for _ in range(runs))
+    session = open_session(path, warn=None)
+    after_open = best_of(runs, gc.collect)
+    loaded = load_branch(session, session.leaf_id)
+    after_load = best_of(runs, gc.collect)
+    tracked = len(gc.get_objects())
+    del loaded, session
+    return {
+        "gc_during_open": during[0],
+        "gc_collections_during_open": during[1],
+        "full_collection_open": after_open,
+        "full_collection_loaded": after_load,
+        "tracked_loaded": tracked,
+    }
+
+
 def peak_rss_kb(code: str, *args: str) -> int:
     """Peak RSS (KB) of a fresh interpreter running ``code``.
 
@@ -160,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
 
     time_ref = best_of(options.runs, lambda: reference(path))
     time_open = best_of(options.runs, lambda: open_and_build(path))
+    collector = collector_figures(path, options.runs)
     rss_base = peak_rss_kb(BASELINE_CODE)
     rss_ref = peak_rss_kb(REFERENCE_CODE, str(path))
     rss_open = peak_rss_kb(OPEN_CODE, str(path))
@@ -188,6 +241,19 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     ratio = time_open / time_ref
     print(f"time ratio b/a: {ratio:.2f}   (goal <= 1.5)")
     print(f"RSS (b) / file size: {rss_open / size_kb:.2f}   (goal <= 2.0)")
+    print()
+    print("the garbage collector (default thresholds, never switched off):")
+    spent, count = collector["gc_during_open"], int(collector["gc_collections_during_open"])
+    print(
+        f"  in collections during (b)                 {spent * 1000:8.1f} ms ({count} collections)"
+    )
+    after_open = collector["full_collection_open"] * 1000
+    print(f"  one full collection, session open         {after_open:8.1f} ms")
+    print(
+        f"  one full collection, whole branch loaded  "
+        f"{collector['full_collection_loaded'] * 1000:8.1f} ms "
+        f"({int(collector['tracked_loaded'])} tracked objects)"
+    )
     return {
         "size": size,
         "time_reference": time_ref,
@@ -195,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
         "ratio": ratio,
         "rss_reference_kb": rss_ref,
         "rss_open_kb": rss_open,
+        **collector,
     }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -161,13 +160,7 @@ class SessionScreen(SessionKeys):
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
-        collecting = gc.isenabled()
-        gc.disable()  # thousands of nodes and blocks at once: collect once, after
-        try:
-            self._show_loaded(message.loaded)
-        finally:
-            if collecting:
-                gc.enable()
+        self._show_loaded(message.loaded)
 
     def _show_loaded(self, loaded: LoadedBranch) -> None:
         tree = self.query_one(SessionTree)

@@ -8,7 +8,6 @@ counter shows what arrived meanwhile); ``F`` or End jumps back and resumes.
 
 from __future__ import annotations
 
-import gc
 import time
 from dataclasses import replace
 from datetime import datetime
@@ -145,15 +144,7 @@ class LiveFollowing(Screen[None]):
     # -- what arrived --------------------------------------------------------------------------
 
     def on_arrived(self, message: Arrived) -> None:
-        # A burst brings thousands of small objects: collecting while making them cost more
-        # than applying them (measured); collect once after, if the collector is on.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            self._apply_arrival(message)
-        finally:
-            if collecting:
-                gc.enable()
+        self._apply_arrival(message)
 
     def _apply_arrival(self, message: Arrived) -> None:
         update = message.update
