@@ -260,47 +260,7 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-async def test_grep_basic_ignore_case_and_context(tree: Path) -> None:
-    plain = await run("grep", {"pattern": "two"}, tree)
-    assert plain.content == "./src/a.py:6:six two"
-    nocase = await run("grep", {"pattern": "two", "ignoreCase": True}, tree)
-    assert nocase.content == "./src/a.py:2:Two\n./src/a.py:6:six two"
-    ctx = await run("grep", {"pattern": "T.o", "context": 1, "path": "src"}, tree)
-    assert ctx.content == "src/a.py-1-one\nsrc/a.py:2:Two\nsrc/a.py-3-three"
-    single = await run("grep", {"pattern": "f", "path": "src/a.py"}, tree)
-    assert single.content == "4:four\n5:five"
-
-
-async def test_grep_literal_glob_limit_and_errors(tree: Path) -> None:
-    none = await run("grep", {"pattern": "t.o", "literal": True}, tree)
-    assert none.content == "No matches for t.o" and not none.is_error
-    globbed = await run("grep", {"pattern": "e", "glob": "*.txt"}, tree)
-    assert globbed.content == "./src/b.txt:1:nothing here"
-    limited = await run("grep", {"pattern": "e", "limit": 1}, tree)
-    assert limited.content.startswith("./src/a.py:1:one\n\n[Truncated: showing first 1 of ")
-    bad = await run("grep", {"pattern": "("}, tree)
-    assert bad.is_error and bad.content.startswith("Error: rg exited with code 2:\nstderr:\n")
-    missing = await run("grep", {"pattern": "x", "path": "nope"}, tree)
-    assert missing.content == (
-        "Error: rg exited with code 2:\nstderr:\nrg: nope: No such file or directory (os error 2)"
-    )
-
-
-async def test_find_type_filter(tree: Path) -> None:
-    both = await run("find", {"pattern": "*"}, tree)
-    assert both.content.splitlines() == [
-        "./.gitignore",
-        "./.hidden",
-        "./src/",
-        "./src/a.py",
-        "./src/b.txt",
-    ]
-    files = await run("find", {"pattern": "*", "type": "file", "path": "src"}, tree)
-    assert files.content == "src/a.py\nsrc/b.txt"
-    dirs = await run("find", {"pattern": "*", "type": "directory"}, tree)
-    assert dirs.content == "./src/"
-    assert (await run("find", {"pattern": "*.rs"}, tree)).content == "No matches for *.rs"
-    assert (await run("find", {"pattern": ""}, tree)).content == "Error: empty pattern"
+# grep and find: tests/unit/test_agent_search.py (both rg/fd and the pure-Python search).
 
 
 async def test_search_cancelled(tree: Path) -> None:

@@ -15,14 +15,13 @@ Known divergences from Ink:
   BMP→PNG conversion: BMP reads as binary); the 4.5MB cap applies to the base64 size always,
   as Ink does with ``images.autoResize`` off; there is no "model lacks vision" note.
 - edit/write: no per-file lock (Ink serialises edits to one file).
-- grep uses Python's ``re`` instead of ripgrep's Rust regex (syntax differs at the edges);
-  .gitignore support is simplified (no ``!`` negation, no global/excludes files); hidden files
-  are skipped like rg; binary files are those with a NUL in their first 8KB; files are searched
-  in name order (rg's order is nondeterministic); errors mimic rg's exit code 2 messages. The
-  1MB collection guard stops between files and there is no "total unknown" note.
-- find matches the glob against the entry name with ``fnmatch`` (no ``**`` or ``{a,b}``),
-  includes hidden entries but never ``.git``, prints directories with a trailing ``/`` and
-  sorts by name per directory (fd's order is nondeterministic).
+- grep and find run ripgrep and fd as Ink does when they are on PATH (Ink refuses to run
+  without them). Without them a pure-Python search answers instead (``search_walk``): Python's
+  ``re`` instead of ripgrep's Rust regex (syntax differs at the edges), fd's glob through
+  ``fnmatch`` with ``{a,b}`` expanded; ignore files with gitignore's syntax (``pathspec``) but
+  not git's global excludes file; entries in name order (rg's and fd's order varies from run
+  to run); regex and path errors worded as rg's and fd's; ``.git`` never listed (fd 9 and
+  later).
 - ls sorts by lower-cased code point (Ink uses ``localeCompare``).
 """
 
@@ -37,7 +36,14 @@ from typing import Any
 from ink_tui.agent.tools._common import ToolImage, ToolOutcome, clamp_int, error
 from ink_tui.agent.tools.bash import run_bash
 from ink_tui.agent.tools.files import run_edit, run_read, run_write
-from ink_tui.agent.tools.search import SearchError, find_lines, format_search, grep_lines, run_ls
+from ink_tui.agent.tools.search import (
+    SearchError,
+    SearchOutput,
+    find_lines,
+    format_search,
+    grep_lines,
+    run_ls,
+)
 from ink_tui.agent.tools.specs import TOOLS, ToolSpec, needs_approval, validate_arguments
 
 __all__ = [
@@ -52,7 +58,7 @@ __all__ = [
 
 _ABORTED = "Error: search aborted by user."
 
-Searcher = Callable[[dict[str, object], Path, threading.Event], list[str]]
+Searcher = Callable[[dict[str, object], Path, threading.Event], SearchOutput]
 
 
 async def _search(
@@ -87,10 +93,10 @@ async def _search(
             )
         return error(_ABORTED)
     try:
-        lines = work.result()
+        output = work.result()
     except SearchError as exc:
         return error(str(exc))
-    return format_search(lines, limit, pattern)
+    return format_search(output, limit, pattern)
 
 
 async def run_tool(

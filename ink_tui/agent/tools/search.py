@@ -1,19 +1,21 @@
-"""grep, find and ls in pure Python, answering in the shape of Ink's ripgrep/fd-backed tools.
+"""grep and find as Ink runs them, and ls.
 
-Ink runs ``rg --color never --no-heading --line-number [--ignore-case] [--fixed-strings]
-[--glob G] [--context N] -- PATTERN PATH`` and ``fd --color never --hidden --glob [--type T]
--- PATTERN PATH`` (PATH defaults to ``.``), then keeps the first ``limit`` lines within 50KB
-and adds a ``[Truncated: …]`` note; no output at all becomes ``No matches for PATTERN``.
-ls follows Ink's own implementation.
+grep and find run ripgrep and fd with Ink's exact command lines when they are on PATH
+(``rg --color never --no-heading --line-number [--ignore-case] [--fixed-strings] [--glob G]
+[--context N] -- PATTERN PATH`` and ``fd --color never --hidden --glob [--type T] -- PATTERN
+PATH``, PATH defaulting to ``.``; Debian's ``fdfind`` counts as fd), and a pure-Python search
+that answers the same way when they are not (``search_walk``). Either way the output is
+collected up to Ink's 1MB guard, then cut to the first ``limit`` lines within 50KB with Ink's
+``[Truncated: …]`` note; no output at all is ``No matches for PATTERN``. ls follows Ink's own
+implementation.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
+import shutil
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 from ink_tui.agent.tools._common import (
@@ -21,198 +23,126 @@ from ink_tui.agent.tools._common import (
     ToolOutcome,
     clamp_int,
     error,
-    logical_lines,
     node_error,
     resolve_path,
     utf8,
     whole_line_prefix,
 )
+from ink_tui.agent.tools.search_process import SearchError, run_search_process
+from ink_tui.agent.tools.search_walk import (
+    BUFFER_GUARD_BYTES,
+    SearchOutput,
+    expand_braces,
+    find_tree,
+    grep_tree,
+)
 
-BUFFER_GUARD_BYTES = 1024 * 1024
+__all__ = [
+    "SearchError",
+    "SearchOutput",
+    "find_lines",
+    "format_search",
+    "grep_lines",
+    "run_ls",
+    "search_binary",
+]
 
-
-class SearchError(Exception):
-    """A failure Ink would report as ``Error: <bin> exited with code N:`` plus stderr."""
-
-    def __init__(self, binary: str, code: int, stderr: str) -> None:
-        super().__init__(f"Error: {binary} exited with code {code}:\nstderr:\n{stderr}")
-
-
-class _Ignore:
-    """A simplified .gitignore: plain, anchored and directory-only patterns (no ``!``)."""
-
-    def __init__(self) -> None:
-        self.rules: list[tuple[Path, str, bool, bool]] = []
-
-    def load(self, directory: Path) -> _Ignore:
-        try:
-            lines = (directory / ".gitignore").read_text("utf-8", "replace").splitlines()
-        except OSError:
-            return self
-        child = _Ignore()
-        child.rules = list(self.rules)
-        for line in lines:
-            rule = line.strip()
-            if not rule or rule.startswith(("#", "!")):
-                continue
-            dir_only = rule.endswith("/")
-            rule = rule.rstrip("/")
-            anchored = "/" in rule
-            child.rules.append((directory, rule.lstrip("/"), anchored, dir_only))
-        return child
-
-    def ignored(self, path: Path, is_dir: bool) -> bool:
-        for base, rule, anchored, dir_only in self.rules:
-            if dir_only and not is_dir:
-                continue
-            if anchored:
-                try:
-                    rel = path.relative_to(base).as_posix()
-                except ValueError:
-                    continue
-                if fnmatch.fnmatchcase(rel, rule):
-                    return True
-            elif fnmatch.fnmatchcase(path.name, rule):
-                return True
-        return False
+_BINARIES = {"rg": ("rg",), "fd": ("fd", "fdfind")}
 
 
-def _walk(root: Path, stop: threading.Event, hidden: bool) -> Iterator[tuple[Path, bool]]:
-    """Depth-first, name-sorted (path, is_dir) below ``root``, honouring .gitignore files."""
-    stack: list[tuple[Path, _Ignore]] = [(root, _Ignore().load(root))]
-    while stack and not stop.is_set():
-        directory, rules = stack.pop()
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs: list[tuple[Path, _Ignore]] = []
-        for entry in entries:
-            if entry.name == ".git" or (not hidden and entry.name.startswith(".")):
-                continue
-            path = Path(entry.path)
-            is_dir = entry.is_dir()
-            if rules.ignored(path, is_dir):
-                continue
-            yield path, is_dir
-            if is_dir and not entry.is_symlink():
-                subdirs.append((path, rules.load(path)))
-        stack.extend(reversed(subdirs))
+def search_binary(tool: str) -> str | None:
+    """The executable of ``rg`` or ``fd`` on PATH, or None (then the pure-Python search runs)."""
+    for name in _BINARIES[tool]:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    return None
 
 
-def _glob_match(glob: str, rel: str) -> bool:
-    negate = glob.startswith("!")
-    pattern = glob[1:] if negate else glob
-    target = rel if "/" in pattern else rel.rsplit("/", 1)[-1]
-    hit = fnmatch.fnmatchcase(target, pattern)
-    return not hit if negate else hit
+def _label(arguments: dict[str, object]) -> str:
+    path = arguments.get("path")
+    return path if isinstance(path, str) and path != "" else "."
 
 
-def _shown(path: Path, base: Path, label: str) -> str:
-    rel = path.relative_to(base).as_posix()
-    return f"{label.rstrip('/')}/{rel}"
-
-
-def _grep_file(
-    path: Path, regex: re.Pattern[str], context: int, name: str | None
-) -> list[list[str]]:
-    """Groups of output lines for one file (context groups are separated by ``--``)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return []
-    if b"\x00" in data[:8192]:
-        return []
-    lines = logical_lines(data.decode("utf-8", "replace"))
-    hits = [i for i, line in enumerate(lines) if regex.search(line)]
-    groups: list[list[str]] = []
-    last = -2
-    prefix = f"{name}:" if name is not None else ""
-    ctx_prefix = f"{name}-" if name is not None else ""
-    for i in hits:
-        low, high = max(0, i - context), min(len(lines) - 1, i + context)
-        if low > last + 1 or not groups:
-            groups.append([])
-        for k in range(max(low, last + 1), high + 1):
-            sep = prefix if k in hits else ctx_prefix
-            mark = ":" if k in hits else "-"
-            groups[-1].append(f"{sep}{k + 1}{mark}{lines[k]}")
-        last = max(last, high)
-    return groups
-
-
-def grep_lines(arguments: dict[str, object], cwd: Path, stop: threading.Event) -> list[str]:
+def grep_lines(arguments: dict[str, object], cwd: Path, stop: threading.Event) -> SearchOutput:
+    """Ink's grep: the lines ``rg`` prints for these arguments, collected up to the guard."""
     pattern = str(arguments["pattern"])
-    label = arguments.get("path") or "."
-    assert isinstance(label, str)
+    label = _label(arguments)
+    context = clamp_int(arguments.get("context"), 0, 0, 10)
+    glob = arguments.get("glob")
+    glob = glob if isinstance(glob, str) and glob != "" else None
+    executable = search_binary("rg")
+    if executable is not None:
+        argv = ["--color", "never", "--no-heading", "--line-number"]
+        if arguments.get("ignoreCase") is True:
+            argv.append("--ignore-case")
+        if arguments.get("literal") is True:
+            argv.append("--fixed-strings")
+        if glob is not None:
+            argv += ["--glob", glob]
+        if context > 0:
+            argv += ["--context", str(context)]
+        argv += ["--", pattern, label]
+        return run_search_process("rg", executable, argv, cwd, stop)
     flags = re.IGNORECASE if arguments.get("ignoreCase") is True else 0
     source = re.escape(pattern) if arguments.get("literal") is True else pattern
     try:
         regex = re.compile(source, flags)
     except re.error as exc:
-        raise SearchError("rg", 2, f"regex parse error:\n    {pattern}\nerror: {exc}") from exc
-    context = clamp_int(arguments.get("context"), 0, 0, 10)
-    glob = arguments.get("glob")
+        raise SearchError.exited(
+            "rg", 2, f"regex parse error:\n    {pattern}\nerror: {exc}\n"
+        ) from exc
     root = resolve_path(label, cwd, normalize=False)
     if not root.exists():
-        raise SearchError("rg", 2, f"rg: {label}: No such file or directory (os error 2)")
-    files: list[tuple[Path, str | None]]
-    if root.is_file():
-        files = [(root, None)]
-    else:
-        files = [
-            (path, _shown(path, root, label))
-            for path, is_dir in _walk(root, stop, hidden=False)
-            if not is_dir
-            and not (isinstance(glob, str) and glob and not _glob_match(glob, _rel(path, root)))
-        ]
-    out: list[str] = []
-    size = 0
-    for path, name in files:
-        if stop.is_set() or size > BUFFER_GUARD_BYTES:
-            break
-        for group in _grep_file(path, regex, context, name):
-            if context > 0 and out:
-                out.append("--")
-            out += group
-            size += sum(len(utf8(line)) + 1 for line in group)
-    return out
+        raise SearchError.exited("rg", 2, f"rg: {label}: No such file or directory (os error 2)\n")
+    return grep_tree(root, label, regex, context, glob, stop)
 
 
-def _rel(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix()
-
-
-def find_lines(arguments: dict[str, object], cwd: Path, stop: threading.Event) -> list[str]:
+def find_lines(arguments: dict[str, object], cwd: Path, stop: threading.Event) -> SearchOutput:
+    """Ink's find: the lines ``fd`` prints for these arguments, collected up to the guard."""
     pattern = str(arguments["pattern"])
-    label = arguments.get("path") or "."
-    assert isinstance(label, str)
+    label = _label(arguments)
     kind = str(arguments.get("type", ""))
+    executable = search_binary("fd")
+    if executable is not None:
+        argv = ["--color", "never", "--hidden", "--glob"]
+        if kind in ("file", "directory"):
+            argv += ["--type", kind]
+        argv += ["--", pattern, label]
+        return run_search_process("fd", executable, argv, cwd, stop)
     root = resolve_path(label, cwd, normalize=False)
     if not root.is_dir():
-        raise SearchError("fd", 1, f"[fd error]: Search path '{label}' is not a directory.")
-    out: list[str] = []
-    for path, is_dir in _walk(root, stop, hidden=True):
-        if (kind == "file" and is_dir) or (kind == "directory" and not is_dir):
-            continue
-        if fnmatch.fnmatchcase(path.name, pattern):
-            out.append(_shown(path, root, label) + ("/" if is_dir else ""))
-    return out
+        raise SearchError.exited(
+            "fd", 1, f"[fd error]: Search path '{label}' is not a directory.\n"
+        )
+    return find_tree(root, label, expand_braces(pattern), kind, stop)
 
 
-def format_search(lines: list[str], limit: int, label: str) -> ToolOutcome:
+_NARROW = (
+    "Narrow the search (subdirectory path, glob, or more specific pattern) instead of raising "
+    "the limit."
+)
+
+
+def format_search(output: SearchOutput, limit: int, label: str) -> ToolOutcome:
     """Ink's ``runSearch`` tail: head-truncate with the teaching note, or ``No matches``."""
-    if not lines:
-        return ToolOutcome(f"No matches for {label}")
+    lines = output.lines
     text, count, byte_limited = whole_line_prefix(lines, limit, MAX_BYTES)
-    if count < len(lines):
-        reason = f"showing first {count} of {len(lines)} lines"
+    if output.capped or count < len(lines):
+        if output.capped:
+            reason = (
+                f"showing first {count} lines; at least {len(lines)} complete lines observed; "
+                f"total unknown; {BUFFER_GUARD_BYTES}-byte collection limit"
+            )
+        else:
+            reason = f"showing first {count} of {len(lines)} lines"
         if byte_limited:
             reason += ", 50KB limit"
-        text += (
-            f"\n\n[Truncated: {reason}. Narrow the search (subdirectory path, glob, or more "
-            "specific pattern) instead of raising the limit.]"
-        )
+        text += f"\n\n[Truncated: {reason}. {_NARROW}]"
+    elif not lines:
+        text = f"No matches for {label}"
+    if output.diagnostic:
+        text += f"\n\nstderr:\n{output.diagnostic}"
     return ToolOutcome(text)
 
 
