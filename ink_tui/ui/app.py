@@ -8,12 +8,12 @@ from pathlib import Path
 
 from textual import on
 from textual.app import SystemCommand
-from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
 
 from ink_tui.paths import styles_dir
 from ink_tui.ui.config import UiConfig, load_config, save_config
+from ink_tui.ui.keys import APP_BINDINGS, screen_bindings
 from ink_tui.ui.messages import GoBack, OpenChat, OpenSession
 from ink_tui.ui.options import InkAppBase, LaunchOptions
 from ink_tui.ui.render.palette import use_theme
@@ -41,12 +41,7 @@ class InkApp(InkAppBase):
 
     TITLE = "ink-tui"
     CSS_PATH = sorted(styles_dir().glob("*.tcss"))  # app.tcss, then one file per screen
-    BINDINGS = [
-        Binding("q", "quit", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("f1", "help", "Help", show=False),
-        Binding("ctrl+p", "command_palette", "Commands", show=False),
-    ]
+    BINDINGS = APP_BINDINGS
 
     def __init__(self, options: LaunchOptions) -> None:
         super().__init__(options)
@@ -139,11 +134,3 @@ class InkApp(InkAppBase):
                 partial(self.run_action, binding.action, screen),
             )
 
-
-def screen_bindings(screen: Screen) -> list[Binding]:
-    """The bindings a screen defines (with a description), then the app's."""
-    found: list[Binding] = []
-    for binding in [*getattr(screen, "BINDINGS", []), *InkApp.BINDINGS]:
-        if isinstance(binding, Binding) and binding.description:
-            found.append(binding)
-    return found

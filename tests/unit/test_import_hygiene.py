@@ -1,8 +1,9 @@
-"""The pure core never imports Textual (see DESIGN.md section 1).
+"""The pure core never imports Textual, and imports run one way (see DESIGN.md section 1).
 
-Two checks: a static one (AST walk of every module in session/, catalog/, agent/) and a dynamic one
-(import the core and the CLI module in a fresh interpreter and look at ``sys.modules``).
-The import-linter contracts in pyproject.toml say the same; this keeps it true under plain pytest.
+Static checks (an AST walk of every module, function-level imports included) read the
+import-linter contracts of pyproject.toml, so plain pytest fails as ``lint-imports`` would: a core
+module importing Textual, or a lower layer importing a higher one. A dynamic check imports the
+core and the CLI module in a fresh interpreter and looks at ``sys.modules``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,15 @@ import ast
 import importlib.util
 import subprocess
 import sys
+import tomllib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2] / "ink_tui"
+PYPROJECT = PACKAGE_ROOT.parent / "pyproject.toml"
 PURE_PACKAGES = ("session", "catalog", "agent")
 # Modules that must import without pulling in Textual. ink_tui.paths always exists; the others
 # are checked whenever they exist.
@@ -118,3 +123,129 @@ def test_browsing_never_imports_the_model_sdks() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
     )
     assert result.returncode == 0, result.stderr
+
+
+# --- the contracts of pyproject.toml, checked without import-linter ----------------------------
+
+
+def _contracts(kind: str) -> list[dict[str, Any]]:
+    config = tomllib.loads(PYPROJECT.read_text("utf-8"))["tool"]["importlinter"]
+    return [contract for contract in config["contracts"] if contract["type"] == kind]
+
+
+def _module_files() -> Iterator[tuple[str, Path]]:
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE_ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        yield ".".join(parts), path
+
+
+def _imports_of(module: str, path: Path) -> set[str]:
+    """The ``ink_tui`` modules ``module`` imports (``from a import b`` counts as ``a`` and
+    ``a.b``; relative imports resolved)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == "ink_tui" or name.startswith("ink_tui.")}
+
+
+def _layers(contract: dict[str, Any]) -> list[tuple[list[str], bool]]:
+    """Each layer's modules (optional ones unwrapped) and whether its siblings are independent."""
+    layers = []
+    for layer in contract["layers"]:
+        separator = ":" if ":" in layer else "|"
+        names = [name.strip().strip("()") for name in layer.split(separator)]
+        layers.append((names, separator == "|"))
+    return layers
+
+
+def _place(module: str, layers: list[tuple[list[str], bool]]) -> tuple[int, str] | None:
+    for index, (names, _) in enumerate(layers):
+        for name in names:
+            if module == name or module.startswith(name + "."):
+                return index, name
+    return None
+
+
+def layer_violations(
+    edges: Iterable[tuple[str, str]], layers: list[tuple[list[str], bool]]
+) -> list[str]:
+    """The imports that go up a layer, or across independent siblings of one layer."""
+    broken = []
+    for importer, imported in edges:
+        low, high = _place(importer, layers), _place(imported, layers)
+        if low is None or high is None or low[1] == high[1]:
+            continue
+        upward = high[0] < low[0]
+        across = high[0] == low[0] and layers[low[0]][1]
+        if upward or across:
+            broken.append(f"{importer} -> {imported}")
+    return broken
+
+
+def _edges() -> list[tuple[str, str]]:
+    return [
+        (module, imported)
+        for module, path in _module_files()
+        for imported in sorted(_imports_of(module, path))
+    ]
+
+
+def test_layer_contracts_hold() -> None:
+    contracts = _contracts("layers")
+    assert len(contracts) >= 2, "the whole-package and the ui contracts are missing"
+    edges = _edges()
+    for contract in contracts:
+        broken = layer_violations(edges, _layers(contract))
+        assert not broken, f"{contract['name']}: {broken}"
+
+
+def test_layer_check_catches_upward_and_sibling_imports() -> None:
+    """The static layer check is not vacuous (each of these is a real way to break it)."""
+    whole, ui = (_layers(contract) for contract in _contracts("layers")[:2])
+    assert layer_violations([("ink_tui.session.reader", "ink_tui.ui.app")], whole)
+    assert layer_violations([("ink_tui.catalog.scan", "ink_tui.agent.chat")], whole)
+    assert layer_violations([("ink_tui.paths", "ink_tui.session")], whole)
+    assert layer_violations([("ink_tui.catalog.scan", "ink_tui.demo")], whole)  # siblings
+    assert layer_violations([("ink_tui.ui.screens.help", "ink_tui.ui.app")], ui)
+    assert layer_violations([("ink_tui.ui.render.blocks", "ink_tui.ui.widgets.transcript")], ui)
+    assert not layer_violations([("ink_tui.ui.app", "ink_tui.session.reader")], whole)
+    assert not layer_violations([("ink_tui.ui.screens.help", "ink_tui.ui.keys")], ui)
+
+
+def test_every_module_sits_in_a_layer_and_every_package_is_one() -> None:
+    """A new top-level module must be placed in the whole-package contract, and every folder
+    of the package has an ``__init__.py`` (without one the import graph never loads it)."""
+    whole = _layers(_contracts("layers")[0])
+    unplaced = [
+        module for module, _ in _module_files() if module != "ink_tui" and not _place(module, whole)
+    ]
+    assert not unplaced, f"not in any layer of the whole-package contract: {unplaced}"
+    folders = {path.parent for path in PACKAGE_ROOT.rglob("*.py")}
+    missing = [str(folder) for folder in folders if not (folder / "__init__.py").exists()]
+    assert not missing, f"folders without __init__.py: {missing}"
+
+
+def test_textual_stays_in_the_ui() -> None:
+    """Every module the forbidden contract names (the core and the small helpers) is free of
+    Textual, imports inside functions included."""
+    (contract,) = [c for c in _contracts("forbidden") if "textual" in c["forbidden_modules"]]
+    sources = set(contract["source_modules"])
+    assert {"ink_tui.session", "ink_tui.catalog", "ink_tui.agent"} <= sources
+    offenders = [
+        module
+        for module, path in _module_files()
+        if any(module == s or module.startswith(s + ".") for s in sources)
+        and FORBIDDEN in _imported_roots(ast.parse(path.read_text("utf-8"), str(path)))
+    ]
+    assert not offenders, f"these modules import {FORBIDDEN}: {offenders}"

@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from ink_tui.ui.keys import APP_BINDINGS, screen_bindings
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["HelpRow", "HelpScreen", "help_rows"]
@@ -54,12 +55,9 @@ def _key_names(binding: Binding) -> str:
 
 def help_rows(screen: Screen) -> list[HelpRow]:
     """The screen's keys (shown ones first, then the hidden ones), then the app's."""
-    from ink_tui.ui.app import InkApp, screen_bindings
-
-    app_bindings = [b for b in InkApp.BINDINGS if isinstance(b, Binding)]
     rows: list[HelpRow] = []
     for binding in screen_bindings(screen):
-        if any(binding is app_binding for app_binding in app_bindings):
+        if any(binding is app_binding for app_binding in APP_BINDINGS):
             group = GROUPS[2]
         else:
             group = GROUPS[0] if binding.show else GROUPS[1]
