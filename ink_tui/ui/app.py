@@ -133,4 +133,3 @@ class InkApp(InkAppBase):
                 f"key: {binding.key_display or binding.key}",
                 partial(self.run_action, binding.action, screen),
             )
-

@@ -3,12 +3,12 @@ palette list them. Below the screens, so the help screen needs no import of the 
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 __all__ = ["APP_BINDINGS", "screen_bindings"]
 
-APP_BINDINGS: list[Binding] = [
+APP_BINDINGS: list[BindingType] = [
     Binding("q", "quit", "Quit"),
     Binding("question_mark", "help", "Help", key_display="?"),
     Binding("f1", "help", "Help", show=False),
