@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, Final, NamedTuple
 
-__all__ = ["JS_WHITESPACE", "RawLine", "is_blank", "iter_lines", "split_lines"]
+__all__ = [
+    "JS_WHITESPACE",
+    "RawLine",
+    "is_blank",
+    "iter_line_blocks_backward",
+    "iter_lines",
+    "iter_lines_backward",
+    "split_lines",
+]
 
 # What String.prototype.trim() removes: WhiteSpace and LineTerminator code points.
 JS_WHITESPACE: Final = (
@@ -111,3 +119,64 @@ def split_lines(data: bytes, start: int = 0) -> Iterator[RawLine]:
             return
         yield RawLine(data[position:newline], start + position, True)
         position = newline + 1
+
+
+def iter_line_blocks_backward(
+    stream: BinaryIO,
+    start: int,
+    end: int,
+    chunk_size: int = 256 * 1024,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[list[RawLine]]:
+    """The segments between ``start`` (a line start) and ``end``, LAST first, one chunk's worth
+    at a time: each list holds the segments that the chunk just read completed, last first.
+
+    The file is read backwards, so the end of a big file costs only the chunks it needs; the
+    segments are the ones :func:`iter_lines` yields for the same range, in reverse order.
+    ``progress`` is called with the number of bytes read so far after each chunk (it may raise,
+    to stop the scan).
+    """
+    position = end
+    carry = b""  # bytes from ``position`` on: the end of a line that begins before them
+    carry_terminated = False  # whether a newline follows ``carry``
+    read = 0
+    while position > start:
+        low = max(start, position - chunk_size)
+        stream.seek(low)
+        chunk = stream.read(position - low)
+        if len(chunk) != position - low:
+            raise OSError(f"the file shrank while it was read (at byte {low})")
+        read += len(chunk)
+        if progress is not None:
+            progress(read)
+        if position == end:
+            carry_terminated = chunk.endswith(b"\n")
+            if carry_terminated:
+                chunk = chunk[:-1]
+        parts = (chunk + carry).split(b"\n")
+        first_whole = 1 if low > start else 0  # parts[0] may begin before ``low``
+        offsets = [low]
+        for part in parts[:-1]:
+            offsets.append(offsets[-1] + len(part) + 1)
+        block: list[RawLine] = []
+        terminated = carry_terminated
+        for index in range(len(parts) - 1, first_whole - 1, -1):
+            block.append(RawLine(parts[index], offsets[index], terminated))
+            terminated = True
+        if first_whole:
+            carry_terminated = carry_terminated if len(parts) == 1 else True
+            carry = parts[0]
+        position = low
+        yield block
+
+
+def iter_lines_backward(
+    stream: BinaryIO,
+    start: int,
+    end: int,
+    chunk_size: int = 256 * 1024,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[RawLine]:
+    """:func:`iter_line_blocks_backward`, one segment at a time (the last one first)."""
+    for block in iter_line_blocks_backward(stream, start, end, chunk_size, progress):
+        yield from block

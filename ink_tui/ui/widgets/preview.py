@@ -1,4 +1,8 @@
-"""A read-only preview of a session's last turns, loaded off the event loop."""
+"""A read-only preview of a session's last turns, read from the end of the file in a worker.
+
+The worker reads only the file's tail (``session.lastturns``); moving the cursor cancels it
+(the worker group is exclusive, and the scan watches the worker's ``cancelled_event``).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.session import SessionError, open_session
+from ink_tui.session import SessionError
+from ink_tui.session.lastturns import ScanCancelled, read_last_turns
 from ink_tui.session.view import Turn
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
@@ -28,10 +33,6 @@ __all__ = ["PREVIEW_TURNS", "SessionPreview"]
 PREVIEW_TURNS: Final = 3
 
 
-def _cancelled() -> bool:
-    return get_current_worker().is_cancelled
-
-
 class SessionPreview(VerticalScroll, can_focus=False):
     """The last :data:`PREVIEW_TURNS` turns of one session, never written to."""
 
@@ -39,8 +40,8 @@ class SessionPreview(VerticalScroll, can_focus=False):
     class Loaded(Message):
         path: Path
         turns: list[Turn]
-        first_number: int  # the turn number of ``turns[0]`` (counting prompts)
-        total: int
+        first_number: int | None  # the number of ``turns[0]`` (counting prompts), if known
+        total: int | None  # prompts on the branch; None when only the tail was read
 
     @dataclass
     class Failed(Message):
@@ -101,25 +102,19 @@ class SessionPreview(VerticalScroll, can_focus=False):
 
     @work(thread=True, exclusive=True, group="preview")
     def _load(self, path: Path) -> None:
-        from ink_tui.session.branchview import load_branch
-
+        worker = get_current_worker()
         try:
-            session = open_session(path, warn=None)
-            if _cancelled():
-                return
-            turns = load_branch(session, session.leaf_id).turns
+            last = read_last_turns(path, PREVIEW_TURNS, cancel=worker.cancelled_event)
+        except ScanCancelled:
+            return  # the cursor moved on: another preview is loading
         except SessionError as error:
             self.post_message(self.Failed(path, f"{error.kind}: {error.message}"))
             return
         except OSError as error:
             self.post_message(self.Failed(path, f"cannot read the file: {error}"))
             return
-        if _cancelled():
-            return
-        numbers = sum(1 for turn in turns if turn.user is not None)
-        tail = turns[-PREVIEW_TURNS:]
-        first = numbers - sum(1 for turn in tail if turn.user is not None) + 1
-        self.post_message(self.Loaded(path, tail, first, numbers))
+        if not worker.is_cancelled:
+            self.post_message(self.Loaded(path, last.turns, last.first_number, last.total))
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
@@ -128,7 +123,9 @@ class SessionPreview(VerticalScroll, can_focus=False):
             return  # the cursor moved on
         self.loaded_path = message.path
         parts = self._heading(self.summary)
-        if message.total > PREVIEW_TURNS:
+        if message.total is None:
+            parts.append(plain("… the last turns (read from the end of the file)", "dim italic"))
+        elif message.total > PREVIEW_TURNS:
             parts.append(plain(f"… the last turns of {message.total}", "dim italic"))
         if not message.turns:
             parts.append(plain("(no messages yet)", "dim italic"))
@@ -136,8 +133,8 @@ class SessionPreview(VerticalScroll, can_focus=False):
         number = message.first_number
         for turn in message.turns:
             if turn.user is not None:
-                parts.append(turn_block(turn, number))
-                number += 1
+                parts.append(turn_block(turn, number or 0))  # 0: shown without a number
+                number = None if number is None else number + 1
             for item in turn.items:
                 block = item_block(item, options)
                 if block is not None:
