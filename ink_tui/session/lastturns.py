@@ -9,8 +9,10 @@ that leaves the tail), and falls back to a whole ``open()`` when the tail cannot
 invalid line before the last one, a broken chain, a cycle, a tool result whose call is not in
 the turns read (those need the whole file to be answered as Ink would, error texts included).
 
-What a tail read does not do: validate the lines it never reaches. A session with a corrupt line
-far before its last turns previews fine; opening it shows Ink's error.
+What a tail read does not do: check what it never reaches. A session with a corrupt line, a
+cycle or a broken parent chain before its last turns previews fine; opening it shows Ink's
+error. (And a tool call id reused across turns pairs within the turns shown, where a whole
+build pairs the result with the first call of that id.)
 
 Long scans stop when ``cancel`` is set (:class:`ScanCancelled`), between blocks.
 """
@@ -129,6 +131,7 @@ class _Tail:
         """The branch's last entries holding ``count`` prompts, root first, and whether they
         reach the root; None while the chain goes on before what was read."""
         found: list[Entry] = []
+        seen: set[str] = set()
         prompts = 0
         current = leaf
         while current is not None:
@@ -137,8 +140,9 @@ class _Tail:
                 if whole:
                     raise _Unclear  # a broken chain: open() gives Ink's error
                 return None
-            if len(found) > len(self.by_id):
-                raise _Unclear  # a cycle
+            if current in seen:
+                raise _Unclear  # a cycle: likewise
+            seen.add(current)
             found.append(entry)
             if current in self.prompts:
                 prompts += 1
@@ -216,8 +220,8 @@ def read_last_turns(
     check(0)
     try:
         return _tail_read(path, count, check)
-    except (_Unclear, SessionError):
-        pass  # the whole open below says what the tail could not
+    except (_Unclear, SessionError, OSError):
+        pass  # the whole open below says what the tail could not (or fails as open() fails)
     return _whole(path, count, check)
 
 

@@ -11,7 +11,9 @@ hash of the generator's source, so a changed generator makes a new file):
 - the cyclic garbage collector's share: the time spent in collections during (b) (with the
   default thresholds, as a library user runs it), then one full ``gc.collect()`` with the
   session open, and with its whole branch loaded as the session view loads it (``load_branch``):
-  what every full collection costs in the first steps after an open.
+  what every full collection costs in the first steps after an open;
+- the picker's preview of the last three turns: before, a whole ``open_session`` +
+  ``load_branch`` (what it did until issue 9); now ``read_last_turns`` (from the end).
 
 Times are the best of three runs in this process. Peak RSS comes from a fresh subprocess doing
 only (a) or only (b), started by a small launcher that reads ``RUSAGE_CHILDREN`` (``ru_maxrss``
@@ -43,6 +45,7 @@ if str(ROOT) not in sys.path:
 from ink_tui.demo import generate_session  # noqa: E402
 from ink_tui.session.branchview import load_branch  # noqa: E402
 from ink_tui.session.context import build_context  # noqa: E402
+from ink_tui.session.lastturns import read_last_turns  # noqa: E402
 from ink_tui.session.reader import open_session  # noqa: E402
 
 CACHE_DIR = Path(tempfile.gettempdir()) / "ink-tui-bench"
@@ -116,6 +119,16 @@ def open_and_build(path: Path) -> tuple[int, int, bool]:
     session = open_session(path, warn=None)
     context = build_context(session)
     return len(session.entries), len(context.messages), context.compacted
+
+
+def old_preview(path: Path) -> int:
+    """The preview before issue 9: the whole file opened, the whole branch built."""
+    session = open_session(path, warn=None)
+    return len(load_branch(session, session.leaf_id).turns[-3:])
+
+
+def new_preview(path: Path) -> int:
+    return len(read_last_turns(path, 3).turns)
 
 
 def best_of(runs: int, action: Callable[[], object]) -> float:
@@ -213,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     time_ref = best_of(options.runs, lambda: reference(path))
     time_open = best_of(options.runs, lambda: open_and_build(path))
     collector = collector_figures(path, options.runs)
+    time_old_preview = best_of(options.runs, lambda: old_preview(path))
+    time_new_preview = best_of(options.runs, lambda: new_preview(path))
     rss_base = peak_rss_kb(BASELINE_CODE)
     rss_ref = peak_rss_kb(REFERENCE_CODE, str(path))
     rss_open = peak_rss_kb(OPEN_CODE, str(path))
@@ -242,6 +257,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     print(f"time ratio b/a: {ratio:.2f}   (goal <= 1.5)")
     print(f"RSS (b) / file size: {rss_open / size_kb:.2f}   (goal <= 2.0)")
     print()
+    print("preview of the last 3 turns (picker, Space):")
+    for label, seconds in (
+        ("before: open_session + load_branch", time_old_preview),
+        ("now: read_last_turns (from the end)", time_new_preview),
+    ):
+        print(f"  {label:<40}{seconds * 1000:9.1f} ms   {seconds / time_ref:6.3f} x (a)")
+    print()
     print("the garbage collector (default thresholds, never switched off):")
     spent, count = collector["gc_during_open"], int(collector["gc_collections_during_open"])
     print(
@@ -261,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
         "ratio": ratio,
         "rss_reference_kb": rss_ref,
         "rss_open_kb": rss_open,
+        "time_old_preview": time_old_preview,
+        "time_new_preview": time_new_preview,
         **collector,
     }
 
