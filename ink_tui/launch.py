@@ -7,9 +7,11 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
@@ -105,6 +107,28 @@ def startup_thinking(flag: str | None, env: Mapping[str, str]) -> str | None:
     return level
 
 
+APP_GC_THRESHOLD = 10_000
+"""Allocations between two young collections in the app's process (CPython's default: 700)."""
+
+
+@contextmanager
+def app_collector() -> Iterator[None]:
+    """The app's garbage-collector policy while the app runs (the previous one after).
+
+    Showing a 100 MB session keeps about 570,000 container objects alive. With CPython's
+    default thresholds, building them runs about ten full collections, each longer as the heap
+    grows (measured: 2-4 s of collection in the load, 1-2 s of it on the event loop). Young
+    collections 14 times rarer make that one or two; the collector is never switched off and
+    nothing is frozen. Library code (the core, the screens) never touches the collector.
+    """
+    previous = gc.get_threshold()
+    gc.set_threshold(APP_GC_THRESHOLD, *previous[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
 def run_app(argv: Sequence[str]) -> int:
     """Parse the app's arguments, find what to open and run the app."""
     args = build_app_parser().parse_args(argv)
@@ -153,5 +177,6 @@ def run_app(argv: Sequence[str]) -> int:
         notice=notice,
     )
     app = InkApp(options)
-    app.run()
+    with app_collector():
+        app.run()
     return app.return_code or 0
