@@ -30,6 +30,7 @@ if str(ROOT) not in sys.path:
 from textual.app import App  # noqa: E402
 
 from ink_tui.demo import generate_session  # noqa: E402
+from ink_tui.launch import app_collector  # noqa: E402
 from ink_tui.ui.app import InkApp, LaunchOptions  # noqa: E402
 from ink_tui.ui.follow import Arrived  # noqa: E402
 from ink_tui.ui.screens.session import SessionScreen  # noqa: E402
@@ -155,8 +156,10 @@ async def main() -> None:
 
 
 def test_bench_follow() -> None:  # collected only by `pytest tests/bench`
-    asyncio.run(main())
+    with app_collector():
+        asyncio.run(main())
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    with app_collector():  # as ``ink-tui`` runs the app (ink_tui.launch.run_app)
+        asyncio.run(main())

@@ -77,16 +77,19 @@ _ESCAPES = re.compile(
 
 # The app is started through this launcher rather than ``python -m ink_tui`` so that the figures
 # do not depend on the state of the command line's parser: it builds the same ``InkApp`` that
-# ``ink_tui.launch.run_app`` builds (argv: sessions dir, cwd, [session path]).
+# ``ink_tui.launch.run_app`` builds (argv: sessions dir, cwd, [session path]), under the same
+# garbage-collector policy (``app_collector``).
 INK_APP = """
 import sys
 from pathlib import Path
+from ink_tui.launch import app_collector
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 base, cwd, *rest = sys.argv[1:]
-InkApp(
-    LaunchOptions(sessions_dir=Path(base), cwd=cwd, open_path=Path(rest[0]) if rest else None)
-).run()
+with app_collector():
+    InkApp(
+        LaunchOptions(sessions_dir=Path(base), cwd=cwd, open_path=Path(rest[0]) if rest else None)
+    ).run()
 """
 
 MINIMAL_APP = f"""
