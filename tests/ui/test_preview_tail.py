@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -13,18 +12,13 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 from textual.worker import WorkerState
+from waiting import DEFAULT_TIMEOUT, wait_for
 
 from ink_tui.session import lastturns
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.widgets import preview as preview_module
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.session_list import SessionList
-
-WAIT = 10.0
-
-
-def _app(tmp_path: Path, base: Path, cwd: str) -> InkApp:
-    return InkApp(LaunchOptions(sessions_dir=base, cwd=cwd, config_path=tmp_path / "c.toml"))
 
 
 def _text(app: InkApp) -> str:
@@ -34,16 +28,8 @@ def _text(app: InkApp) -> str:
     return console.file.getvalue()  # type: ignore[attr-defined]
 
 
-async def _until(pilot: Any, predicate: Any, what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
 async def test_preview_shows_the_last_turns_from_the_tail(
-    tmp_path: Path, sessions_tree: Any, write_session: Any, monkeypatch: pytest.MonkeyPatch
+    sessions_tree: Any, write_session: Any, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(lastturns, "COUNT_BELOW", 0)  # as for a big session: tail only
     monkeypatch.setattr(lastturns, "BLOCK_BYTES", 512)
@@ -57,13 +43,13 @@ async def test_preview_shows_the_last_turns_from_the_tail(
         return reads[-1]
 
     monkeypatch.setattr(preview_module, "read_last_turns", recording)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = make_app(sessions_dir=sessions_tree.base, cwd=sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen.query_one(SessionList)
-        await _until(pilot, lambda: table.highlighted is not None, "the rows")
-        await _until(pilot, lambda: table.highlighted.path == path, "the newest row")
+        await wait_for(pilot, lambda: table.highlighted is not None, "the rows")
+        await wait_for(pilot, lambda: table.highlighted.path == path, "the newest row")
         await pilot.press("space")
-        await _until(pilot, lambda: "prompt number 11" in _text(app), "the preview")
+        await wait_for(pilot, lambda: "prompt number 11" in _text(app), "the preview")
         text = _text(app)
         assert "prompt number 9" in text and "prompt number 10" in text
         assert "prompt number 8" not in text  # three turns, not the whole session
@@ -73,7 +59,7 @@ async def test_preview_shows_the_last_turns_from_the_tail(
 
 
 async def test_moving_on_cancels_the_previous_preview(
-    tmp_path: Path, sessions_tree: Any, monkeypatch: pytest.MonkeyPatch
+    sessions_tree: Any, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The first preview's scan is stuck (a huge file, say): moving the cursor cancels it."""
     real = preview_module.read_last_turns
@@ -84,27 +70,27 @@ async def test_moving_on_cancels_the_previous_preview(
         if not stuck:
             stuck["path"], stuck["cancel"] = path, cancel
             released.set()
-            cancel.wait(WAIT)  # as a scan between two blocks: it sees the event and stops
+            cancel.wait(DEFAULT_TIMEOUT)  # as a scan between two blocks: sees the event, stops
             stuck["cancelled"] = cancel.is_set()
             raise lastturns.ScanCancelled
         return real(path, count, cancel=cancel)
 
     monkeypatch.setattr(preview_module, "read_last_turns", slow_first)
-    app = _app(tmp_path, sessions_tree.base, sessions_tree.cwd)
+    app = make_app(sessions_dir=sessions_tree.base, cwd=sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen.query_one(SessionList)
-        await _until(pilot, lambda: len(table.shown) > 1, "the rows")
+        await wait_for(pilot, lambda: len(table.shown) > 1, "the rows")
         await pilot.press("space")
-        await _until(pilot, released.is_set, "the first preview's scan")
+        await wait_for(pilot, released.is_set, "the first preview's scan")
         preview = app.screen.query_one(SessionPreview)
         first = [w for w in app.workers if w.group == "preview"]
         assert first and first[0].state is WorkerState.RUNNING
         assert "loading" in _text(app)
         await pilot.press("j")
-        await _until(pilot, lambda: "cancelled" in stuck, "the first scan to stop")
+        await wait_for(pilot, lambda: "cancelled" in stuck, "the first scan to stop")
         assert stuck["cancelled"] is True
         assert first[0].is_cancelled
         second = table.shown[1]
         assert stuck["path"] != second.path
-        await _until(pilot, lambda: preview.loaded_path == second.path, "the second preview")
+        await wait_for(pilot, lambda: preview.loaded_path == second.path, "the second preview")
         assert "loading" not in _text(app)

@@ -325,8 +325,22 @@ def test_process_failures_are_worded_as_ink(tmp_path: Path) -> None:
 def test_process_stops_when_asked(tmp_path: Path) -> None:
     """Setting the stop event (timeout, cancel) ends the child; its output so far comes back."""
     stop = threading.Event()
-    script = "import sys, time\nprint('first', flush=True)\ntime.sleep(60)\n"
-    threading.Timer(0.5, stop.set).start()
+    marker = tmp_path / "printed"
+    script = (
+        "import pathlib, sys, time\n"
+        "print('first', flush=True)\n"
+        f"pathlib.Path({str(marker)!r}).touch()\n"
+        "time.sleep(600)\n"
+    )
+
+    def stop_once_printed() -> None:
+        for _ in range(3000):  # at most 30 s: then the assertion below says what went wrong
+            if marker.exists():
+                break
+            threading.Event().wait(0.01)
+        stop.set()
+
+    threading.Thread(target=stop_once_printed, daemon=True).start()
     out = run_search_process("rg", sys.executable, ["-c", script], tmp_path, stop)
     assert out.lines == ["first"]
 
