@@ -1,9 +1,15 @@
 """Session text is untrusted: make it safe to print.
 
-:func:`visible` is the door from session text to a plain terminal (the command line). Every
-control character becomes visible: C0 controls as their Unicode control pictures (ESC shows as
-``␛``), DEL as ``␡``, C1 controls and bidirectional overrides as ``<U+XXXX>``. Newlines and tabs
-are kept. Nothing the text holds can move the cursor, retitle the window or write the clipboard.
+:func:`visible` is the one door from session text to a terminal, the app's screen (through
+``ui/render/safe.py`` and the app's ``notify``) and the command line alike. Every control character
+becomes visible: C0 controls as their Unicode control pictures (ESC shows as ``␛``), DEL as ``␡``,
+C1 controls and bidirectional overrides as ``<U+XXXX>``. Newlines and tabs are kept. Nothing the
+text holds can move the cursor, retitle the window or write the clipboard.
+
+Lone surrogates (a JSON ``"\\ud83d"`` with no pair: a model cut mid-emoji writes them, Ink keeps
+them) cannot be encoded as UTF-8: :func:`visible` and :func:`utf8_safe` show each as U+FFFD, as
+Node does when it prints one. :func:`json_visible` is the door for JSON text (``--json``): it
+escapes what the JSON encoder leaves raw and a terminal would obey, keeping the JSON value.
 """
 
 from __future__ import annotations
@@ -11,12 +17,20 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["keep_sgr", "visible"]
+__all__ = ["json_visible", "keep_sgr", "utf8_safe", "visible"]
 
-# C0 except \t and \n; DEL; C1; bidi embeddings, overrides and isolates; line/paragraph separators.
+# C0 except \t and \n; DEL; C1; bidi embeddings, overrides and isolates; line/paragraph separators;
+# lone surrogates (UTF-8 cannot encode them).
 _UNSAFE: Final = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
 )
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# What a JSON encoder leaves raw inside strings and a terminal obeys. Not C0: the encoder escapes
+# it inside strings, and the newlines of an indented text stand between values.
+_JSON_UNSAFE: Final = re.compile(
+    "[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
+REPLACEMENT: Final = "\ufffd"
 
 
 def _show(match: re.Match[str]) -> str:
@@ -26,12 +40,33 @@ def _show(match: re.Match[str]) -> str:
         return chr(0x2400 + code)
     if code == 0x7F:
         return "\u2421"
+    if 0xD800 <= code <= 0xDFFF:
+        return REPLACEMENT
     return f"<U+{code:04X}>"
 
 
 def visible(text: str) -> str:
-    """``text`` with every control character made visible (``\\n`` and ``\\t`` kept)."""
+    """``text`` with every control character made visible (``\\n`` and ``\\t`` kept) and every
+    lone surrogate shown as U+FFFD: safe to print, and always encodable as UTF-8."""
     return _UNSAFE.sub(_show, text)
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD (what Node sends for one), so that it
+    encodes as UTF-8; nothing else changes. For bytes that leave the process as data (a request
+    body, the clipboard), not for display (use :func:`visible`)."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(REPLACEMENT, text)
+
+
+def json_visible(encoded: str) -> str:
+    """JSON text made safe to print with its value unchanged: DEL, C1 controls, bidi controls,
+    line separators and lone surrogates, which JSON encoders leave raw, become ``\\uXXXX``.
+
+    Such characters can only stand inside JSON strings, where ``\\uXXXX`` means the same.
+    """
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", encoded)
 
 
 # Escape sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ST), other two-byte escapes.
