@@ -2,8 +2,9 @@
 
 Reading: Ink uses JavaScript's ``JSON.parse``. orjson agrees with it on almost every line and is
 fast; where orjson refuses something ``JSON.parse`` accepts (``1e400``, lone surrogate escapes such
-as ``\\ud83d``, invalid UTF-8 that Node decodes to U+FFFD), we fall back to the standard library,
-which is told to refuse the ``NaN``/``Infinity`` tokens that ``JSON.parse`` refuses.
+as ``\\ud83d``, invalid UTF-8 that Node decodes to U+FFFD, integers of any length), we fall back to
+the standard library, which is told to refuse the ``NaN``/``Infinity`` tokens that ``JSON.parse``
+refuses and to read integers past 64 bits as doubles, as orjson does.
 
 Writing: Ink uses ``JSON.stringify``: compact, keys in insertion order, non-ASCII left raw (U+2028
 and U+2029 included), control characters escaped, lone surrogates escaped as ``\\udXXX``, numbers
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -44,7 +46,7 @@ def decode_line(raw: bytes) -> Any:
     # Node decodes the file as UTF-8 with replacement characters before parsing.
     text = raw.decode("utf-8", errors="replace")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_js_int)
     except json.JSONDecodeError as exc:
         raise JsonDecodeError(str(exc)) from None
     except ValueError as exc:  # NaN / Infinity, refused by JSON.parse
@@ -83,35 +85,40 @@ def js_number(value: float) -> str:
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT64 = 2**63
+_END: Any = object()
 
 
-def _escape_lone_surrogates(text: str) -> orjson.Fragment:
-    encoded = json.dumps(text, ensure_ascii=False)
-    encoded = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
-    return orjson.Fragment(encoded.encode("utf-8"))
+def _js_int(text: str) -> int | float:
+    """An integer literal as orjson reads it: exact from -2**63 to 2**64 - 1, else the nearest
+    double (``Infinity`` past the doubles), as ``JSON.parse`` holds it. ``int(text)`` would
+    refuse more than 4,300 digits, which ``JSON.parse`` accepts."""
+    if len(text) <= 21:  # a sign and 20 digits
+        value = int(text)
+        if -_INT64 <= value < 2 * _INT64:
+            return value
+    return float(text)
 
 
-def _prepare(value: Any, *, surrogates: bool) -> Any:
-    """Rewrite what orjson would print differently from JSON.stringify."""
+def _number(value: int | float) -> str:
+    """A number as ``JSON.stringify`` writes it."""
+    if isinstance(value, int) and -_INT64 <= value < _INT64:
+        return str(value)
+    try:
+        return js_number(float(value))
+    except OverflowError:  # an integer past the doubles: Infinity in JS
+        return "null"
+
+
+def _prepare(value: Any) -> Any:
+    """Rewrite the numbers orjson would print differently from JSON.stringify."""
     if isinstance(value, bool) or value is None:
         return value
-    if isinstance(value, float):
-        return orjson.Fragment(js_number(value).encode("ascii"))
-    if isinstance(value, int):
-        if -_INT64 <= value < _INT64:
-            return value
-        return orjson.Fragment(js_number(float(value)).encode("ascii"))
-    if isinstance(value, str):
-        if surrogates and not value.isascii() and _SURROGATE.search(value):
-            return _escape_lone_surrogates(value)
-        return value
+    if isinstance(value, float) or (isinstance(value, int) and not -_INT64 <= value < _INT64):
+        return orjson.Fragment(_number(value).encode("ascii"))
     if isinstance(value, dict):
-        for key in value:
-            if surrogates and isinstance(key, str) and _SURROGATE.search(key):
-                raise ValueError("a JSON key holds a lone surrogate; ink-tui does not write those")
-        return {key: _prepare(item, surrogates=surrogates) for key, item in value.items()}
+        return {key: _prepare(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_prepare(item, surrogates=surrogates) for item in value]
+        return [_prepare(item) for item in value]
     return value
 
 
@@ -127,11 +134,77 @@ def _has_special_number(value: Any) -> bool:
     return False
 
 
-def encode_json(value: Any) -> bytes:
-    """Encode ``value`` byte for byte as ``JSON.stringify(value)`` (UTF-8, no newline)."""
-    prepared = _prepare(value, surrogates=False) if _has_special_number(value) else value
+def _string(text: str) -> str:
+    """A string as JSON.stringify writes it: lone surrogates as lowercase ``\\udXXX``."""
+    encoded = json.dumps(text, ensure_ascii=False)
+    if text.isascii():
+        return encoded
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _number(value)
+    if isinstance(value, str):
+        return _string(value)
+    raise TypeError(f"Type is not JSON serializable: {type(value).__name__}")
+
+
+def _stringify(value: Any, *, indent: bool) -> str:
+    """``JSON.stringify(value)`` (``(value, null, 2)`` with ``indent``) without recursion: for
+    what orjson refuses and JSON.stringify writes (lone surrogates, keys included; nesting deeper
+    than orjson's 255 levels, which ``JSON.parse`` and orjson read up to 1,024)."""
+    out: list[str] = []
+    frames: list[tuple[Iterator[tuple[str | None, Any]], str]] = []
+    empty: list[bool] = []
+    current = value
+    while True:
+        if isinstance(current, dict):
+            out.append("{")
+            frames.append((iter(current.items()), "}"))
+            empty.append(True)
+        elif isinstance(current, list | tuple):
+            out.append("[")
+            frames.append((((None, item) for item in current), "]"))
+            empty.append(True)
+        else:
+            out.append(_scalar(current))
+        while frames:
+            items, closing = frames[-1]
+            step = next(items, _END)
+            if step is _END:
+                frames.pop()
+                if not empty.pop() and indent:
+                    out.append("\n" + "  " * len(frames))
+                out.append(closing)
+                continue
+            if empty[-1]:
+                empty[-1] = False
+            else:
+                out.append(",")
+            if indent:
+                out.append("\n" + "  " * len(frames))
+            key, current = step
+            if key is not None:
+                if not isinstance(key, str):
+                    raise TypeError("Dict key must be str")
+                out.append(_string(key) + (": " if indent else ":"))
+            break
+        else:
+            return "".join(out)
+
+
+def encode_json(value: Any, *, indent: bool = False) -> bytes:
+    """Encode ``value`` byte for byte as ``JSON.stringify(value)`` (UTF-8, no newline); with
+    ``indent``, as ``JSON.stringify(value, null, 2)``. The one JSON encoder of ink-tui: the writer,
+    ``--json`` output and the tool arguments shown or sent all use it."""
+    prepared = _prepare(value) if _has_special_number(value) else value
     try:
-        return orjson.dumps(prepared)
+        return orjson.dumps(prepared, option=orjson.OPT_INDENT_2 if indent else None)
     except TypeError:
-        # orjson refuses strings holding lone surrogates; JS escapes them.
-        return orjson.dumps(_prepare(value, surrogates=True))
+        # orjson refuses lone surrogates and deep nesting; JSON.stringify writes both.
+        return _stringify(value, indent=indent).encode("utf-8")
