@@ -7,18 +7,17 @@ never import Textual; the app is imported only when it runs.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn
 
 from ink_tui import __version__
 from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
+from ink_tui.clitext import SafeOutput
 from ink_tui.launch import LaunchError, run_app
 from ink_tui.paths import sessions_dir
-from ink_tui.safetext import visible
 from ink_tui.session import SessionError, build_context, open_session, report_session
 from ink_tui.session.repair import apply_torn_repair, plan_continuation
 from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
@@ -90,17 +89,13 @@ def _cwd(args: argparse.Namespace) -> str:
     return os.path.abspath(args.cwd or os.getcwd())
 
 
-def _print_json(value: Any, out: TextIO) -> None:
-    out.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
-
-
-def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.clitext import session_table
 
     base = sessions_dir(args.sessions_dir)
     rows = list_sessions(base, None if args.all else _cwd(args))
     if args.json:
-        _print_json([row.to_dict() for row in rows], out)
+        out.json([row.to_dict() for row in rows])
     elif not rows:
         where = base if args.all else f"{base} (project folder for {_cwd(args)})"
         out.write(
@@ -111,24 +106,24 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def cmd_context(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_context(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.clitext import transcript
 
     path = _resolve(args, args.session)
     try:
-        context = build_context(open_session(path))
+        context = build_context(open_session(path, warn=_stderr().as_textio()))
     except SessionError as error:
         if args.json:
-            _print_json({"ok": False, "error": error.message}, out)
+            out.json({"ok": False, "error": error.message})
         raise CliError(error.one_line()) from None
     if args.json:
-        _print_json(context.to_json(), out)
+        out.json(context.to_json())
     else:
         out.write(transcript(context))
     return EXIT_OK
 
 
-def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_check(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.clitext import check_lines, check_verdict
 
     path = _resolve(args, args.session)
@@ -137,17 +132,17 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         report = report_session(session)
     except SessionError as error:
         if args.json:
-            _print_json({"ok": False, "error": error.message, "exit": EXIT_FAILED}, out)
+            out.json({"ok": False, "error": error.message, "exit": EXIT_FAILED})
         raise CliError(error.one_line()) from None
     code, _ = check_verdict(report)
     if args.json:
-        _print_json({**report.to_json(), "exit": code}, out)
+        out.json({**report.to_json(), "exit": code})
     else:
         out.write("".join(line + "\n" for line in check_lines(report)))
     return code
 
 
-def cmd_repair(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
     path = _resolve(args, args.session)
     try:
         session = open_session(path, warn=None)
@@ -191,7 +186,7 @@ def cmd_repair(args: argparse.Namespace, out: TextIO) -> int:
 COMMANDS = {"list": cmd_list, "context": cmd_context, "check": cmd_check, "repair": cmd_repair}
 
 
-def _run_subcommand(argv: Sequence[str], out: TextIO) -> int:
+def _run_subcommand(argv: Sequence[str], out: SafeOutput) -> int:
     args = build_parser().parse_args(argv)
     return COMMANDS[args.command](args, out)
 
@@ -214,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     try:
         if _first_positional(arguments) in SUBCOMMANDS:
-            return _run_subcommand(arguments, sys.stdout)
+            return _run_subcommand(arguments, SafeOutput(sys.stdout))
         return run_app(arguments)
     except (CliError, ResolveError, LaunchError, ConcurrentWriteError) as error:
         _error_line(str(error))
@@ -237,6 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
 
 
+def _stderr() -> SafeOutput:
+    """stderr, through the command line's one door to the terminal."""
+    return SafeOutput(sys.stderr)
+
+
 def _error_line(text: str) -> None:
     """One line on stderr; session text inside it is made visible (it is untrusted)."""
-    print(f"ink-tui: {visible(text).replace(chr(10), ' ')}", file=sys.stderr)
+    _stderr().line(f"ink-tui: {text}".replace("\n", " "))

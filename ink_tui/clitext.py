@@ -1,20 +1,70 @@
-"""Plain-text output of the subcommands. All session text goes through :func:`visible`."""
+"""Output of the subcommands: :class:`SafeOutput`, the command line's one door to the terminal,
+and the texts it prints.
+
+Every byte a subcommand prints, on stdout and on stderr, goes through :class:`SafeOutput`: text
+is made visible (:func:`ink_tui.safetext.visible`: escape sequences, control characters and lone
+surrogates shown, never obeyed), JSON is encoded once, as ``JSON.stringify`` writes it
+(:func:`ink_tui.session.jsoncodec.encode_json`), with what a terminal would obey escaped. The
+text builders below therefore return session text as it is: the door makes it safe.
+"""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TextIO, cast
 
 from ink_tui.catalog.scan import SessionSummary
 from ink_tui.humanize import human_size, relative_age
-from ink_tui.safetext import visible
+from ink_tui.safetext import json_visible, visible
 from ink_tui.session import Context, SessionReport
 from ink_tui.session.context import unframe_summary
+from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.tree import leaves
 
-__all__ = ["check_lines", "check_verdict", "session_table", "transcript"]
+__all__ = [
+    "SafeOutput",
+    "check_lines",
+    "check_verdict",
+    "json_text",
+    "session_table",
+    "transcript",
+]
+
+
+def json_text(value: Any) -> str:
+    """``value`` as ``JSON.stringify(value, null, 2)`` safe to print (see :func:`json_visible`)."""
+    return json_visible(encode_json(value, indent=True).decode("utf-8"))
+
+
+class SafeOutput:
+    """A terminal stream that only session-safe text reaches.
+
+    ``write`` makes its text visible, so it can stand in for a ``TextIO`` (``print(file=…)``, the
+    reader's torn-line note); ``json`` prints a value as JSON.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(visible(text))
+        return len(text)
+
+    def line(self, text: str) -> None:
+        """``text`` and a newline."""
+        self.write(text + "\n")
+
+    def json(self, value: Any) -> None:
+        """``value`` as indented JSON (as JSON.stringify writes it, controls escaped), a newline."""
+        self.stream.write(json_text(value) + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def as_textio(self) -> TextIO:
+        """This door where a ``TextIO`` is expected (it only needs ``write``)."""
+        return cast(TextIO, self)
 
 
 def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
@@ -30,10 +80,10 @@ def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
             f"{human_size(row.size):>9}",
         ]
         if show_project:
-            parts.append(visible(row.project_folder))
-        title = visible(row.title or "")
+            parts.append(row.project_folder)
+        title = row.title or ""
         if row.hidden_reason:
-            title = f"{title}  [hidden by Ink: {visible(row.hidden_reason)}]".strip()
+            title = f"{title}  [hidden by Ink: {row.hidden_reason}]".strip()
         parts.append(title)
         lines.append("  ".join(parts))
     return "".join(line + "\n" for line in lines)
@@ -55,7 +105,7 @@ def _content_text(content: Any) -> str:
 
 
 def _indent(text: str) -> str:
-    return "".join(f"    {line}\n" for line in visible(text).split("\n"))
+    return "".join(f"    {line}\n" for line in text.split("\n"))
 
 
 def transcript(context: Context) -> str:
@@ -72,7 +122,7 @@ def transcript(context: Context) -> str:
             out.append(f"[{index}] {label}\n{_indent(body)}")
         elif role == "assistant":
             model = message.get("modelReference") or message.get("model") or ""
-            out.append(f"[{index}] assistant {visible(str(model))}".rstrip() + "\n")
+            out.append(f"[{index}] assistant {model}".rstrip() + "\n")
             for block in message.get("blocks") or ():
                 kind = block.get("type") if isinstance(block, dict) else None
                 if kind == "text":
@@ -80,21 +130,18 @@ def transcript(context: Context) -> str:
                 elif kind == "thinking":
                     out.append(f"  (thinking)\n{_indent(str(block.get('thinking', '')))}")
                 elif kind == "toolCall":
-                    arguments = json.dumps(block.get("arguments"), ensure_ascii=False)
-                    out.append(
-                        f"  → {visible(str(block.get('name')))} {visible(arguments)}"
-                        f"  [{visible(str(block.get('id')))}]\n"
-                    )
+                    arguments = encode_json(block.get("arguments")).decode("utf-8")
+                    out.append(f"  → {block.get('name')} {arguments}  [{block.get('id')}]\n")
         elif role == "toolResult":
             for result in message.get("results") or ():
                 status = "error" if result.get("isError") else "ok"
                 out.append(
-                    f"[{index}] result of {visible(str(result.get('toolName')))} "
-                    f"[{visible(str(result.get('toolCallId')))}] {status}\n"
+                    f"[{index}] result of {result.get('toolName')} "
+                    f"[{result.get('toolCallId')}] {status}\n"
                     f"{_indent(_content_text(result.get('content')))}"
                 )
         else:
-            out.append(f"[{index}] {visible(str(role))}\n")
+            out.append(f"[{index}] {role}\n")
     return "".join(out)
 
 
@@ -112,41 +159,37 @@ def check_lines(report: SessionReport) -> list[str]:
     """A human report of everything ``check`` found."""
     session, context, pairing = report.session, report.context, report.pairing
     lines = [str(session.path)]
-    lines.append(f"  session   {visible(session.session_id)}  cwd {visible(session.cwd)}")
+    lines.append(f"  session   {session.session_id}  cwd {session.cwd}")
     lines.append(
         f"  lines     {session.line_count} non-blank: header, {len(session.entries)} entries, "
         f"{len(session.positions)} position, {len(session.session_models)} session_model"
     )
-    lines.append(f"  leaf      {visible(str(context.leaf_id))}; {len(leaves(session))} branch(es)")
+    lines.append(f"  leaf      {context.leaf_id}; {len(leaves(session))} branch(es)")
     compacted = f", compacted (boundary {context.compaction_boundary})" if context.compacted else ""
     lines.append(f"  context   {len(context.messages)} messages{compacted}")
-    model = "none" if report.model is None else visible(report.model.reference)
+    model = "none" if report.model is None else report.model.reference
     lines.append(f"  model     {model}")
     if report.name:
-        lines.append(f"  name      {visible(report.name)}")
+        lines.append(f"  name      {report.name}")
     dropped = session.dropped_final_line
     if dropped is not None:
-        lines.append(f"  torn tail line {dropped.line} dropped: {visible(dropped.reason)}")
+        lines.append(f"  torn tail line {dropped.line} dropped: {dropped.reason}")
     elif not session.ends_with_newline:
         lines.append("  torn tail the final record has no newline")
     for entry_id in dict.fromkeys(session.duplicate_ids):
-        lines.append(
-            f"  warning   entry id {visible(entry_id)} is used more than once (later wins)"
-        )
+        lines.append(f"  warning   entry id {entry_id} is used more than once (later wins)")
     for marker in session.skipped_markers:
         lines.append(f"  warning   line {marker.line}: {marker.reason} (Ink ignores it)")
     lines.append(f"  pairing   {len(pairing.calls)} tool call(s), {len(pairing.dangling)} dangling")
     for call in pairing.dangling:
-        lines.append(
-            f"  dangling  {visible(call.id)} ({visible(call.name)}), message {call.message_index}"
-        )
+        lines.append(f"  dangling  {call.id} ({call.name}), message {call.message_index}")
     for label, ids in (
         ("duplicate call", pairing.duplicate_calls),
         ("orphan result", pairing.orphan_results),
         ("duplicate result", pairing.duplicate_results),
     ):
         for call_id in ids:
-            lines.append(f"  problem   {label}: {visible(call_id)}")
+            lines.append(f"  problem   {label}: {call_id}")
     _, verdict = check_verdict(report)
     lines.append(f"  verdict   {verdict}")
     return lines
