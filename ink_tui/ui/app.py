@@ -8,10 +8,12 @@ from pathlib import Path
 
 from textual import on
 from textual.app import SystemCommand
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
 from ink_tui.paths import styles_dir
+from ink_tui.safetext import utf8_safe, visible
 from ink_tui.ui.config import UiConfig, load_config, save_config
 from ink_tui.ui.keys import APP_BINDINGS, screen_bindings
 from ink_tui.ui.messages import GoBack, OpenChat, OpenSession
@@ -75,6 +77,31 @@ class InkApp(InkAppBase):
                 save_config(self._config, self.options.config_path)
             except OSError as error:
                 self.notify(f"could not save the theme: {error}", severity="warning")
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification of the app (``Screen.notify`` and ``Widget.notify`` come here):
+        plain text, never markup, with controls made visible. Notices quote session text (a torn
+        line's type, a reason, a file name), so none may reach the terminal as it is."""
+        del markup  # never parsed: ``[/]`` in a session would crash the app, ``[b]`` restyle it
+        super().notify(
+            visible(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Copy ``text``; a lone surrogate (UTF-8 cannot encode it) is copied as U+FFFD."""
+        super().copy_to_clipboard(utf8_safe(text))
 
     def open_session(self, path: Path, *, follow: bool = False) -> None:
         """Show a session in place of the picker (Esc comes back to the picker)."""
