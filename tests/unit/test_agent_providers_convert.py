@@ -136,7 +136,8 @@ def test_chat_request_conversion(provider: str) -> None:
             {
                 "id": "t1",
                 "type": "function",
-                "function": {"name": "read", "arguments": '{"path": "a"}'},
+                # JSON.stringify's compact text, as Ink sends the arguments
+                "function": {"name": "read", "arguments": '{"path":"a"}'},
             }
         ],
     }

@@ -1,16 +1,49 @@
 """Ink messages → request payloads: ``anthropic_request`` (Messages API) and ``chat_request``
 (Chat Completions). The response side (stream events → one Ink message) is in ``assemble.py``.
+
+Both payloads pass :func:`wire_safe`: the SDKs serialise a body with ``json.dumps(…,
+allow_nan=False)`` and encode it as UTF-8, so a lone surrogate (which Ink keeps: a model cut
+mid-emoji writes one) or a number JSON cannot hold (``1e400`` reads as Infinity) would make every
+request of the session fail. What is written to the session keeps Ink's values; only what is sent
+changes.
 """
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from ink_tui.agent.tools.specs import ToolSpec
+from ink_tui.safetext import utf8_safe
+from ink_tui.session.jsoncodec import encode_json
 
 Json = dict[str, Any]
+_INT64 = 2**63
+
+
+def wire_safe(value: Any) -> Any:
+    """``value`` as a request body the SDKs can send: each lone surrogate as U+FFFD (what Node
+    sends for one), a non-finite number as ``null`` (as ``JSON.stringify`` writes it), an
+    integer past 64 bits as the double JavaScript holds. Everything else is returned as is."""
+    if isinstance(value, str):
+        return utf8_safe(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, int):
+        if -_INT64 <= value < 2 * _INT64:
+            return value
+        try:
+            return wire_safe(float(value))
+        except OverflowError:
+            return None
+    if isinstance(value, dict):
+        return {utf8_safe(str(key)): wire_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [wire_safe(item) for item in value]
+    return value
 
 
 # --- requests: Anthropic ------------------------------------------------------------------
@@ -99,7 +132,8 @@ def anthropic_request(system: str, messages: Sequence[Json], tools: Sequence[Too
             {"name": t.name, "description": t.description, "input_schema": t.parameters}
             for t in tools
         ]
-    return payload
+    sendable: Json = wire_safe(payload)
+    return sendable
 
 
 # --- requests: Chat Completions -----------------------------------------------------------
@@ -160,7 +194,8 @@ def chat_request(
                     "type": "function",
                     "function": {
                         "name": b.get("name", ""),
-                        "arguments": json.dumps(b.get("arguments", {}), ensure_ascii=False),
+                        # JSON.stringify's text, as Ink sends it (lone surrogates as \\udXXX)
+                        "arguments": encode_json(b.get("arguments", {})).decode("utf-8"),
                     },
                 }
                 for b in blocks
@@ -210,4 +245,5 @@ def chat_request(
             }
             for t in tools
         ]
-    return payload
+    sendable: Json = wire_safe(payload)
+    return sendable
