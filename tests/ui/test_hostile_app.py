@@ -1,0 +1,219 @@
+"""Session data reaches the app's screen only through the safe door, and never as markup.
+
+A session's torn final line, a line appended while following and the name of a newer session
+file are quoted in notices; each is fed the probe's hostile strings (a terminal title and an
+OSC 52 clipboard write ended by ``ESC \\``, a screen clear, markup that does not parse, markup
+that would restyle) and a lone surrogate reaches the clipboard with ``y``. What Textual is handed
+(the notices, the toasts' content, every segment of the screen) must hold no control character,
+show the text literally, and the app must keep running.
+
+Textual's headless driver writes nothing, so the checks read what the app hands Textual: the
+notifications, each toast's rendered content, and the screen's strips as the compositor renders
+them (``run_test(notifications=True)`` mounts the toasts).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets._toast import Toast
+
+from ink_tui.paths import project_dir
+from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.screens.session import SessionScreen
+
+CWD = "/home/ada/code/hostile"
+STAMP = "2026-10-05T12:34:56.789Z"
+SIZE = (120, 40)
+WAIT_SECONDS = 10.0
+
+OSC_TYPE = "\u001b]2;PWNED\u001b\\\u001b]52;c;UFdORUQ=\u001b\\"
+OSC_SHOWN = "␛]2;PWNED␛\\␛]52;c;UFdORUQ=␛\\"
+CLEAR = "x\u001b[2J"
+# (type of the bad line, how a notice shows it)
+HOSTILE_TYPES = [
+    (OSC_TYPE, OSC_SHOWN),
+    (CLEAR, "x␛[2J"),
+    ("[/]", "[/]"),
+    ("[bold]loud", "[bold]loud"),
+    ('[a="]', '[a="]'),
+]
+TYPE_IDS = ["osc-title-clipboard", "clear", "closing-tag", "style", "bad-attribute"]
+
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+# -- what the app hands Textual ------------------------------------------------------------------
+
+
+def screen_text(app: InkApp) -> str:
+    """Every segment of the screen as the compositor renders it (toasts included)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def toast_texts(app: InkApp) -> list[str]:
+    return [toast.render().plain for toast in app.screen.query(Toast)]
+
+
+def notices(app: InkApp) -> list[str]:
+    return [f"{note.title}\n{note.message}" for note in app._notifications]
+
+
+def assert_safe(app: InkApp) -> None:
+    assert app.is_running
+    for text in [*notices(app), *toast_texts(app), *screen_text(app).split("\n")]:
+        found = UNSAFE.search(text)
+        assert found is None, f"raw {found.group()!r} handed to Textual in {text!r}"
+
+
+async def until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def toast_shows(app: InkApp, text: str) -> bool:
+    """A toast shows ``text`` literally (toasts wrap: compared without line breaks)."""
+    return any(text in toast.replace("\n", "") for toast in toast_texts(app))
+
+
+# -- sessions written by hand ----------------------------------------------------------------------
+
+
+def record(kind: str, entry_id: str, parent: str | None, **fields: Any) -> str:
+    value = {"type": kind, "id": entry_id, "parentId": parent, "timestamp": STAMP, **fields}
+    return json.dumps(value)
+
+
+def session_lines(session_id: str = "h0000000-hostile") -> list[str]:
+    header = {"type": "session", "version": 1, "id": session_id, "timestamp": STAMP, "cwd": CWD}
+    return [
+        json.dumps(header),
+        record("message", "u1", None, message={"role": "user", "content": "hello"}),
+        record(
+            "message",
+            "a1",
+            "u1",
+            message={
+                "role": "assistant",
+                "blocks": [{"type": "text", "text": "cut mid-emoji \ud83d"}],
+                "usage": {"inputTokens": 1, "outputTokens": 1},
+                "stopReason": "end_turn",
+            },
+        ),
+    ]
+
+
+def write_session(folder: Path, lines: list[str], name: str = "session.jsonl") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def make_app(tmp_path: Path, path: Path, *, follow: bool = False) -> InkApp:
+    return InkApp(
+        LaunchOptions(
+            sessions_dir=tmp_path / "sessions",
+            cwd=CWD,
+            open_path=path,
+            config_path=tmp_path / "config.toml",
+            follow=follow,
+        )
+    )
+
+
+def folder(tmp_path: Path) -> Path:
+    return project_dir(tmp_path / "sessions", CWD)
+
+
+# -- notices --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "shown"), HOSTILE_TYPES, ids=TYPE_IDS)
+async def test_a_hostile_torn_final_line_is_a_literal_notice_on_open(
+    tmp_path: Path, kind: str, shown: str
+) -> None:
+    torn = record(kind, "x1", "a1")  # an unknown type: Ink drops the final line
+    path = write_session(folder(tmp_path), [*session_lines(), torn])
+    app = make_app(tmp_path, path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: toast_shows(app, shown), "the torn-line notice")
+        assert any(shown in notice for notice in notices(app))
+        assert_safe(app)
+
+
+@pytest.mark.parametrize(("kind", "shown"), HOSTILE_TYPES[::2], ids=TYPE_IDS[::2])
+async def test_a_hostile_line_appended_while_following_is_a_literal_notice(
+    tmp_path: Path, kind: str, shown: str
+) -> None:
+    path = write_session(folder(tmp_path), session_lines())
+    app = make_app(tmp_path, path, follow=True)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.following,
+            "following",
+        )
+        with path.open("a", encoding="utf-8") as stream:
+            stream.write(record(kind, "x1", "a1") + "\n")
+        await until(pilot, lambda: toast_shows(app, shown), "the notice of the bad line")
+        assert any("is not a valid record" in notice for notice in notices(app))
+        assert_safe(app)
+
+
+NEWER_NAMES = [
+    ("2026-10-05T13-00-00-000Z-\x1b]2;NAMED\x1b\\\x1b[2J.jsonl", "␛]2;NAMED␛\\␛[2J.jsonl"),
+    ('notes[a="]draft.jsonl', 'notes[a="]draft.jsonl'),
+    ("[bold]new[i].jsonl", "[bold]new[i].jsonl"),
+]
+
+
+@pytest.mark.parametrize(("name", "shown"), NEWER_NAMES, ids=["escapes", "attribute", "tags"])
+async def test_a_newer_session_with_a_hostile_file_name_is_a_literal_notice(
+    tmp_path: Path, name: str, shown: str
+) -> None:
+    path = write_session(folder(tmp_path), session_lines())
+    app = make_app(tmp_path, path, follow=True)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.following,
+            "following",
+        )
+        screen = app.screen
+        newer = write_session(folder(tmp_path), session_lines("n0000000-newer"), name)
+        await until(pilot, lambda: screen.newer_session == newer, "the newer session")
+        await until(pilot, lambda: toast_shows(app, shown), "the newer-session notice")
+        assert_safe(app)
+
+
+# -- the clipboard ---------------------------------------------------------------------------
+
+
+async def test_y_copies_a_message_holding_a_lone_surrogate(tmp_path: Path) -> None:
+    path = write_session(folder(tmp_path), session_lines())
+    app = make_app(tmp_path, path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
+            "the session view",
+        )
+        await pilot.press("G")  # the last row: the reply cut mid-emoji
+        await pilot.press("y")
+        await until(pilot, lambda: "cut mid-emoji" in app.clipboard, "the copy")
+        texts = app.clipboard
+        assert "cut mid-emoji \ufffd" in texts
+        texts.encode("utf-8")  # the clipboard is always valid UTF-8
+        assert_safe(app)
