@@ -85,6 +85,7 @@ def js_number(value: float) -> str:
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT64 = 2**63
+_ORJSON_DEPTH = 254  # orjson.dumps refuses deeper nesting
 _END: Any = object()
 
 
@@ -122,16 +123,30 @@ def _prepare(value: Any) -> Any:
     return value
 
 
-def _has_special_number(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, int) and not isinstance(value, bool):
-        return not -_INT64 <= value < _INT64
-    if isinstance(value, dict):
-        return any(_has_special_number(item) for item in value.values())
-    if isinstance(value, list | tuple):
-        return any(_has_special_number(item) for item in value)
-    return False
+def _scan(value: Any) -> tuple[bool, int]:
+    """Whether ``value`` holds a number orjson writes differently from JSON.stringify, and how
+    deep it nests. Level by level, without recursion: Ink's files may nest deeper than Python's
+    stack allows."""
+    special = False
+    depth = 0
+    level: list[Any] = [value]
+    while level:
+        below: list[Any] = []
+        for item in level:
+            if isinstance(item, str):
+                continue
+            if isinstance(item, dict):
+                below.extend(item.values())
+            elif isinstance(item, list | tuple):
+                below.extend(item)
+            elif isinstance(item, float):
+                special = True
+            elif isinstance(item, int) and not isinstance(item, bool):
+                special = special or not -_INT64 <= item < _INT64
+        if below or any(isinstance(item, dict | list | tuple) for item in level):
+            depth += 1
+        level = below
+    return special, depth
 
 
 def _string(text: str) -> str:
@@ -202,9 +217,11 @@ def encode_json(value: Any, *, indent: bool = False) -> bytes:
     """Encode ``value`` byte for byte as ``JSON.stringify(value)`` (UTF-8, no newline); with
     ``indent``, as ``JSON.stringify(value, null, 2)``. The one JSON encoder of ink-tui: the writer,
     ``--json`` output and the tool arguments shown or sent all use it."""
-    prepared = _prepare(value) if _has_special_number(value) else value
-    try:
-        return orjson.dumps(prepared, option=orjson.OPT_INDENT_2 if indent else None)
-    except TypeError:
-        # orjson refuses lone surrogates and deep nesting; JSON.stringify writes both.
-        return _stringify(value, indent=indent).encode("utf-8")
+    special, depth = _scan(value)
+    if depth <= _ORJSON_DEPTH:
+        prepared = _prepare(value) if special else value
+        try:
+            return orjson.dumps(prepared, option=orjson.OPT_INDENT_2 if indent else None)
+        except TypeError:
+            pass  # orjson refuses lone surrogates; JSON.stringify escapes them
+    return _stringify(value, indent=indent).encode("utf-8")
