@@ -169,14 +169,23 @@ def message_tokens(message: Message) -> int:
     return math.ceil(_chars(message) / 4)
 
 
+def _reported(usage: Any, key: str) -> int:
+    """A usage count as a whole number; 0 for one Python cannot count (``1e400`` reads as
+    Infinity, which Ink's ``JSON.parse`` accepts and ``int()`` refuses)."""
+    value = usage.get(key, 0)
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return int(value)
+
+
 def estimate_tokens(messages: Sequence[Message], floor: int = 0) -> int:
     """The last assistant reply's reported usage plus chars/4 of the messages after it."""
     for index in range(len(messages) - 1, floor - 1, -1):
         message = messages[index]
         usage = message.get("usage") if message.get("role") == "assistant" else None
-        if usage and any(int(usage.get(key, 0)) for key in ANCHOR_KEYS):
+        if usage and any(_reported(usage, key) for key in ANCHOR_KEYS):
             reported = sum(
-                int(usage.get(key, 0))
+                _reported(usage, key)
                 for key in ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
             )
             return reported + sum(message_tokens(m) for m in messages[index + 1 :])

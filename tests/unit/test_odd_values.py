@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ink_tui.agent.compact import estimate_tokens
 from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.cli import main
 from ink_tui.paths import project_dir
@@ -144,6 +145,14 @@ def test_the_writer_appends_odd_values_as_ink_would(tmp_path: Path) -> None:
     assert b'"arguments":{"\\ud83d key":"cut \\ud83d","n":null,"z":0,"one":1}' in line
     assert b'"id":"c\\udc00"' in line
     assert open_session(writer.path).entries[-1].record["message"]["blocks"][0]["id"] == "c\udc00"
+
+
+def test_compaction_counts_a_reply_whose_usage_reads_as_infinity() -> None:
+    reply = decode_line(
+        b'{"role":"assistant","blocks":[],"stopReason":"end_turn",'
+        b'"usage":{"inputTokens":1e400,"outputTokens":7,"cacheReadTokens":-1e400}}'
+    )
+    assert estimate_tokens([{"role": "user", "content": "x" * 40}, reply]) == 7
 
 
 # -- what is sent to a model ---------------------------------------------------------------
