@@ -1,0 +1,241 @@
+"""Values Ink's ``JSON.parse`` accepts and Python may not, through every screen.
+
+Hypothesis writes sessions holding lone surrogates (a model cut mid-emoji writes ``"\\ud83d"``;
+Ink keeps it), ``1e400``, ``-0``, ``1.0``, integers past 64 bits, escapes and markup, in every
+free field, then walks them as a user would: the picker's row and preview, the session view and
+``y`` on each row, the error view of a file holding them on a bad line, and the chat pane started
+on the session with a fake model (``fake_llm``) whose reply holds a lone surrogate too, then a
+second message. Nothing may crash, nothing unsafe may be handed to Textual, the clipboard and
+every request body stay valid UTF-8, and the file keeps Ink's escapes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from textual.widgets import Static
+
+from ink_tui.paths import project_dir
+from ink_tui.session import ModelRef
+from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.screens.chat import ChatScreen
+from ink_tui.ui.screens.chat_modals import ForkScreen
+from ink_tui.ui.screens.error import ErrorScreen
+from ink_tui.ui.screens.picker import PickerScreen
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.preview import SessionPreview
+from ink_tui.ui.widgets.session_list import SessionList
+
+STAMP = "2026-10-05T12:34:56.789Z"
+SIZE = (120, 40)
+WAIT_SECONDS = 15.0
+MODEL = ModelRef("anthropic", "claude-sonnet-4-5")
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+ODD_NUMBERS = ["1e400", "-1e400", "-0", "1.0", "1e-400", "18446744073709551616", "1" * 400]
+ODD_PIECES = ["\ud83d", "\ude00", "x\udbff", "[/]", "[bold]", "\x1b]2;t\x07", "\x9b", "é"]
+ODD_TEXT = st.lists(st.sampled_from(ODD_PIECES), min_size=1, max_size=4).map("".join)
+
+
+# -- what the app hands Textual ------------------------------------------------------------------
+
+
+def screen_text(app: InkApp) -> str:
+    """Every segment of the screen as the compositor renders it."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def assert_safe(app: InkApp) -> None:
+    assert app.is_running
+    found = UNSAFE.search(screen_text(app))
+    assert found is None, f"raw {found.group()!r} on {type(app.screen).__name__}"
+    for note in app._notifications:
+        assert UNSAFE.search(note.message.replace("\n", " ")) is None, note.message
+
+
+async def until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+# -- sessions with odd values, as raw JSON text --------------------------------------------------
+
+
+def session_lines(text: Callable[[], str], number: Callable[[], str]) -> list[str]:
+    """The lines of a session (header, prompts, a tool call and its result, a name, a label)
+    whose free fields hold ``text()`` (a string) and ``number()`` (raw JSON number text)."""
+
+    def quoted() -> str:
+        return json.dumps(text())  # controls and surrogates escaped, as Ink writes them
+
+    def entry(entry_id: str, parent: str | None, kind: str, body: str) -> str:
+        parent_text = "null" if parent is None else f'"{parent}"'
+        return (
+            f'{{"type":"{kind}","id":"{entry_id}","parentId":{parent_text},'
+            f'"timestamp":"{STAMP}",{body}}}'
+        )
+
+    call_id = quoted()
+    return [
+        f'{{"type":"session","version":1,"id":"0dd00000-odd","timestamp":"{STAMP}",'
+        f'"cwd":CWD_JSON,"model":{{"provider":"anthropic","modelId":"{MODEL.model_id}"}}}}',
+        entry("u1", None, "message", f'"message":{{"role":"user","content":{quoted()}}}'),
+        entry(
+            "a1",
+            "u1",
+            "message",
+            '"message":{"role":"assistant","blocks":['
+            f'{{"type":"thinking","thinking":{quoted()}}},{{"type":"text","text":{quoted()}}},'
+            f'{{"type":"toolCall","id":{call_id},"name":"bash","arguments":'
+            f'{{"command":{quoted()},"n":{number()},{quoted()}:[{number()},{quoted()}]}}}}],'
+            f'"usage":{{"inputTokens":{number()},"outputTokens":{number()}}},'
+            f'"stopReason":"tool_use","model":"{MODEL.model_id}"}}',
+        ),
+        entry(
+            "r1",
+            "a1",
+            "message",
+            f'"message":{{"role":"toolResult","results":[{{"toolCallId":{call_id},'
+            f'"toolName":"bash","content":{quoted()},"isError":false}}]}}',
+        ),
+        entry("u2", "r1", "message", f'"message":{{"role":"user","content":{quoted()}}}'),
+        entry(
+            "a2",
+            "u2",
+            "message",
+            f'"message":{{"role":"assistant","blocks":[{{"type":"text","text":{quoted()}}}],'
+            f'"usage":{{"inputTokens":{number()},"outputTokens":1}},"stopReason":"end_turn"}}',
+        ),
+        entry("n1", "a2", "session_info", f'"name":{quoted()}'),
+        entry("l1", "n1", "label", f'"targetId":"u1","label":{quoted()}'),
+    ]
+
+
+@st.composite
+def odd_sessions(draw: st.DrawFn) -> list[str]:
+    return session_lines(lambda: draw(ODD_TEXT), lambda: draw(st.sampled_from(ODD_NUMBERS)))
+
+
+# Every field at once: a lone high surrogate with markup and an escape, and Infinity.
+WORST = session_lines(lambda: "\ud83d[/]\x1b]2;t\x07", lambda: "1e400")
+
+
+def write(path: Path, lines: list[str], cwd: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = "".join(line.replace("CWD_JSON", json.dumps(str(cwd))) + "\n" for line in lines)
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def make_app(base: Path, cwd: Path, config: Path, open_path: Path | None = None) -> InkApp:
+    options = LaunchOptions(
+        sessions_dir=base, cwd=str(cwd), open_path=open_path, config_path=config
+    )
+    return InkApp(options)
+
+
+# -- the walk ------------------------------------------------------------------------------------
+
+
+async def walk_picker_session_and_chat(
+    base: Path, cwd: Path, config: Path, path: Path, llm: Any
+) -> None:
+    app = make_app(base, cwd, config)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        table = app.screen.query_one(SessionList)
+        await until(pilot, lambda: table.row_count == 1, "the session's row")
+        assert_safe(app)
+        await pilot.press("space")
+        preview = app.screen.query_one(SessionPreview)
+        await until(pilot, lambda: preview.loaded_path == path, "the preview")
+        assert_safe(app)
+
+        await pilot.press("enter")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
+            "the session view",
+        )
+        await pilot.press("g")
+        for _ in range(8):  # y on every row, top to bottom
+            await pilot.press("y")
+            await pilot.pause()
+            app.clipboard.encode("utf-8")  # the clipboard holds valid UTF-8
+            await pilot.press("j")
+        assert_safe(app)
+
+        llm.anthropic(text="half an emoji \ud83d and on")
+        llm.anthropic(text="fine")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ChatScreen | ForkScreen), "the chat")
+        if isinstance(app.screen, ForkScreen):  # c on an earlier row: continue from the leaf
+            await pilot.press("l")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, ChatScreen) and app.screen.engine is not None,
+            "the chat pane",
+        )
+        chat = app.screen
+        assert_safe(app)
+        for message in ("go on", "and again"):
+            composer = chat.query_one("#chat-input")
+            composer.focus()
+            await pilot.press(*message, "enter")
+            await until(pilot, lambda: not chat.busy and app.screen is chat, "the turn to end")
+        assert len(llm.requests) == 2, [str(s.content) for s in chat.query(Static)]
+        for request in llm.requests:
+            assert SURROGATE.search(json.dumps(request.body, ensure_ascii=False)) is None
+        assert_safe(app)
+    raw = path.read_bytes()
+    raw.decode("utf-8")
+    assert b'"text":"half an emoji \\ud83d and on"' in raw  # Ink's escape, kept in the file
+    assert raw.count(b'"role":"assistant"') == 4
+
+
+async def walk_error_view(base: Path, cwd: Path, config: Path, path: Path) -> None:
+    app = make_app(base, cwd, config, open_path=path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
+        screen = app.screen
+        await until(pilot, lambda: bool(screen.rows), "the raw lines")
+        assert_safe(app)
+
+
+@given(odd_sessions())
+@example(WORST)
+@settings(
+    max_examples=2,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_every_screen_handles_odd_values(
+    tmp_path: Path, llm: Any, workdir: Path, lines: list[str]
+) -> None:
+    base = tmp_path / "sessions"
+    folder = project_dir(base, str(workdir))
+    for old in folder.glob("*.jsonl") if folder.is_dir() else ():
+        old.unlink()
+    llm.requests.clear()
+    config = tmp_path / "config.toml"
+    path = write(folder / "2026-10-05T12-34-56-789Z-odd.jsonl", lines, workdir)
+    asyncio.run(walk_picker_session_and_chat(base, workdir, config, path, llm))
+
+    broken = tmp_path / "broken" / "broken.jsonl"
+    bad = lines[2].replace('"type":"message"', '"type":42', 1)  # an interior line Ink refuses
+    write(broken, [lines[0], lines[1], bad, *lines[3:]], workdir)
+    asyncio.run(walk_error_view(base, workdir, config, broken))
