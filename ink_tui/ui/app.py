@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual import on
 from textual.app import SystemCommand
+from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
@@ -98,6 +99,11 @@ class InkApp(InkAppBase):
             timeout=timeout,
             markup=False,
         )
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """A screen's title and sub-title (a session's name, a file name) with controls made
+        visible; Textual shows them as plain text already."""
+        return super().format_title(visible(title), visible(sub_title))
 
     def copy_to_clipboard(self, text: str) -> None:
         """Copy ``text``; a lone surrogate (UTF-8 cannot encode it) is copied as U+FFFD."""

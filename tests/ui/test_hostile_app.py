@@ -217,3 +217,18 @@ async def test_y_copies_a_message_holding_a_lone_surrogate(tmp_path: Path) -> No
         assert "cut mid-emoji \ufffd" in texts
         texts.encode("utf-8")  # the clipboard is always valid UTF-8
         assert_safe(app)
+
+
+# -- titles ----------------------------------------------------------------------------------------
+
+
+async def test_a_hostile_title_and_sub_title_are_shown_visibly(tmp_path: Path) -> None:
+    """What a Header would show for a screen titled with session text (a name, a file name)."""
+    path = write_session(folder(tmp_path), session_lines())
+    app = make_app(tmp_path, path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.title = f"{OSC_TYPE} \ud83d"
+        app.screen.sub_title = "[/] x\u001b[2J"
+        shown = app.format_title(app.screen.title, app.screen.sub_title).plain
+        assert shown == f"{OSC_SHOWN} \ufffd — [/] x␛[2J"

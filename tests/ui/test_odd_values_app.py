@@ -239,3 +239,33 @@ def test_every_screen_handles_odd_values(
     bad = lines[2].replace('"type":"message"', '"type":42', 1)  # an interior line Ink refuses
     write(broken, [lines[0], lines[1], bad, *lines[3:]], workdir)
     asyncio.run(walk_error_view(base, workdir, config, broken))
+
+
+def test_tool_arguments_show_as_ink_would_send_them(tmp_path: Path) -> None:
+    """The replay shows a call's arguments as JSON.stringify writes them (what Ink sends): not
+    ``Infinity`` or ``1.0``, which no JSON reader accepts or Ink writes; a lone surrogate as its
+    escape."""
+    from rich.console import Console
+
+    from ink_tui.session import open_session
+    from ink_tui.session.branchview import load_branch
+    from ink_tui.ui.render.blocks import RenderOptions, item_block
+
+    header = f'{{"type":"session","version":1,"id":"a","timestamp":"{STAMP}","cwd":CWD_JSON}}'
+    common = f'"timestamp":"{STAMP}","type":"message"'
+    call = (
+        f'{{"id":"a1","parentId":"u1",{common},"message":{{"role":"assistant","blocks":['
+        '{"type":"toolCall","id":"c1","name":"custom","arguments":'
+        '{"inf":1e400,"one":1.0,"neg":-0,"\\ud83d":"cut \\ud83d"}}],'
+        '"usage":{"inputTokens":1,"outputTokens":1},"stopReason":"tool_use"}}'
+    )
+    prompt = f'{{"id":"u1","parentId":null,{common},"message":{{"role":"user","content":"go"}}}}'
+    path = write(tmp_path / "args.jsonl", [header, prompt, call], tmp_path)
+    turns = load_branch(open_session(path), None).turns
+    (tool,) = [item for turn in turns for item in turn.items if item.tool is not None]
+    console = Console(width=100, color_system=None, record=True)
+    console.print(item_block(tool, RenderOptions(output="full")))
+    shown = console.export_text()
+    assert '"inf": null,' in shown and '"one": 1,' in shown and '"neg": 0,' in shown
+    assert '"\\ud83d": "cut \\ud83d"' in shown
+    assert "Infinity" not in shown

@@ -6,7 +6,6 @@ Pure functions of the view rows (``ink_tui.session.view``) and display options; 
 from __future__ import annotations
 
 import difflib
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -16,6 +15,7 @@ from rich.padding import Padding
 from rich.syntax import Syntax
 from rich.text import Text
 
+from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
@@ -124,7 +124,8 @@ def _call_detail(exchange: ToolExchange, options: RenderOptions) -> RenderableTy
         return Syntax(code, lexer, theme=options.code_theme, line_numbers=True, word_wrap=True)
     if name in ("read", "grep", "find", "ls", "task") or not arguments:
         return None
-    return plain(json.dumps(arguments, ensure_ascii=False, indent=2), "dim")
+    # As Ink would send them (JSON.stringify: 1e400 is null, 1.0 is 1), controls made visible.
+    return plain(encode_json(arguments, indent=True).decode("utf-8"), "dim")
 
 
 def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> RenderableType:
