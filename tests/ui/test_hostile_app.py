@@ -232,3 +232,132 @@ async def test_a_hostile_title_and_sub_title_are_shown_visibly(tmp_path: Path) -
         app.screen.sub_title = "[/] x\u001b[2J"
         shown = app.format_title(app.screen.title, app.screen.sub_title).plain
         assert shown == f"{OSC_SHOWN} \ufffd — [/] x␛[2J"
+
+
+# -- one hostile session through every screen ----------------------------------------------
+
+EVIL = '[/] \u001b]2;T\u0007 [bold]x\u009b [a="] \u001b[2J'
+
+
+def hostile_everywhere(cwd: Path) -> list[str]:
+    """A session whose every free field is hostile, ending in a torn line of a hostile type."""
+    header = {
+        "type": "session",
+        "version": 1,
+        "id": "e0000000-evil",
+        "timestamp": STAMP,
+        "model": {"provider": "anthropic", "modelId": "claude-sonnet-4-5"},
+    }
+    call = {"type": "toolCall", "id": f"call{EVIL}", "name": "bash", "arguments": {"command": EVIL}}
+    return [
+        json.dumps({**header, "cwd": str(cwd)}),
+        record("message", "u1", None, message={"role": "user", "content": EVIL}),
+        record(
+            "message",
+            "a1",
+            "u1",
+            message={
+                "role": "assistant",
+                "blocks": [
+                    {"type": "thinking", "thinking": EVIL},
+                    {"type": "text", "text": f"{EVIL} {OSC_TYPE}"},
+                    call,
+                ],
+                "usage": {"inputTokens": 1, "outputTokens": 1},
+                "stopReason": "tool_use",
+                "model": f"m{EVIL}",
+            },
+        ),
+        record(
+            "message",
+            "r1",
+            "a1",
+            message={
+                "role": "toolResult",
+                "results": [
+                    {
+                        "toolCallId": f"call{EVIL}",
+                        "toolName": "bash",
+                        "content": f"\u001b[31mred\u001b[0m {EVIL}",
+                        "isError": False,
+                    }
+                ],
+            },
+        ),
+        record("session_info", "n1", "r1", name=EVIL),
+        record("label", "l1", "n1", targetId="u1", label=EVIL),
+        record(OSC_TYPE, "x1", "l1"),
+    ]
+
+
+async def test_one_hostile_session_through_every_screen(
+    tmp_path: Path, llm: Any, workdir: Path
+) -> None:
+    """Notices, the session view, branches, help, the chat pane (notes, header, the approval
+    dialog of a hostile command, the reply) and the error view: nothing raw, nothing parsed."""
+    from ink_tui.ui.screens.branches import BranchesScreen
+    from ink_tui.ui.screens.chat import ChatScreen
+    from ink_tui.ui.screens.chat_modals import ApprovalScreen
+    from ink_tui.ui.screens.error import ErrorScreen
+    from ink_tui.ui.screens.help import HelpScreen
+
+    name = '2026-10-05T12-00-00-000Z-\x1b]2;F\x07[a="].jsonl'
+    path = write_session(project_dir(tmp_path / "sessions", str(workdir)), [], name)
+    path.write_text("".join(line + "\n" for line in hostile_everywhere(workdir)))
+    app = InkApp(
+        LaunchOptions(
+            sessions_dir=tmp_path / "sessions",
+            cwd=str(workdir),
+            open_path=path,
+            config_path=tmp_path / "config.toml",
+        )
+    )
+    llm.anthropic(tool_calls=[("toolu_1", "bash", {"command": f"echo {EVIL}"})])
+    llm.anthropic(text=f"denied {EVIL} {OSC_TYPE}")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: toast_shows(app, OSC_SHOWN), "the torn-line notice")
+        assert_safe(app)
+        for key, kind in (("b", BranchesScreen), ("question_mark", HelpScreen)):
+            await pilot.press(key)
+            await until(pilot, lambda kind=kind: isinstance(app.screen, kind), kind.__name__)
+            await pilot.pause(0.2)
+            assert_safe(app)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
+
+    # The chat pane on the same session without its torn line (one Ink can continue).
+    path.write_text("".join(line + "\n" for line in hostile_everywhere(workdir)[:-1]))
+    app = InkApp(
+        LaunchOptions(
+            sessions_dir=tmp_path / "sessions",
+            cwd=str(workdir),
+            open_path=path,
+            config_path=tmp_path / "config.toml",
+            chat=True,
+        )
+    )
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, ChatScreen) and app.screen.engine is not None,
+            "the chat pane",
+        )
+        chat = app.screen
+        assert_safe(app)
+        await pilot.press(*"go", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
+        assert_safe(app)
+        await pilot.press("n")
+        await until(pilot, lambda: len(llm.requests) == 2 and not chat.busy, "the reply")
+        await until(pilot, lambda: app.screen is chat, "the chat pane again")
+        assert_safe(app)
+
+    broken = write_session(tmp_path / "broken", hostile_everywhere(workdir)[:3], name)
+    with broken.open("a") as stream:  # an interior line Ink refuses, then a good one
+        stream.write(record(OSC_TYPE, "x1", "a1") + "\n" + hostile_everywhere(workdir)[3] + "\n")
+    app = make_app(tmp_path, broken)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
+        error_view = app.screen
+        await until(pilot, lambda: bool(error_view.rows), "the raw lines")
+        assert_safe(app)
