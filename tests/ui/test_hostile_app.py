@@ -16,22 +16,20 @@ from __future__ import annotations
 
 import json
 import re
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets._toast import Toast
+from waiting import wait_for, workers_finished
 
 from ink_tui.paths import project_dir
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.session import SessionScreen
 
 CWD = "/home/ada/code/hostile"
 STAMP = "2026-10-05T12:34:56.789Z"
 SIZE = (120, 40)
-WAIT_SECONDS = 10.0
 
 OSC_TYPE = "\u001b]2;PWNED\u001b\\\u001b]52;c;UFdORUQ=\u001b\\"
 OSC_SHOWN = "␛]2;PWNED␛\\␛]52;c;UFdORUQ=␛\\"
@@ -73,15 +71,6 @@ def assert_safe(app: InkApp) -> None:
         assert found is None, f"raw {found.group()!r} handed to Textual in {text!r}"
 
 
-async def until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
 def toast_shows(app: InkApp, text: str) -> bool:
     """A toast shows ``text`` literally (toasts wrap: compared without line breaks)."""
     return any(text in toast.replace("\n", "") for toast in toast_texts(app))
@@ -121,18 +110,6 @@ def write_session(folder: Path, lines: list[str], name: str = "session.jsonl") -
     return path
 
 
-def make_app(tmp_path: Path, path: Path, *, follow: bool = False) -> InkApp:
-    return InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd=CWD,
-            open_path=path,
-            config_path=tmp_path / "config.toml",
-            follow=follow,
-        )
-    )
-
-
 def folder(tmp_path: Path) -> Path:
     return project_dir(tmp_path / "sessions", CWD)
 
@@ -142,32 +119,32 @@ def folder(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(("kind", "shown"), HOSTILE_TYPES, ids=TYPE_IDS)
 async def test_a_hostile_torn_final_line_is_a_literal_notice_on_open(
-    tmp_path: Path, kind: str, shown: str
+    make_app: Any, tmp_path: Path, kind: str, shown: str
 ) -> None:
     torn = record(kind, "x1", "a1")  # an unknown type: Ink drops the final line
     path = write_session(folder(tmp_path), [*session_lines(), torn])
-    app = make_app(tmp_path, path)
+    app = make_app(cwd=CWD, open_path=path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(pilot, lambda: toast_shows(app, shown), "the torn-line notice")
+        await wait_for(pilot, lambda: toast_shows(app, shown), "the torn-line notice")
         assert any(shown in notice for notice in notices(app))
         assert_safe(app)
 
 
 @pytest.mark.parametrize(("kind", "shown"), HOSTILE_TYPES[::2], ids=TYPE_IDS[::2])
 async def test_a_hostile_line_appended_while_following_is_a_literal_notice(
-    tmp_path: Path, kind: str, shown: str
+    make_app: Any, tmp_path: Path, kind: str, shown: str
 ) -> None:
     path = write_session(folder(tmp_path), session_lines())
-    app = make_app(tmp_path, path, follow=True)
+    app = make_app(cwd=CWD, open_path=path, follow=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, SessionScreen) and app.screen.following,
             "following",
         )
         with path.open("a", encoding="utf-8") as stream:
             stream.write(record(kind, "x1", "a1") + "\n")
-        await until(pilot, lambda: toast_shows(app, shown), "the notice of the bad line")
+        await wait_for(pilot, lambda: toast_shows(app, shown), "the notice of the bad line")
         assert any("is not a valid record" in notice for notice in notices(app))
         assert_safe(app)
 
@@ -181,38 +158,38 @@ NEWER_NAMES = [
 
 @pytest.mark.parametrize(("name", "shown"), NEWER_NAMES, ids=["escapes", "attribute", "tags"])
 async def test_a_newer_session_with_a_hostile_file_name_is_a_literal_notice(
-    tmp_path: Path, name: str, shown: str
+    make_app: Any, tmp_path: Path, name: str, shown: str
 ) -> None:
     path = write_session(folder(tmp_path), session_lines())
-    app = make_app(tmp_path, path, follow=True)
+    app = make_app(cwd=CWD, open_path=path, follow=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, SessionScreen) and app.screen.following,
             "following",
         )
         screen = app.screen
         newer = write_session(folder(tmp_path), session_lines("n0000000-newer"), name)
-        await until(pilot, lambda: screen.newer_session == newer, "the newer session")
-        await until(pilot, lambda: toast_shows(app, shown), "the newer-session notice")
+        await wait_for(pilot, lambda: screen.newer_session == newer, "the newer session")
+        await wait_for(pilot, lambda: toast_shows(app, shown), "the newer-session notice")
         assert_safe(app)
 
 
 # -- the clipboard ---------------------------------------------------------------------------
 
 
-async def test_y_copies_a_message_holding_a_lone_surrogate(tmp_path: Path) -> None:
+async def test_y_copies_a_message_holding_a_lone_surrogate(make_app: Any, tmp_path: Path) -> None:
     path = write_session(folder(tmp_path), session_lines())
-    app = make_app(tmp_path, path)
+    app = make_app(cwd=CWD, open_path=path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
             "the session view",
         )
         await pilot.press("G")  # the last row: the reply cut mid-emoji
         await pilot.press("y")
-        await until(pilot, lambda: "cut mid-emoji" in app.clipboard, "the copy")
+        await wait_for(pilot, lambda: "cut mid-emoji" in app.clipboard, "the copy")
         texts = app.clipboard
         assert "cut mid-emoji \ufffd" in texts
         texts.encode("utf-8")  # the clipboard is always valid UTF-8
@@ -222,12 +199,14 @@ async def test_y_copies_a_message_holding_a_lone_surrogate(tmp_path: Path) -> No
 # -- titles ----------------------------------------------------------------------------------------
 
 
-async def test_a_hostile_title_and_sub_title_are_shown_visibly(tmp_path: Path) -> None:
+async def test_a_hostile_title_and_sub_title_are_shown_visibly(
+    make_app: Any, tmp_path: Path
+) -> None:
     """What a Header would show for a screen titled with session text (a name, a file name)."""
     path = write_session(folder(tmp_path), session_lines())
-    app = make_app(tmp_path, path)
+    app = make_app(cwd=CWD, open_path=path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
         app.screen.title = f"{OSC_TYPE} \ud83d"
         app.screen.sub_title = "[/] x\u001b[2J"
         shown = app.format_title(app.screen.title, app.screen.sub_title).plain
@@ -291,7 +270,7 @@ def hostile_everywhere(cwd: Path) -> list[str]:
 
 
 async def test_one_hostile_session_through_every_screen(
-    tmp_path: Path, llm: Any, workdir: Path
+    make_app: Any, tmp_path: Path, llm: Any, workdir: Path
 ) -> None:
     """Notices, the session view, branches, help, the chat pane (notes, header, the approval
     dialog of a hostile command, the reply) and the error view: nothing raw, nothing parsed."""
@@ -304,40 +283,25 @@ async def test_one_hostile_session_through_every_screen(
     name = '2026-10-05T12-00-00-000Z-\x1b]2;F\x07[a="].jsonl'
     path = write_session(project_dir(tmp_path / "sessions", str(workdir)), [], name)
     path.write_text("".join(line + "\n" for line in hostile_everywhere(workdir)))
-    app = InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd=str(workdir),
-            open_path=path,
-            config_path=tmp_path / "config.toml",
-        )
-    )
+    app = make_app(cwd=workdir, open_path=path)
     llm.anthropic(tool_calls=[("toolu_1", "bash", {"command": f"echo {EVIL}"})])
     llm.anthropic(text=f"denied {EVIL} {OSC_TYPE}")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(pilot, lambda: toast_shows(app, OSC_SHOWN), "the torn-line notice")
+        await wait_for(pilot, lambda: toast_shows(app, OSC_SHOWN), "the torn-line notice")
         assert_safe(app)
         for key, kind in (("b", BranchesScreen), ("question_mark", HelpScreen)):
             await pilot.press(key)
-            await until(pilot, lambda kind=kind: isinstance(app.screen, kind), kind.__name__)
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda kind=kind: isinstance(app.screen, kind), kind.__name__)
+            await wait_for(pilot, workers_finished(app), f"the {kind.__name__}'s workers")
             assert_safe(app)
             await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
+            await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
 
     # The chat pane on the same session without its torn line (one Ink can continue).
     path.write_text("".join(line + "\n" for line in hostile_everywhere(workdir)[:-1]))
-    app = InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd=str(workdir),
-            open_path=path,
-            config_path=tmp_path / "config.toml",
-            chat=True,
-        )
-    )
+    app = make_app(cwd=workdir, open_path=path, chat=True)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, ChatScreen) and app.screen.engine is not None,
             "the chat pane",
@@ -345,19 +309,19 @@ async def test_one_hostile_session_through_every_screen(
         chat = app.screen
         assert_safe(app)
         await pilot.press(*"go", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
+        await wait_for(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
         assert_safe(app)
         await pilot.press("n")
-        await until(pilot, lambda: len(llm.requests) == 2 and not chat.busy, "the reply")
-        await until(pilot, lambda: app.screen is chat, "the chat pane again")
+        await wait_for(pilot, lambda: len(llm.requests) == 2 and not chat.busy, "the reply")
+        await wait_for(pilot, lambda: app.screen is chat, "the chat pane again")
         assert_safe(app)
 
     broken = write_session(tmp_path / "broken", hostile_everywhere(workdir)[:3], name)
     with broken.open("a") as stream:  # an interior line Ink refuses, then a good one
         stream.write(record(OSC_TYPE, "x1", "a1") + "\n" + hostile_everywhere(workdir)[3] + "\n")
-    app = make_app(tmp_path, broken)
+    app = make_app(cwd=CWD, open_path=broken)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
         error_view = app.screen
-        await until(pilot, lambda: bool(error_view.rows), "the raw lines")
+        await wait_for(pilot, lambda: bool(error_view.rows), "the raw lines")
         assert_safe(app)

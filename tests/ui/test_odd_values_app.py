@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,11 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from textual.widgets import Static
+from waiting import wait_for
 
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.chat_modals import ForkScreen
 from ink_tui.ui.screens.error import ErrorScreen
@@ -36,7 +36,6 @@ from ink_tui.ui.widgets.session_list import SessionList
 
 STAMP = "2026-10-05T12:34:56.789Z"
 SIZE = (120, 40)
-WAIT_SECONDS = 15.0
 MODEL = ModelRef("anthropic", "claude-sonnet-4-5")
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -61,15 +60,6 @@ def assert_safe(app: InkApp) -> None:
     assert found is None, f"raw {found.group()!r} on {type(app.screen).__name__}"
     for note in app._notifications:
         assert UNSAFE.search(note.message.replace("\n", " ")) is None, note.message
-
-
-async def until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 # -- sessions with odd values, as raw JSON text --------------------------------------------------
@@ -141,32 +131,23 @@ def write(path: Path, lines: list[str], cwd: Path) -> Path:
     return path
 
 
-def make_app(base: Path, cwd: Path, config: Path, open_path: Path | None = None) -> InkApp:
-    options = LaunchOptions(
-        sessions_dir=base, cwd=str(cwd), open_path=open_path, config_path=config
-    )
-    return InkApp(options)
-
-
 # -- the walk ------------------------------------------------------------------------------------
 
 
-async def walk_picker_session_and_chat(
-    base: Path, cwd: Path, config: Path, path: Path, llm: Any
-) -> None:
-    app = make_app(base, cwd, config)
+async def walk_picker_session_and_chat(make_app: Any, cwd: Path, path: Path, llm: Any) -> None:
+    app = make_app(cwd=cwd)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
         table = app.screen.query_one(SessionList)
-        await until(pilot, lambda: table.row_count == 1, "the session's row")
+        await wait_for(pilot, lambda: table.row_count == 1, "the session's row")
         assert_safe(app)
         await pilot.press("space")
         preview = app.screen.query_one(SessionPreview)
-        await until(pilot, lambda: preview.loaded_path == path, "the preview")
+        await wait_for(pilot, lambda: preview.loaded_path == path, "the preview")
         assert_safe(app)
 
         await pilot.press("enter")
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
             "the session view",
@@ -174,7 +155,6 @@ async def walk_picker_session_and_chat(
         await pilot.press("g")
         for _ in range(8):  # y on every row, top to bottom
             await pilot.press("y")
-            await pilot.pause()
             app.clipboard.encode("utf-8")  # the clipboard holds valid UTF-8
             await pilot.press("j")
         assert_safe(app)
@@ -182,21 +162,24 @@ async def walk_picker_session_and_chat(
         llm.anthropic(text="half an emoji \ud83d and on")
         llm.anthropic(text="fine")
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, ChatScreen | ForkScreen), "the chat")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen | ForkScreen), "the chat")
         if isinstance(app.screen, ForkScreen):  # c on an earlier row: continue from the leaf
             await pilot.press("l")
-        await until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, ChatScreen) and app.screen.engine is not None,
             "the chat pane",
         )
         chat = app.screen
         assert_safe(app)
-        for message in ("go on", "and again"):
-            composer = chat.query_one("#chat-input")
-            composer.focus()
+        for sent, message in enumerate(("go on", "and again"), start=1):
+            chat.query_one("#chat-input").focus()
             await pilot.press(*message, "enter")
-            await until(pilot, lambda: not chat.busy and app.screen is chat, "the turn to end")
+            await wait_for(
+                pilot,
+                lambda sent=sent: len(llm.requests) == sent and not chat.busy,
+                f"turn {sent} to end",
+            )
         assert len(llm.requests) == 2, [str(s.content) for s in chat.query(Static)]
         for request in llm.requests:
             assert SURROGATE.search(json.dumps(request.body, ensure_ascii=False)) is None
@@ -207,12 +190,12 @@ async def walk_picker_session_and_chat(
     assert raw.count(b'"role":"assistant"') == 4
 
 
-async def walk_error_view(base: Path, cwd: Path, config: Path, path: Path) -> None:
-    app = make_app(base, cwd, config, open_path=path)
+async def walk_error_view(make_app: Any, cwd: Path, path: Path) -> None:
+    app = make_app(cwd=cwd, open_path=path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
         screen = app.screen
-        await until(pilot, lambda: bool(screen.rows), "the raw lines")
+        await wait_for(pilot, lambda: bool(screen.rows), "the raw lines")
         assert_safe(app)
 
 
@@ -224,21 +207,20 @@ async def walk_error_view(base: Path, cwd: Path, config: Path, path: Path) -> No
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_every_screen_handles_odd_values(
-    tmp_path: Path, llm: Any, workdir: Path, lines: list[str]
+    make_app: Any, tmp_path: Path, llm: Any, workdir: Path, lines: list[str]
 ) -> None:
     base = tmp_path / "sessions"
     folder = project_dir(base, str(workdir))
     for old in folder.glob("*.jsonl") if folder.is_dir() else ():
         old.unlink()
     llm.requests.clear()
-    config = tmp_path / "config.toml"
     path = write(folder / "2026-10-05T12-34-56-789Z-odd.jsonl", lines, workdir)
-    asyncio.run(walk_picker_session_and_chat(base, workdir, config, path, llm))
+    asyncio.run(walk_picker_session_and_chat(make_app, workdir, path, llm))
 
     broken = tmp_path / "broken" / "broken.jsonl"
     bad = lines[2].replace('"type":"message"', '"type":42', 1)  # an interior line Ink refuses
     write(broken, [lines[0], lines[1], bad, *lines[3:]], workdir)
-    asyncio.run(walk_error_view(base, workdir, config, broken))
+    asyncio.run(walk_error_view(make_app, workdir, broken))
 
 
 def test_tool_arguments_show_as_ink_would_send_them(tmp_path: Path) -> None:
