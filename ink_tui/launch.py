@@ -1,7 +1,8 @@
 """Arguments of the full-screen app and its start.
 
-``ink-tui [SESSION] [-c | -r ID] [--demo] [--sessions-dir DIR] [--cwd DIR]``; the subcommands
-(``list``, ``context``, ``check``, ``repair``) are parsed in :mod:`ink_tui.cli`.
+``ink-tui [SESSION] [-c | -r ID] [--demo [--reset]] [--sessions-dir DIR] [--cwd DIR]``; the
+subcommands (``list``, ``context``, ``check``, ``repair``) are parsed in :mod:`ink_tui.cli`.
+Nothing here imports Textual until the app runs (``--version`` and ``--help`` never do).
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 
@@ -20,7 +21,19 @@ from ink_tui.catalog.scan import newest_session, resolve_resume, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
 from ink_tui.session.records import THINKING_LEVELS
 
-__all__ = ["build_app_parser", "prepare_demo", "run_app", "startup_thinking"]
+__all__ = ["build_app_parser", "package_version", "prepare_demo", "run_app", "startup_thinking"]
+
+DEMO_FOLDER = "demo-sessions"
+
+
+def package_version() -> str:
+    """The installed distribution's version (``importlib.metadata``), else the package's own."""
+    try:
+        return metadata.version("ink-tui")
+    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
+        from ink_tui import __version__
+
+        return __version__
 
 
 class LaunchError(Exception):
@@ -55,8 +68,17 @@ def build_app_parser() -> argparse.ArgumentParser:
     start.add_argument(
         "-r", "--resume", metavar="ID", help="open the session with this id (or prefix)"
     )
+    parser.add_argument("--version", action="version", version=f"ink-tui {package_version()}")
     parser.add_argument(
-        "--demo", action="store_true", help="generate demo sessions and browse them"
+        "--demo",
+        action="store_true",
+        help="browse demo sessions, generated into the cache dir the first time and kept "
+        "after that (with whatever you chat into them)",
+    )
+    parser.add_argument(
+        "--reset",
+        action="store_true",
+        help="with --demo: delete the demo sessions and generate them again",
     )
     parser.add_argument(
         "--follow", action="store_true", help="follow the opened session as Ink writes it"
@@ -82,14 +104,16 @@ def build_app_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def prepare_demo(now: datetime | None = None) -> tuple[Path, str]:
-    """Generate the demo sessions tree into the cache dir; ``(sessions dir, project cwd)``."""
-    from ink_tui.demo import DEMO_CWD, generate_demo
+def prepare_demo(*, reset: bool = False, now: datetime | None = None) -> tuple[Path, str]:
+    """The demo sessions tree in the cache dir, generated once; ``(sessions dir, project cwd)``.
 
-    base = cache_dir() / "demo-sessions"
-    if base.exists():
-        shutil.rmtree(base)
-    generate_demo(base, now=now or datetime.now(UTC))
+    An existing demo tree is used as it is (what was chatted into it stays); ``reset`` deletes
+    it and generates it again.
+    """
+    from ink_tui.demo import DEMO_CWD, ensure_demo
+
+    base = cache_dir() / DEMO_FOLDER
+    ensure_demo(base, reset=reset, now=now or datetime.now(UTC))
     return base, DEMO_CWD
 
 
@@ -134,8 +158,10 @@ def run_app(argv: Sequence[str]) -> int:
     args = build_app_parser().parse_args(argv)
     base = sessions_dir(args.sessions_dir)
     cwd = os.path.abspath(args.cwd or os.getcwd())
+    if args.reset and not args.demo:
+        raise LaunchError("--reset goes with --demo: ink-tui --demo --reset")
     if args.demo:
-        base, cwd = prepare_demo()
+        base, cwd = prepare_demo(reset=args.reset)
     open_path: Path | None = None
     notice: str | None = None
     if args.session:

@@ -5,6 +5,7 @@ entry ids, session ids and file-name UUIDs come from the same generator. With a 
 same seed gives byte-identical files.
 
 - :func:`generate_demo` writes a small sessions tree (several projects, one child session).
+- :func:`ensure_demo` is ``--demo``'s: the tree is generated once and then kept as it is.
 - :func:`generate_session` writes one session, from a few KB up to 100 MB and more.
 
 What the sessions hold: English and Chinese prompts, markdown answers with code blocks, thinking
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,6 +43,7 @@ __all__ = [
     "PROJECTS",
     "TOOLS",
     "TORN_TAIL",
+    "ensure_demo",
     "generate_demo",
     "generate_session",
     "make_png",
@@ -72,13 +75,16 @@ def generate_session(
     torn: bool = False,
     metadata: bool = True,
     child: bool = False,
+    fork_rate: float | None = None,
 ) -> Path:
     """Write one session into ``project_dir`` and return its path.
 
     It stops after ``target_bytes`` bytes or ``entries`` tree entries (default 40 entries); big
-    targets get automatic compactions (Ink's trigger) and a fork every ~30 turns. ``child`` makes
-    the first ``task`` call launch a real child session in ``project_dir/children``. The file's
-    mtime is the time of its last record.
+    targets get automatic compactions (Ink's trigger) and a fork every ~30 turns. ``fork_rate``
+    (0..1, any size) is the chance of a fork after each turn instead: each fork leaves one or two
+    more leaves (a session of many branches). ``child`` makes the first ``task`` call launch a
+    real child session in ``project_dir/children``. The file's mtime is the time of its last
+    record.
     """
     options = Options(
         model=model,
@@ -90,6 +96,7 @@ def generate_session(
         torn=torn,
         metadata=metadata,
         child=child,
+        fork_rate=fork_rate,
     )
     clock = FakeClock(clock_start.astimezone(UTC))
     builder = SessionBuilder(
@@ -145,3 +152,37 @@ def generate_demo(
         paths.append(path)
     paths.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     return paths
+
+
+def _holds_demo(base: Path) -> bool:
+    """``base`` is a finished demo tree: the demo project's folder holds sessions."""
+    folder = base / cwd_folder_name(DEMO_CWD)
+    return folder.is_dir() and any(folder.glob("*.jsonl"))
+
+
+def ensure_demo(base_dir: Path, *, reset: bool = False, now: datetime | None = None) -> bool:
+    """The demo tree at ``base_dir``, generated only when missing (or ``reset``): what a user
+    chatted into the demo sessions is kept from one launch to the next. Returns whether it was
+    generated now.
+
+    The tree is written beside ``base_dir`` and renamed into place once complete, so an
+    interrupted generation never leaves a half tree that would be taken for the demo.
+    """
+    base_dir = Path(base_dir)
+    if reset and base_dir.exists():
+        shutil.rmtree(base_dir)
+    if _holds_demo(base_dir):
+        return False
+    if base_dir.exists():  # not a demo tree (an interrupted one, or emptied by hand)
+        shutil.rmtree(base_dir)
+    scratch = base_dir.with_name(f"{base_dir.name}.partial-{os.getpid()}")
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    base_dir.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        generate_demo(scratch, now=now)
+        scratch.rename(base_dir)
+    finally:
+        if scratch.exists():
+            shutil.rmtree(scratch, ignore_errors=True)
+    return True

@@ -66,6 +66,7 @@ class Options:
     metadata: bool = True  # session_info, labels, thinkingLevelChange, session_model
     child: bool = False  # the first task call launches a real child session in children/
     child_launch: Record | None = None  # set when this session IS the child
+    fork_rate: float | None = None  # chance of a fork after each turn (None: ~3% when big)
     tools: tuple[str, ...] = TOOLS
 
 
@@ -389,7 +390,9 @@ def run(builder: SessionBuilder, *, entries: int | None, target_bytes: int | Non
             manual_compaction = True
         elif builder.chars // 4 > TRIGGER_TOKENS:
             builder.compaction()
-        if options.fork and ((not forked and done >= 0.7) or (big and rng.random() < 0.03)):
+        rate = options.fork_rate if options.fork_rate is not None else (0.03 if big else 0.0)
+        # (no draw when the rate is 0: small sessions keep their random stream, byte for byte)
+        if options.fork and ((not forked and done >= 0.7) or (rate > 0 and rng.random() < rate)):
             builder.fork()
             forked = True
         if options.metadata and rng.random() < 0.2:
