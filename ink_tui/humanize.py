@@ -1,8 +1,32 @@
-"""Ages and sizes as people read them, for the picker and ``ink-tui list``."""
+"""Ages, sizes, counts and plurals as people read them, for the screens and the command line."""
 
 from __future__ import annotations
 
-__all__ = ["human_size", "relative_age"]
+__all__ = ["COUNT_WIDTH", "compact_count", "human_size", "plural", "relative_age"]
+
+COUNT_WIDTH = 5
+"""The widest :func:`compact_count` text (``"49.9k"``, ``"-9999"``)."""
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``"1 leaf"``, ``"2 leaves"``, ``"0 compactions"``: the count and the word that fits it."""
+    word = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count:,} {word}"
+
+
+def compact_count(count: int) -> str:
+    """A count in at most :data:`COUNT_WIDTH` characters, never cut: ``"9998"``, ``"49.9k"``,
+    ``"408k"``, ``"1.2M"``. Below 10,000 it is exact."""
+    if -10_000 < count < 10_000:
+        return str(count)
+    sign = "-" if count < 0 else ""
+    value = abs(count)
+    for unit, size in (("k", 1_000), ("M", 1_000_000), ("G", 1_000_000_000)):
+        scaled = value / size
+        for text in (f"{scaled:.1f}", f"{scaled:.0f}"):
+            if len(sign + text) + 1 <= COUNT_WIDTH and float(text) < 1000:
+                return f"{sign}{text}{unit}"
+    return f"{sign}{value / 1e12:.0f}T"
 
 
 def relative_age(mtime: float, now: float) -> str:

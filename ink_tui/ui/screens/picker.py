@@ -54,7 +54,14 @@ def _stat_folder(folder: Path, found: dict[Path, tuple[float, int]]) -> None:
 
 
 class PickerScreen(Screen[None]):
-    """Pick a session: Enter opens it, Space previews it, Tab widens the scope."""
+    """Pick a session: Enter opens it, Space previews it, Tab widens the scope.
+
+    The preview sits beside the list on a wide screen, below it on a narrow one, and in its
+    place on a screen both narrow and short (``styles/picker.tcss``, by these breakpoints).
+    """
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
     BINDINGS = [
         Binding("enter", "open", "Open", show=False),
@@ -294,6 +301,7 @@ class PickerScreen(Screen[None]):
         table = self.query_one(SessionList)
         if table.shown:
             table.move_cursor(row=0)
+            table.focus()  # back from the session, keys act on the list (the filter is kept)
             self.post_message(OpenSession(table.shown[0].path))
 
     # -- actions -----------------------------------------------------------------------------
@@ -309,8 +317,13 @@ class PickerScreen(Screen[None]):
 
     def action_toggle_preview(self) -> None:
         preview = self.query_one(SessionPreview)
-        preview.display = not preview.display
-        if preview.display:
+        self._show_preview(not preview.display)
+
+    def _show_preview(self, shown: bool) -> None:
+        preview = self.query_one(SessionPreview)
+        preview.display = shown
+        self.query_one("#picker-body").set_class(shown, "-previewing")
+        if shown:
             preview.show(self.query_one(SessionList).highlighted)
 
     def action_toggle_scope(self) -> None:
@@ -326,7 +339,7 @@ class PickerScreen(Screen[None]):
             filter_input.value = ""
             self.query_one(SessionList).focus()
         elif self.query_one(SessionPreview).display:
-            self.query_one(SessionPreview).display = False
+            self._show_preview(False)
         elif filter_input.value:
             filter_input.value = ""
 

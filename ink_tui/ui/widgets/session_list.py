@@ -2,6 +2,10 @@
 
 Every cell is built with :func:`ink_tui.ui.render.safe.plain`: titles, ids, folder names and
 model names all come from session files and are untrusted.
+
+Each fixed column is as wide as the widest text it can hold (counts are abbreviated to at most
+five characters, ``49.9k``), so no number or age is ever cut. When the list is narrow, the less
+important columns go first (size, model, branches, project), then the title shrinks.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from textual.fuzzy import Matcher
 from textual.widgets import DataTable
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.humanize import human_size, relative_age
+from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_age
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 
@@ -28,19 +32,21 @@ LIVE_SECONDS: Final = 30.0
 LIVE_MARK: Final = "● live"
 HIDDEN_MARK: Final = "hidden"
 
-# (key, header, width); the title column takes what is left.
+# (key, header, width); the title column takes what is left. Widths hold every value whole:
+# the state marks are 6 wide, "12mo ago" 8, "1023.9 KB" 9, counts COUNT_WIDTH.
 _FIXED: Final = (
     ("state", "", 6),
     ("title", "title", 0),
     ("project", "project", 24),
     ("age", "age", 8),
-    ("messages", "msgs", 4),
-    ("model", "model", 26),
-    ("branches", "br", 3),
-    ("size", "size", 8),
+    ("messages", "msgs", COUNT_WIDTH),
+    ("model", "model", 28),
+    ("branches", "br", COUNT_WIDTH - 1),
+    ("size", "size", 9),
 )
 _NUMERIC: Final = frozenset({"messages", "branches", "size"})
-_MIN_TITLE: Final = 28
+_MIN_TITLE: Final = 28  # columns are hidden (in _DROP_ORDER) to keep this much for the title
+_FLOOR_TITLE: Final = 6  # below that the title still gets this much: the age and counts stay
 _DROP_ORDER: Final = ("size", "model", "branches", "project")  # when the list is narrow
 
 
@@ -166,7 +172,7 @@ class SessionList(DataTable):
             title = width - used - 2 * self.cell_padding
             if title >= _MIN_TITLE:
                 break
-        return max(_MIN_TITLE, title), frozenset(dropped)
+        return max(_FLOOR_TITLE, title), frozenset(dropped)
 
     def _add(self, summaries: list[SessionSummary], now: float) -> None:
         rows = []
@@ -209,9 +215,9 @@ class SessionList(DataTable):
             "title": self._cell(title, summary),
             "project": project,
             "age": self._cell(relative_age(summary.mtime, now), summary),
-            "messages": self._cell(str(summary.message_count), summary, right=True),
+            "messages": self._cell(compact_count(summary.message_count), summary, right=True),
             "model": self._cell(model, summary),
-            "branches": self._cell(str(summary.leaf_count), summary, right=True),
+            "branches": self._cell(compact_count(summary.leaf_count), summary, right=True),
             "size": self._cell(human_size(summary.size), summary, right=True),
         }
         dropped = self._layout[1]
