@@ -150,36 +150,32 @@ def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
         raise CliError(f"{error.one_line()} — not repaired, nothing was written") from None
     if not plan.ok:
         raise CliError(f"{path}: not repairable, nothing was written: {plan.problem}")
-    prefix = "would " if args.dry_run else ""
+    from ink_tui.clitext import repair_steps
+
     if plan.torn is None and not plan.appended:
         out.write(f"{path}: nothing to repair\n")
         return EXIT_OK
-    torn = plan.torn
-    if torn is not None:
-        if torn.action == "truncated":
-            out.write(
-                f"{prefix}truncate {torn.bytes} torn byte(s) at offset {torn.offset} "
-                f"(line {torn.line}): {torn.note}\n"
-            )
-        else:
-            out.write(f"{prefix}append the missing final newline: {torn.note}\n")
-        if not args.dry_run:
-            apply_torn_repair(session, torn)
-    if plan.appended:
-        ids = ", ".join(r["toolCallId"] for m in plan.appended for r in m["results"])
-        out.write(f"{prefix}append one toolResult closing {ids}: {plan.repairs[-1]}\n")
-        if not args.dry_run:
-            writer = SessionWriter.for_session(open_session(path, warn=None))
-            for message in plan.appended:
-                writer.append_message(message)
-    if not args.dry_run:
-        after = report_session(open_session(path, warn=None))
-        from ink_tui.clitext import check_verdict
+    torn_line, closing_line = repair_steps(plan, dry_run=args.dry_run)
+    if args.dry_run:
+        for line in (torn_line, closing_line):
+            if line is not None:
+                out.write(line + "\n")
+        out.write(f"{path}: dry run, nothing was written (`ink-tui repair` does the above)\n")
+        return EXIT_OK
+    if plan.torn is not None and torn_line is not None:
+        apply_torn_repair(session, plan.torn)
+        out.write(torn_line + "\n")
+    if plan.appended and closing_line is not None:
+        writer = SessionWriter.for_session(open_session(path, warn=None))
+        for message in plan.appended:
+            writer.append_message(message)
+        out.write(closing_line + "\n")
+    after = report_session(open_session(path, warn=None))
+    from ink_tui.clitext import check_verdict
 
-        code, verdict = check_verdict(after)
-        out.write(f"{path}: {verdict}\n")
-        return code
-    return EXIT_OK
+    code, verdict = check_verdict(after)
+    out.write(f"{path}: {verdict}\n")
+    return code
 
 
 COMMANDS = {"list": cmd_list, "context": cmd_context, "check": cmd_check, "repair": cmd_repair}

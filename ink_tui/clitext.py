@@ -15,11 +15,12 @@ from collections.abc import Iterable
 from typing import Any, TextIO, cast
 
 from ink_tui.catalog.scan import SessionSummary
-from ink_tui.humanize import human_size, relative_age
+from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.safetext import json_visible, visible
 from ink_tui.session import Context, SessionReport
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.repair import Continuation
 from ink_tui.session.tree import leaves
 
 __all__ = [
@@ -27,8 +28,10 @@ __all__ = [
     "check_lines",
     "check_verdict",
     "json_text",
+    "repair_steps",
     "session_table",
     "transcript",
+    "would_repair",
 ]
 
 
@@ -76,7 +79,7 @@ def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
         parts = [
             f"{ident:8}",
             f"{relative_age(row.mtime, time.time()):>8}",
-            f"{count:>5} msgs",
+            f"{count:>5} {'msg ' if count == '1' else 'msgs'}",
             f"{human_size(row.size):>9}",
         ]
         if show_project:
@@ -145,14 +148,63 @@ def transcript(context: Context) -> str:
     return "".join(out)
 
 
+def _closed_ids(plan: Continuation) -> list[str]:
+    return [str(result["toolCallId"]) for message in plan.appended for result in message["results"]]
+
+
+def would_repair(plan: Continuation) -> list[str]:
+    """What ``ink-tui repair`` would do, in the conditional: nothing has been done yet.
+
+    (Ink's own notes, ``dropped a N-byte torn tail`` and the like, say what a repair did; they
+    are printed only by a real repair, see :func:`repair_lines`.)
+    """
+    steps: list[str] = []
+    torn = plan.torn
+    if torn is not None and torn.action == "truncated":
+        steps.append(f"would drop a {torn.bytes}-byte torn tail")
+    elif torn is not None:
+        steps.append("would add the missing newline after the final record")
+    closing = _closed_ids(plan)
+    if closing:
+        steps.append(
+            f"would close {plural(len(closing), 'interrupted tool call')} with an explicit "
+            "unknown-outcome result"
+        )
+    return steps
+
+
 def check_verdict(report: SessionReport) -> tuple[int, str]:
     """``(exit code, verdict)``: 0 continuable as is, 1 repairable, 2 not safely repairable."""
     continuation = report.continuation
     if not continuation.ok:
         return 2, f"not repairable: {continuation.problem}"
     if continuation.repairs:
-        return 1, "repairable with `ink-tui repair`: " + "; ".join(continuation.repairs)
+        return 1, "repairable with `ink-tui repair`: " + "; ".join(would_repair(continuation))
     return 0, "ok: Ink opens and continues it as it is"
+
+
+def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str | None]:
+    """``(torn tail line, closing line)`` of ``repair``: after a real repair Ink's own note
+    first (``dropped a 58-byte torn tail: truncated at byte …``), in a dry run what would be
+    done (``would drop a 58-byte torn tail: truncate the file at byte …``)."""
+    steps = iter(would_repair(plan))
+    torn_line = closing_line = None
+    torn = plan.torn
+    if torn is not None:
+        if torn.action == "truncated":
+            where = f"byte {torn.offset}" + (f" (line {torn.line})" if torn.line else "")
+            detail = f"truncate the file at {where}" if dry_run else f"truncated at {where}"
+        else:
+            detail = "append a newline" if dry_run else "appended a newline"
+        torn_line = f"{next(steps) if dry_run else torn.note}: {detail}"
+    closing = _closed_ids(plan)
+    if closing:
+        ids = ", ".join(closing)
+        if dry_run:
+            closing_line = f"{next(steps)}: append one toolResult closing {ids}"
+        else:  # Ink's note, verbatim
+            closing_line = f"{plan.repairs[-1]}: appended one toolResult closing {ids}"
+    return torn_line, closing_line
 
 
 def check_lines(report: SessionReport) -> list[str]:
@@ -161,26 +213,30 @@ def check_lines(report: SessionReport) -> list[str]:
     lines = [str(session.path)]
     lines.append(f"  session   {session.session_id}  cwd {session.cwd}")
     lines.append(
-        f"  lines     {session.line_count} non-blank: header, {len(session.entries)} entries, "
-        f"{len(session.positions)} position, {len(session.session_models)} session_model"
+        f"  lines     {session.line_count} non-blank: header, "
+        f"{plural(len(session.entries), 'entry', 'entries')}, "
+        f"{plural(len(session.positions), 'position marker')}, "
+        f"{plural(len(session.session_models), 'session_model marker')}"
     )
-    lines.append(f"  leaf      {context.leaf_id}; {len(leaves(session))} branch(es)")
+    branches = plural(len(leaves(session)), "branch", "branches")
+    lines.append(f"  leaf      {context.leaf_id}; {branches}")
     compacted = f", compacted (boundary {context.compaction_boundary})" if context.compacted else ""
-    lines.append(f"  context   {len(context.messages)} messages{compacted}")
+    lines.append(f"  context   {plural(len(context.messages), 'message')}{compacted}")
     model = "none" if report.model is None else report.model.reference
     lines.append(f"  model     {model}")
     if report.name:
         lines.append(f"  name      {report.name}")
     dropped = session.dropped_final_line
     if dropped is not None:
-        lines.append(f"  torn tail line {dropped.line} dropped: {dropped.reason}")
+        lines.append(f"  torn tail line {dropped.line} is not read: {dropped.reason}")
     elif not session.ends_with_newline:
         lines.append("  torn tail the final record has no newline")
     for entry_id in dict.fromkeys(session.duplicate_ids):
         lines.append(f"  warning   entry id {entry_id} is used more than once (later wins)")
     for marker in session.skipped_markers:
         lines.append(f"  warning   line {marker.line}: {marker.reason} (Ink ignores it)")
-    lines.append(f"  pairing   {len(pairing.calls)} tool call(s), {len(pairing.dangling)} dangling")
+    calls = plural(len(pairing.calls), "tool call")
+    lines.append(f"  pairing   {calls}, {len(pairing.dangling)} dangling")
     for call in pairing.dangling:
         lines.append(f"  dangling  {call.id} ({call.name}), message {call.message_index}")
     for label, ids in (

@@ -27,6 +27,12 @@ REPAIRABLE = {  # case -> (leaf, the one repair note)
     ),
     "position-bad-then-unterminated": ("a4", TORN_TAIL),
 }
+WOULD = {  # Ink's repair note -> what check says repair would do
+    TORN_TAIL: "would add the missing newline after the final record",
+    REPAIRABLE["dangling-last-turn"][1]: (
+        "would close 1 interrupted tool call with an explicit unknown-outcome result"
+    ),
+}
 NOT_CONTINUABLE = "the transcript is not continuable (start a new task instead)"
 UNREPAIRABLE = {  # case -> (leaf, Ink's refusal)
     "duplicate-result": (
@@ -74,13 +80,16 @@ def test_check_exit_1_when_repair_can_fix_it(case: str, tmp_path: Path, cli: Any
     assert (code, err) == (1, "")
     leaf, note = REPAIRABLE[case]
     assert f"leaf      {leaf};" in out
-    assert f"verdict   repairable with `ink-tui repair`: {note}" in out
+    # what repair would do, in the conditional: check writes nothing (Ink's note is for --json)
+    would = WOULD.get(note) or note.replace("dropped a", "would drop a")
+    assert f"verdict   repairable with `ink-tui repair`: {would}" in out
+    assert "dropped" not in out and "closed with" not in out
 
 
 def test_check_names_the_dropped_torn_line(tmp_path: Path, cli: Any) -> None:
     path = copy_session(tmp_path, "torn-half")
     _, out, _ = cli.run("check", str(path))
-    assert "  torn tail line 9 dropped: " in out
+    assert "  torn tail line 9 is not read: " in out
     assert "  context   7 messages" in out
 
 

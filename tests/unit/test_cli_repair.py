@@ -59,8 +59,7 @@ def test_repair_truncates_the_torn_line(case: str, tmp_path: Path, cli: Any) -> 
     assert (code, err) == (0, "")
     cut = TRUNCATED[case]
     assert out.splitlines() == [
-        f"truncate {cut} torn byte(s) at offset {len(before) - cut} (line 9): "
-        f"dropped a {cut}-byte torn tail",
+        f"dropped a {cut}-byte torn tail: truncated at byte {len(before) - cut} (line 9)",
         f"{path}: ok: Ink opens and continues it as it is",
     ]
     assert path.read_bytes() == before[:-cut]
@@ -76,7 +75,7 @@ def test_repair_appends_the_missing_newline_and_nothing_else(
     code, out, err = cli.run("repair", str(path))
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "append the missing final newline: terminated an unterminated final record",
+        "terminated an unterminated final record: appended a newline",
         f"{path}: ok: Ink opens and continues it as it is",
     ]
 
@@ -109,8 +108,8 @@ def test_repair_closes_the_dangling_call_with_one_result(tmp_path: Path, cli: An
     code, out, err = cli.run("repair", str(path))
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == (
-        "append one toolResult closing call_3: "
-        "1 interrupted tool call(s) closed with an explicit unknown-outcome result"
+        "1 interrupted tool call(s) closed with an explicit unknown-outcome result: "
+        "appended one toolResult closing call_3"
     )
     record = _appended(before, path)
     assert (record["type"], record["parentId"]) == ("message", "r2")
