@@ -1,117 +1,41 @@
-"""The whole entry tree of a session, collapsed to its forks (what the branches screen shows).
+"""Every leaf of a session as one flat list: what the branches screen shows.
 
-Only roots, fork points (entries with two or more children) and leaves become nodes; the
-single-child entries between two nodes are folded into the lower node's ``chain``. Like Ink's
-``/tree`` this is lenient: an entry whose parent is missing becomes an extra root, and a
-``parentId`` cycle (unreachable from any root) is broken at its first entry in file order, which
-becomes an extra root too. Nothing here raises on a broken file.
+For each leaf: where its branch leaves the current branch (the fork point: the last entry they
+share, and the turn of the current branch that holds it), the first line of its last prompt, its
+time, how much it adds beyond the fork point (entries and bytes), the labels on that part and the
+position markers that moved the leaf into it. The current leaf's own part is its chain after the
+nearest fork (an entry with two children or more).
 
-Label entries are not nodes: their texts are attached to the entries they name. A label that
-content entries hang under (possible after a position marker named the label) stays in the walk
-as an ordinary chain member, so those entries are not lost.
+It is built in a thread from a snapshot of the entry list (the live tail may append meanwhile),
+in one walk up from every leaf with memos held in plain dicts, so each entry is visited once
+whatever the number of leaves and few objects are made. It reads the roles of the current
+branch's messages (in memory when the session view loaded it) and of the few entries between
+each leaf and its last prompt, through :class:`~ink_tui.session.peek.EntryPeek`: the shared
+entries are never changed. Lenient like Ink's ``/tree``: a missing parent or a ``parentId`` cycle
+ends a path, and nothing raises on a broken file (only :class:`SessionError` when the file
+changed on disk under an entry).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from ink_tui.session.reader import Entry, SessionFile
-from ink_tui.session.tree import children_map, labels, leaves
-from ink_tui.session.view import content_text
+from ink_tui.session.entrytext import record_summary
+from ink_tui.session.peek import EntryPeek
+from ink_tui.session.reader import Entry, Marker, SessionFile
 
 __all__ = [
-    "ForkNode",
-    "ForkTree",
+    "BranchList",
+    "LeafRow",
     "PositionMove",
-    "build_fork_tree",
-    "entry_summary",
-    "first_line",
-    "short_time",
+    "SessionSnapshot",
+    "build_branch_list",
 ]
 
 RootKind = Literal["root", "orphan", "cycle"]
-SUMMARY_WIDTH = 80
-
-
-def first_line(text: str, width: int = SUMMARY_WIDTH) -> str:
-    """The first non-blank line of ``text``, stripped and cut to ``width`` characters."""
-    for line in text.split("\n"):
-        line = line.strip()
-        if line:
-            return line if len(line) <= width else line[: width - 1] + "…"
-    return ""
-
-
-def short_time(timestamp: Any) -> str:
-    """``2026-10-05T12:34:56.789Z`` as ``2026-10-05 12:34`` (anything else cut as is)."""
-    text = str(timestamp)
-    if len(text) >= 16 and text[10] == "T":
-        return f"{text[:10]} {text[11:16]}"
-    return text[:16]
-
-
-def _message_summary(message: Any) -> str:
-    if not isinstance(message, dict):
-        return "message"
-    role = message.get("role")
-    if role == "user":
-        content = message.get("content")
-        text = first_line(content_text(content))
-        if text:
-            return text
-        has_image = isinstance(content, list) and any(
-            isinstance(block, dict) and block.get("type") == "image" for block in content
-        )
-        return "(image)" if has_image else "(empty prompt)"
-    if role == "assistant":
-        blocks = message.get("blocks")
-        blocks = blocks if isinstance(blocks, list) else []
-        text = first_line(content_text(blocks))
-        if text:
-            return text
-        calls = [
-            str(block.get("name", "?"))
-            for block in blocks
-            if isinstance(block, dict) and block.get("type") == "toolCall"
-        ]
-        if calls:
-            return first_line("calls " + ", ".join(calls))
-        return "(thinking)" if blocks else "(empty reply)"
-    if role == "toolResult":
-        results = message.get("results")
-        results = results if isinstance(results, list) else []
-        names = [str(r.get("toolName", "?")) for r in results if isinstance(r, dict)]
-        failed = any(isinstance(r, dict) and r.get("isError") is True for r in results)
-        text = "result of " + (", ".join(names) or "nothing")
-        return first_line(text + (" (error)" if failed else ""))
-    return first_line(f"{role} message")
-
-
-def entry_summary(entry: Entry) -> str:
-    """One line saying what an entry is: the prompt's or reply's first line, else its type."""
-    record = entry.record
-    kind = entry.type
-    if kind == "message":
-        return _message_summary(record.get("message"))
-    if kind == "compaction":
-        return first_line(f"compaction ({record.get('tokensBefore', '?')} tokens before)")
-    if kind == "branchSummary":
-        return first_line("branch summary: " + str(record.get("summary", "")))
-    if kind == "thinkingLevelChange":
-        return first_line(f"thinking level: {record.get('thinkingLevel')}")
-    if kind == "session_info":
-        name = str(record.get("name", "")).strip()
-        return first_line(f"name: {name}" if name else "name cleared")
-    if kind == "label":
-        return first_line(f"label {record.get('label')!s} on {record.get('targetId')!s}")
-    return kind
-
-
-def _is_prompt(entry: Entry) -> bool:
-    message = entry.record.get("message")
-    return entry.type == "message" and isinstance(message, dict) and message.get("role") == "user"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,185 +58,320 @@ class PositionMove:
         return text + ("; the leaf Ink reopens on" if self.effective else "")
 
 
+PROMPT_SEARCH_LIMIT = 5000
+"""Entries walked up from a leaf looking for its last prompt before giving up."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSnapshot:
+    """The entries, markers and id map of a session as they were when the screen asked.
+
+    Taken on the event loop (copying them is cheap); the build then runs in a thread while the
+    live tail may append to the session.
+    """
+
+    session: SessionFile
+    entries: tuple[Entry, ...]
+    positions: tuple[Marker, ...]
+    by_id: dict[str, Entry]  # a later duplicate wins, as in the id map
+
+    @classmethod
+    def of(cls, session: SessionFile) -> SessionSnapshot:
+        entries, positions = tuple(session.entries), tuple(session.positions)
+        return cls(session, entries, positions, dict(session.by_id))
+
+
 @dataclass(slots=True)
-class ForkNode:
-    """A root, fork point or leaf, standing for the chain of entries that ends with it."""
+class LeafRow:
+    """One leaf and what the list says about it."""
 
     entry: Entry
-    chain: list[Entry]  # from just below the parent node down to ``entry`` (inclusive)
-    root_kind: RootKind | None = None  # set on top-level nodes
-    is_leaf: bool = False  # in ``tree.leaves``: choosable
-    children: list[ForkNode] = field(default_factory=list)
-    labels: list[tuple[str, str]] = field(default_factory=list)  # (entry id, label) in the chain
-    moves: list[PositionMove] = field(default_factory=list)  # markers naming a chain entry
+    is_current: bool
+    fork_id: str | None  # the last entry shared with the current branch (the current leaf:
+    # its nearest fork); None: no such entry
+    fork_turn: int  # the turn of the current branch holding fork_id (0: before the first prompt)
+    root_kind: RootKind  # how the path starts when it shares nothing with the current branch
+    own_entries: int  # entries after fork_id, down to the leaf
+    own_bytes: int
+    prompt: str | None = None  # first line of the last user prompt on the leaf's branch
+    timestamp: str = ""
+    summary: str = ""  # what the leaf entry itself is (record_summary)
+    labels: list[tuple[str, str]] = field(default_factory=list)  # (entry id, label), own part
+    moves: list[PositionMove] = field(default_factory=list)  # markers naming its own part
 
     @property
     def id(self) -> str:
         return self.entry.id
 
-    @property
-    def count(self) -> int:
-        """How many entries the node stands for."""
-        return len(self.chain)
-
-    @property
-    def summary(self) -> str:
-        return entry_summary(self.entry)
-
-    @property
-    def time(self) -> str:
-        return short_time(self.entry.record.get("timestamp"))
-
-    @property
-    def prompt(self) -> str | None:
-        """The first line of the first user prompt in the chain, if it holds one."""
-        for entry in self.chain:
-            if _is_prompt(entry):
-                return entry_summary(entry)
-        return None
-
-    def walk(self) -> Iterator[ForkNode]:
-        """This node and everything under it, depth first (no recursion)."""
-        stack: list[ForkNode] = [self]
-        while stack:
-            node = stack.pop()
-            yield node
-            stack.extend(reversed(node.children))
-
 
 @dataclass(slots=True)
-class ForkTree:
-    """The collapsed tree plus what the screen lists beside it."""
+class BranchList:
+    """Every leaf (newest first) and what the screen says about the whole session."""
 
-    roots: list[ForkNode]
-    leaf_ids: list[str]  # every leaf, file order
+    rows: list[LeafRow]
     current_leaf_id: str | None
     moves: list[PositionMove]  # every position marker, file order
-    node_of: dict[str, ForkNode]  # entry id -> the node whose chain holds it
-    stray_labels: list[tuple[str, str]]  # labels naming no entry of the tree
+    stray_labels: list[tuple[str, str]]  # labels naming no entry of the file
+    current_turns: int  # prompts on the current branch
 
-    def nodes(self) -> Iterator[ForkNode]:
-        for root in self.roots:
-            yield from root.walk()
-
-    def leaf_nodes(self) -> list[ForkNode]:
-        return [node for node in self.nodes() if node.is_leaf]
-
-    def path_to(self, entry_id: str) -> list[ForkNode]:
-        """The nodes from a root down to the node holding ``entry_id`` (empty if absent)."""
-        target = self.node_of.get(entry_id)
-        if target is None:
-            return []
-        for root in self.roots:
-            trail: list[tuple[ForkNode, int]] = [(root, 0)]
-            while trail:
-                node, index = trail[-1]
-                if node is target:
-                    return [step[0] for step in trail]
-                if index < len(node.children):
-                    trail[-1] = (node, index + 1)
-                    trail.append((node.children[index], 0))
-                else:
-                    trail.pop()
-        return []
+    @property
+    def current_row(self) -> LeafRow | None:
+        """The current leaf's row; ``None`` when the leaf Ink reopens on is not a leaf (a
+        position marker named an inner entry or a label) or is the empty branch."""
+        return next((row for row in self.rows if row.is_current), None)
 
 
-def _position_moves(session: SessionFile) -> list[PositionMove]:
-    last_entry_line = session.entries[-1].line if session.entries else 0
+def _path_up(by_id: dict[str, Entry], leaf_id: str | None) -> list[Entry]:
+    """Root first; a missing parent or a cycle ends the walk (never raises)."""
+    path: list[Entry] = []
+    append, get, limit = path.append, by_id.get, len(by_id)
+    entry = get(leaf_id) if leaf_id is not None else None
+    while entry is not None and len(path) <= limit:  # (longer: it went round a cycle)
+        append(entry)
+        parent_id = entry.parent_id
+        entry = get(parent_id) if parent_id is not None else None
+    if len(path) > limit:
+        seen: set[str] = set()
+        for index, entry in enumerate(path):
+            if entry.id in seen:
+                del path[index:]
+                break
+            seen.add(entry.id)
+    path.reverse()
+    return path
+
+
+def _labels(entries: tuple[Entry, ...], peek: EntryPeek) -> dict[str, str]:
+    """``targetId -> label``: file-wide, last write wins, an empty label removes it."""
+    result: dict[str, str] = {}
+    for entry in entries:
+        if entry.type == "label":
+            record = peek.record(entry)
+            target, text = str(record.get("targetId")), str(record.get("label", ""))
+            if text:
+                result[target] = text
+            else:
+                result.pop(target, None)
+    return result
+
+
+def _moves(snapshot: SessionSnapshot) -> list[PositionMove]:
+    last_entry_line = snapshot.entries[-1].line if snapshot.entries else 0
     moves: list[PositionMove] = []
-    for index, marker in enumerate(session.positions):
+    for index, marker in enumerate(snapshot.positions):
         target = marker.record.get("leafId")
         leaf_id = None if target is None else str(target)
-        exists = leaf_id is None or leaf_id in session.by_id
-        effective = index == len(session.positions) - 1 and marker.line > last_entry_line and exists
-        moves.append(PositionMove(marker.line, leaf_id, exists, effective))
+        exists = leaf_id is None or leaf_id in snapshot.by_id
+        effective = index == len(snapshot.positions) - 1 and marker.line > last_entry_line
+        moves.append(PositionMove(marker.line, leaf_id, exists, effective and exists))
     return moves
 
 
-def _tree_entries(session: SessionFile) -> list[Entry]:
-    """Content entries, plus the labels content entries hang under; id-map winners only."""
-    winners = [e for e in session.entries if session.by_id.get(e.id) is e]
-    live_labels: set[str] = set()
-    for entry in winners:
-        if entry.type == "label":
-            continue
-        parent = session.by_id.get(entry.parent_id) if entry.parent_id is not None else None
-        while parent is not None and parent.type == "label" and parent.id not in live_labels:
-            live_labels.add(parent.id)
-            parent = session.by_id.get(parent.parent_id) if parent.parent_id is not None else None
-    return [e for e in winners if e.type != "label" or e.id in live_labels]
+class _Meets:
+    """Where each entry off the current branch meets it: memos in plain dicts, filled by walks
+    up from the leaves (each entry is visited once)."""
+
+    def __init__(
+        self,
+        by_id: dict[str, Entry],
+        on_current: dict[str, int],
+        labelled: set[str],
+        marked: set[str],
+    ) -> None:
+        self.by_id, self.on_current = by_id, on_current
+        self.labelled_ids, self.marked_ids = labelled, marked
+        self.fork: dict[str, str | None] = {}  # the current-branch entry its path meets
+        self.kind: dict[str, RootKind] = {}  # how its path starts when it meets none
+        self.count: dict[str, int] = {}  # entries from it up to the meeting point (exclusive)
+        self.size: dict[str, int] = {}  # their bytes
+        self.label_link: dict[str, str] = {}  # nearest labelled entry at or above it
+        self.mark_link: dict[str, str] = {}  # nearest entry a position marker names
+
+    def walk(self, leaf: Entry) -> None:
+        """Fill the memos from ``leaf`` up to the current branch, a root or a known entry."""
+        trail: list[Entry] = []
+        seen: set[str] = set()
+        by_id, count = self.by_id, self.count
+        entry: Entry | None = leaf
+        base: str | None = None  # a known entry whose memos the trail continues
+        fork: str | None = None
+        kind: RootKind = "root"
+        while entry is not None:
+            if entry.id in self.on_current:
+                fork = entry.id
+                break
+            if entry.id in count:
+                base = entry.id
+                break
+            if entry.id in seen:
+                kind = "cycle"
+                break
+            seen.add(entry.id)
+            trail.append(entry)
+            parent_id = entry.parent_id
+            entry = by_id.get(parent_id) if parent_id is not None else None
+            if entry is None and parent_id is not None:
+                kind = "orphan"
+        steps, size = 0, 0
+        label_at = mark_at = None
+        if base is not None:
+            fork, kind = self.fork[base], self.kind[base]
+            steps, size = count[base], self.size[base]
+            label_at, mark_at = self.label_link.get(base), self.mark_link.get(base)
+        for entry in reversed(trail):
+            key = entry.id
+            steps += 1
+            size += entry.end - entry.offset
+            label_at = key if key in self.labelled_ids else label_at
+            mark_at = key if key in self.marked_ids else mark_at
+            self.fork[key], self.kind[key] = fork, kind
+            count[key], self.size[key] = steps, size
+            if label_at is not None:
+                self.label_link[key] = label_at
+            if mark_at is not None:
+                self.mark_link[key] = mark_at
+
+    def linked(self, leaf_id: str, links: dict[str, str]) -> Iterator[str]:
+        """The linked ids from ``leaf_id`` up to the meeting point (a cycle ends them)."""
+        current = links.get(leaf_id)
+        while current is not None:
+            yield current
+            parent_id = self.by_id[current].parent_id
+            if parent_id is None or self.count.get(parent_id, 0) >= self.count[current]:
+                return
+            current = links.get(parent_id)
 
 
-def build_fork_tree(session: SessionFile, current_leaf_id: str | None = None) -> ForkTree:
-    """Collapse the session's entry tree to its roots, forks and leaves (never raises)."""
-    members = _tree_entries(session)
-    session.preload(members)  # summaries read payloads: one pass over the file, not one open each
-    member_ids = {entry.id for entry in members}
-    kids: dict[str, list[Entry]] = {}
-    for parent_id, children in children_map(session).items():
-        if parent_id is not None and parent_id in member_ids:
-            kids[parent_id] = [child for child in children if child.id in member_ids]
-    leaf_ids = [entry.id for entry in leaves(session)]
-    leaf_set = set(leaf_ids)
+def _turn_numbers(peek: EntryPeek, path: list[Entry]) -> list[int]:
+    """For each entry of the current branch, the number of prompts at or before it."""
+    peek.fetch_roles(path)
+    numbers: list[int] = []
+    append, is_prompt = numbers.append, peek.is_prompt
+    count = 0
+    for entry in path:  # (the view's records are in memory: read them inline, it is a hot loop)
+        if entry.type == "message":
+            record = entry._record
+            if record is None:
+                count += is_prompt(entry)
+            else:
+                message = record.get("message")
+                count += type(message) is dict and message.get("role") == "user"
+        append(count)
+    return numbers
 
-    starts: list[tuple[Entry, RootKind]] = []
-    for entry in members:
-        if entry.parent_id is None:
-            starts.append((entry, "root"))
-        elif entry.parent_id not in member_ids:
-            starts.append((entry, "orphan"))
 
-    visited: set[str] = set()
-    node_of: dict[str, ForkNode] = {}
-    roots: list[ForkNode] = []
+def _last_prompts(
+    peek: EntryPeek, by_id: dict[str, Entry], leaves: list[Entry], cancelled: Callable[[], bool]
+) -> dict[str, Entry | None]:
+    """Each leaf's nearest prompt at or above it, every leaf one step further up per round
+    (one pass over the file per round)."""
+    memo: dict[str, Entry | None] = {}
+    found: dict[str, Entry | None] = {}
+    walkers = [(leaf.id, leaf, [leaf.id], {leaf.id}) for leaf in leaves]
+    while walkers and not cancelled():
+        peek.fetch_roles(entry for _, entry, _, _ in walkers if entry.id not in memo)
+        moving = []
+        for leaf_id, entry, trail, seen in walkers:
+            if entry.id in memo:
+                result = memo[entry.id]
+            elif peek.is_prompt(entry):
+                result = entry
+            else:
+                parent = by_id.get(entry.parent_id) if entry.parent_id is not None else None
+                if (
+                    parent is not None
+                    and parent.id not in seen
+                    and len(trail) < PROMPT_SEARCH_LIMIT
+                ):
+                    trail.append(parent.id)
+                    seen.add(parent.id)
+                    moving.append((leaf_id, parent, trail, seen))
+                    continue
+                result = None
+            for step in trail:
+                memo[step] = result
+            found[leaf_id] = result
+        walkers = moving
+    return found
 
-    def grow(start: Entry, kind: RootKind) -> None:
-        visited.add(start.id)
-        root = ForkNode(start, [start], kind, start.id in leaf_set)
-        node_of[start.id] = root
-        roots.append(root)
-        # Each task: the node to attach to and the first entry of a new chain below it.
-        tasks: list[tuple[ForkNode, Entry]] = [
-            (root, child) for child in reversed(_unvisited(kids, start.id, visited))
-        ]
-        while tasks:
-            parent_node, entry = tasks.pop()
-            if entry.id in visited:
-                continue
-            chain: list[Entry] = []
-            while True:
-                visited.add(entry.id)
-                chain.append(entry)
-                below = _unvisited(kids, entry.id, visited)
-                if len(below) != 1 or entry.id in leaf_set:
-                    break
-                entry = below[0]
-            node = ForkNode(entry, chain, None, entry.id in leaf_set)
-            for member in chain:
-                node_of[member.id] = node
-            parent_node.children.append(node)
-            tasks.extend((node, child) for child in reversed(below))
 
-    for entry, kind in starts:
-        if entry.id not in visited:
-            grow(entry, kind)
-    for entry in members:  # whatever is left hangs on a parentId cycle
-        if entry.id not in visited:
-            grow(entry, "cycle")
-
-    stray: list[tuple[str, str]] = []
-    for target, text in labels(session).items():
-        node = node_of.get(target)
-        if node is None:
-            stray.append((target, text))
-        else:
-            node.labels.append((target, text))
-    moves = _position_moves(session)
+def build_branch_list(
+    snapshot: SessionSnapshot,
+    current_leaf_id: str | None,
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> BranchList | None:
+    """Every leaf of the snapshot, newest first (``None`` when ``cancelled`` said so)."""
+    by_id = snapshot.by_id
+    content = [e for e in snapshot.entries if e.type != "label" and by_id[e.id] is e]
+    children = Counter(entry.parent_id for entry in content)
+    leaves = [entry for entry in content if entry.id not in children]
+    peek = EntryPeek(snapshot.session)
+    labels = _labels(snapshot.entries, peek)
+    moves = _moves(snapshot)
+    marked: dict[str, list[PositionMove]] = {}
     for move in moves:
-        if move.leaf_id is not None and move.leaf_id in node_of:
-            node_of[move.leaf_id].moves.append(move)
-    return ForkTree(roots, leaf_ids, current_leaf_id, moves, node_of, stray)
+        if move.leaf_id is not None and move.leaf_id in by_id:
+            marked.setdefault(move.leaf_id, []).append(move)
+
+    current_path = _path_up(by_id, current_leaf_id)
+    on_current = {entry.id: index for index, entry in enumerate(current_path)}
+    turns = _turn_numbers(peek, current_path)
+    meets = _Meets(by_id, on_current, set(labels), set(marked))
+    for leaf in leaves:
+        if leaf.id not in on_current:
+            meets.walk(leaf)
+    if cancelled():
+        return None
+    prompts = _last_prompts(peek, by_id, leaves, cancelled)
+    if cancelled():
+        return None
+    peek.fetch([*leaves, *(prompt for prompt in prompts.values() if prompt is not None)])
+
+    rows: list[LeafRow] = []
+    for leaf in reversed(leaves):  # newest first: a leaf is the last entry of its branch
+        if leaf.id in on_current:
+            row, own = _current_row(leaf, current_path, turns, children)
+            targets = [entry.id for entry in own]
+        else:
+            fork = meets.fork[leaf.id]
+            fork_turn = turns[on_current[fork]] if fork is not None else 0
+            kind, count, size = meets.kind[leaf.id], meets.count[leaf.id], meets.size[leaf.id]
+            row = LeafRow(leaf, False, fork, fork_turn, kind, count, size)
+            targets = [
+                *meets.linked(leaf.id, meets.label_link),
+                *meets.linked(leaf.id, meets.mark_link),
+            ]
+        row.labels = [
+            (target, labels[target]) for target in dict.fromkeys(targets) if target in labels
+        ]
+        row.moves = [move for target in dict.fromkeys(targets) for move in marked.get(target, ())]
+        row.moves.sort(key=lambda move: move.line)
+        record = peek.record(leaf)
+        row.timestamp = str(record.get("timestamp", ""))
+        row.summary = record_summary(leaf.type, record)
+        prompt = prompts.get(leaf.id)
+        row.prompt = record_summary(prompt.type, peek.record(prompt)) if prompt else None
+        rows.append(row)
+    return BranchList(
+        rows=rows,
+        current_leaf_id=current_leaf_id,
+        moves=moves,
+        stray_labels=[(target, text) for target, text in labels.items() if target not in by_id],
+        current_turns=turns[-1] if turns else 0,
+    )
 
 
-def _unvisited(kids: dict[str, list[Entry]], entry_id: str, visited: set[str]) -> list[Entry]:
-    return [child for child in kids.get(entry_id, ()) if child.id not in visited]
+def _current_row(
+    leaf: Entry, path: list[Entry], turns: list[int], children: Counter[str | None]
+) -> tuple[LeafRow, list[Entry]]:
+    """The current leaf's row and its own part: its chain after the nearest fork."""
+    start = len(path) - 1
+    while start > 0 and children[path[start - 1].id] < 2:
+        start -= 1
+    own = path[start:]
+    fork = path[start - 1] if start > 0 else None
+    size = sum(entry.end - entry.offset for entry in own)
+    fork_turn = turns[start - 1] if fork is not None else 0
+    row = LeafRow(leaf, True, fork.id if fork else None, fork_turn, "root", len(own), size)
+    return row, own

@@ -1,4 +1,5 @@
-"""Pilot tests of the help, branches and error screens: what a user sees and what the keys do."""
+"""Pilot tests of the help and error screens: what a user sees and what the keys do (the
+branches screen: ``test_branches.py``)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,8 @@ from textual.widgets import Static
 from waiting import wait_for
 
 from ink_tui.paths import styles_dir
-from ink_tui.session import SessionError, leaves, open_session
+from ink_tui.session import SessionError, open_session
 from ink_tui.ui.messages import GoBack
-from ink_tui.ui.screens.branches import BranchesScreen, ForkTreeView
 from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.help import HelpScreen
 from ink_tui.ui.screens.session import SessionScreen
@@ -104,124 +104,6 @@ async def test_help_closes_on_q_and_question_mark(key: str) -> None:
         await pilot.press(key)
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), "the help to close")
         assert app.is_running  # q closed the help, it did not quit
-
-
-# -- branches ------------------------------------------------------------------------------------
-
-
-def branches_host(path: Path, leaf: str | None = "default") -> tuple[Host, Any]:
-    session = open_session(path, warn=None)
-    current = session.leaf_id if leaf == "default" else leaf
-    return Host(lambda: BranchesScreen(session, current)), session
-
-
-async def open_branches(pilot: Pilot[Any]) -> BranchesScreen:
-    await wait_for(
-        pilot,
-        lambda: getattr(pilot.app.screen, "fork_tree", None) is not None,
-        "the branches screen with its fork tree built",
-    )
-    screen = pilot.app.screen
-    assert isinstance(screen, BranchesScreen)
-    return screen
-
-
-def labels_of(screen: BranchesScreen) -> dict[str, str]:
-    return {key: node.label.plain for key, node in screen.tree_nodes.items()}
-
-
-async def test_branches_lists_every_leaf_and_marks_the_current_one() -> None:
-    app, session = branches_host(fixture("branch-position.jsonl"))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        shown = labels_of(screen)
-        leaf_ids = [entry.id for entry in leaves(session)]
-        assert len(leaf_ids) >= 2
-        for leaf_id in leaf_ids:
-            assert leaf_id in shown[leaf_id]
-        assert "← current" in shown[session.leaf_id]
-        assert sum("← current" in text for text in shown.values()) == 1
-        assert "⑂" in "".join(shown.values())  # a fork point
-        cursor = screen.query_one(ForkTreeView).cursor_node
-        assert cursor is not None and cursor.data is not None
-        assert cursor.data.id == session.leaf_id  # opened on the current leaf
-        notes = static_text(screen, "#branches-notes")
-        for marker in session.positions:
-            assert f"moved to {marker.record['leafId']} (line {marker.line})" in notes
-
-
-async def test_branches_enter_returns_the_chosen_leaf() -> None:
-    app, session = branches_host(fixture("branch-position.jsonl"))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        other = next(e.id for e in leaves(session) if e.id != session.leaf_id)
-        view = screen.query_one(ForkTreeView)
-        view.move_cursor(screen.tree_nodes[other])
-        await wait_for(pilot, lambda: view.cursor_node is screen.tree_nodes[other], "the cursor")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.results, "the branches screen to answer")
-        assert app.results == [other]
-        assert not isinstance(app.screen, BranchesScreen)
-
-
-async def test_branches_enter_on_a_fork_folds_it_and_esc_returns_none() -> None:
-    app, _ = branches_host(fixture("branch-position.jsonl"))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        fork = next(n for n in screen.tree_nodes.values() if len(n.children) >= 2)
-        view = screen.query_one(ForkTreeView)
-        view.move_cursor(fork)
-        await wait_for(pilot, lambda: view.cursor_node is fork, "the cursor on the fork")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: not fork.is_expanded, "the fork to fold")
-        assert isinstance(app.screen, BranchesScreen) and not fork.is_expanded
-        await pilot.press("escape")
-        await wait_for(pilot, lambda: app.results, "the branches screen to answer")
-        assert app.results == [None]
-
-
-async def test_branches_shows_labels() -> None:
-    app, _ = branches_host(fixture("metadata-mix.jsonl"))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        everything = "\n".join(labels_of(screen).values())
-        assert "# the start" in everything
-        assert "# first try" not in everything  # overwritten
-        assert "# fixed here" not in everything  # removed by an empty label
-
-
-async def test_branches_marks_position_then_label() -> None:
-    path = fixture("position-then-label.jsonl")
-    app, session = branches_host(path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        marker = session.positions[-1]
-        target = str(marker.record["leafId"])
-        holder = screen.fork_tree.node_of[target]  # a chain entry: shown on the node holding it
-        assert f"⤷ moved to {target} (line {marker.line})" in labels_of(screen)[holder.id]
-        notes = static_text(screen, "#branches-notes")
-        assert f"moved to {target} (line {marker.line})" in notes
-
-
-@pytest.mark.parametrize("name", ["broken-chain.jsonl", "parent-cycle.jsonl"])
-async def test_branches_survive_broken_chains_and_cycles(name: str) -> None:
-    app, session = branches_host(fixture(name))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        everything = "\n".join(labels_of(screen).values())
-        assert "⚠" in everything  # an orphan or a broken cycle became an extra root
-        assert {e.id for e in leaves(session)} <= set(screen.tree_nodes)
-
-
-async def test_branches_render_session_text_literally(tmp_path: Path) -> None:
-    path = write_session(
-        tmp_path / "s.jsonl", user("u1", None, "[bold]x[/bold] \x1b]0;pwned\x07 done")
-    )
-    app, _ = branches_host(path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_branches(pilot)
-        label = labels_of(screen)["u1"]
-        assert "[bold]x[/bold] ␛]0;pwned␇ done" in label and "\x1b" not in label
 
 
 # -- error ---------------------------------------------------------------------------------------
