@@ -51,6 +51,8 @@ def _title(listing: BranchList) -> Text:
 class BranchesScreen(Screen[str | None]):
     """Choose a leaf: Enter returns its id (the session view shows that branch), Esc cancels."""
 
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # a short screen: a 2-line detail
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose", "Show branch"),
         Binding("escape", "cancel", "Back"),

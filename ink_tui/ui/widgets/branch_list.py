@@ -43,7 +43,8 @@ _FIXED: Final = (
 )
 _NUMERIC: Final = frozenset({"size"})
 _MIN_PROMPT: Final = 24
-_MAX_LABELS: Final = 32
+_MIN_LABELS: Final = 12  # the labels column: as wide as its widest cell, up to a fifth of the
+# table but at least this (the detail line shows every label whole)
 _DROP_ORDER: Final = ("size", "age", "fork")
 
 
@@ -153,7 +154,8 @@ class BranchTable(DataTable[Text]):
         rows = self.listing.rows if self.listing is not None else []
         width = (self.size.width or self.app.size.width) - 2  # the vertical scrollbar
         pad = 2 * self.cell_padding
-        labels = min(_MAX_LABELS, max((len(_labels_text(row)) for row in rows), default=0))
+        widest = max((len(_labels_text(row)) for row in rows), default=0)
+        labels = min(widest, max(_MIN_LABELS, width // 5))
         widths = {key: fixed for key, _, fixed in _FIXED if fixed}
         if labels:
             widths["labels"] = max(len("labels"), labels)
@@ -163,8 +165,8 @@ class BranchTable(DataTable[Text]):
             prompt = width - sum(w + pad for w in widths.values()) - pad
             if prompt >= _MIN_PROMPT:
                 break
-        if "labels" in widths and prompt < _MIN_PROMPT:  # labels give up room, down to 12
-            give = min(widths["labels"] - 12, _MIN_PROMPT - prompt)
+        if "labels" in widths and prompt < _MIN_PROMPT:  # labels give up room, down to a minimum
+            give = min(widths["labels"] - _MIN_LABELS, _MIN_PROMPT - prompt)
             if give > 0:
                 widths["labels"] -= give
                 prompt += give
