@@ -382,7 +382,7 @@ async def test_compaction_shows_summary_tokens_and_the_retained_tail(
         screen = await _loaded(pilot)
         text = " ".join(_rendered_text(screen.query_one(Transcript)).split())
         assert "⟳ compaction" in text and "⟳ compaction · 5120 tokens before" in text
-        assert "kept 2 message(s) as the retained tail" in text
+        assert "kept 2 messages as the retained tail" in text
         assert "retained tail (sent after the summary):" in text
         assert "mean([]) divided by zero" in text  # the summary itself
 

@@ -15,6 +15,7 @@ from rich.padding import Padding
 from rich.syntax import Syntax
 from rich.text import Text
 
+from ink_tui.humanize import plural
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn
@@ -216,7 +217,7 @@ def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
         kept_count = len(kept) if isinstance(kept, list) else 0
         header = plain(
             f"⟳ compaction · {record.get('tokensBefore', '?')} tokens before · "
-            f"kept {kept_count} message(s) as the retained tail",
+            f"kept {plural(kept_count, 'message')} as the retained tail",
             f"bold {palette.current.warning}",
         )
         kept_lines = [plain(retained_line(message), "dim") for message in kept or ()]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from ink_tui.humanize import plural
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
@@ -58,11 +59,11 @@ class SessionHeader(Static):
                 first.append(f" · last write {stamp} ({ago}s ago)", style=palette.current.ok)
         errors = f", {stats.tool_errors} failed" if stats.tool_errors else ""
         missing = f", {stats.unanswered} without result" if stats.unanswered else ""
-        compactions = f" · {stats.compactions} compaction(s)" if stats.compactions else ""
+        compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
         second = Text.assemble(
             (
-                f"{stats.turns} turns · {stats.messages} messages · "
-                f"{stats.tool_calls} tool calls{errors}{missing}{compactions} · ",
+                f"{plural(stats.turns, 'turn')} · {plural(stats.messages, 'message')} · "
+                f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · ",
                 "dim",
             ),
             (
