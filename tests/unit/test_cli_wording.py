@@ -146,3 +146,18 @@ def test_check_counts_take_the_plural_for_many(sf: Any, capsys: pytest.CaptureFi
     assert "; 2 branches\n" in out
     assert "0 tool calls, 0 dangling" in out
     assert "3 entries, 0 position markers" in out
+
+
+def test_list_says_1_msg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ink_tui.paths import project_dir
+    from ink_tui.session.writer import SessionWriter
+
+    base = tmp_path / "sessions"
+    for count in (1, 2):
+        writer = SessionWriter.new(project_dir(base, "/p"), "/p")
+        for index in range(count):
+            writer.append_message({"role": "user", "content": f"prompt {count}.{index}"})
+    code, out, _ = run(capsys, "list", "--sessions-dir", str(base), "--cwd", "/p")
+    assert code == 0
+    rows = {line.split()[-1].split(".")[0]: line for line in out.splitlines()}
+    assert "    1 msg " in rows["1"] and "    2 msgs " in rows["2"]
