@@ -8,14 +8,18 @@ plus one final exchange whose answer carries a marker, so that the session view 
 on screen.
 
 Each figure comes from a real app process in a pseudo-terminal (120x40), as in ``bench_ui.py``:
-the app opens the session, the view paints its last block, the output is left to go quiet (the
-view fills in the rest of the branch meanwhile), then ``b`` is written to the terminal and the
-clock runs until the screen shows the list's title, ``N leaves`` (both screens put it in their
-title in the same refresh that paints the list). The old screen (the collapsed fork tree, a
-``Tree`` widget filled on the event loop) is the same app at :data:`OLD_REF`, the last commit
-before the flat list, extracted with ``git archive`` and run from there; both run in the same
-invocation, alternately. A headless figure of the new list alone is printed too: the build in
-the worker (``build_branch_list``) on the same session with its branch loaded.
+the app opens the session, the view paints its last block, the app is left until it is idle (the
+view fills in the rest of the branch meanwhile; idle: under 30 ms of CPU in a second), then ``b``
+is written to the terminal and the clock runs until the screen shows the list's title, ``N
+leaves`` (both screens put it in their title in the same refresh that paints the list). Each
+figure is the wall time a user waits and the CPU time the app spent meanwhile (all threads, from
+``/proc``): on a busy machine the wall time also counts the time the app waited for a core.
+
+The old screen (the collapsed fork tree, a ``Tree`` widget filled on the event loop) is the same
+app at :data:`OLD_REF`, the last commit before the flat list, extracted with ``git archive`` and
+run from there; both run in the same invocation, alternately. A headless figure of the new list
+alone is printed too: the build in the worker (``build_branch_list``) on the same session with
+its branch loaded.
 """
 
 from __future__ import annotations
@@ -56,7 +60,9 @@ OLD_REF = "282fcdb"  # the last commit with the fork-tree branches screen
 CACHE = Path(tempfile.gettempdir()) / "ink-tui-bench-branches"
 CWD = PROJECTS[0].cwd
 RUNS = 5
-SETTLE = 2.0  # seconds of quiet output after the view's last block: the branch has loaded
+IDLE_CPU = 0.03  # the app is idle once it uses less CPU than this over IDLE_WINDOW seconds
+IDLE_WINDOW = 1.0
+EARLY_DELAY = 0.3  # "early": b this long after the view's first paint
 
 
 def generator_hash() -> str:
@@ -107,7 +113,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def b_to_list(session: Path, marker: str, env: dict[str, str]) -> tuple[float, float]:
+def wait_until_idle(terminal: Terminal, timeout: float = 120.0) -> None:
+    """Until the app is idle: the session view has loaded the whole branch in its worker (a
+    big session paints its last turns first) and the collector has caught up."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        before = cpu_seconds(terminal.pid)
+        terminal.drain(IDLE_WINDOW)  # reads for at least IDLE_WINDOW seconds
+        if cpu_seconds(terminal.pid) - before < IDLE_CPU:
+            return
+    raise TimeoutError("the app never went idle")
+
+
+def b_to_list(
+    session: Path, marker: str, env: dict[str, str], *, early: bool
+) -> tuple[float, float]:
     """``(wall, cpu)`` seconds from writing ``b`` in the session view to ``marker`` on the
     screen: the time a user waits, and the CPU time the app spent meanwhile (all threads; on a
     busy machine the wall time also counts the time the app waited for a core)."""
@@ -115,7 +135,10 @@ def b_to_list(session: Path, marker: str, env: dict[str, str]) -> tuple[float, f
     terminal = Terminal.spawn(argv, env)
     try:
         terminal.wait_for(END_MARKER)
-        terminal.drain(SETTLE)
+        if early:  # as soon as the view painted its last turns: it is still reading the rest
+            terminal.drain(EARLY_DELAY)
+        else:
+            wait_until_idle(terminal)
         seen = len(terminal.output)
         cpu = cpu_seconds(terminal.pid)
         sent = time.perf_counter()
@@ -149,6 +172,24 @@ def headless_build(session: Path) -> list[float]:
     return timings
 
 
+def report(
+    title: str, new_runs: list[tuple[float, float]], old_runs: list[tuple[float, float]]
+) -> None:
+    for name, runs in (("new list", new_runs), ("old tree", old_runs)):
+        shown = [(round(wall, 3), round(cpu, 2)) for wall, cpu in runs]
+        print(f"  {name} runs (wall, cpu): {shown}")
+    print(f"{title} (pty, median of {len(new_runs)} runs)")
+    print(f"  {'':<16} {'wall':>11} {'app cpu':>11}")
+    medians = {}
+    for name, runs in (("old fork tree", old_runs), ("new flat list", new_runs)):
+        wall = statistics.median(wall for wall, _ in runs)
+        cpu = statistics.median(cpu for _, cpu in runs)
+        medians[name] = (wall, cpu)
+        print(f"  {name:<16} {ms(wall):>11} {ms(cpu):>11}")
+    (old_wall, old_cpu), (new_wall, new_cpu) = medians["old fork tree"], medians["new flat list"]
+    print(f"  {'ratio old/new':<16} {old_wall / new_wall:>10.1f}x {old_cpu / new_cpu:>10.1f}x")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=95, help="size of the session")
@@ -172,28 +213,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     env_new = environment(config)
     env_old = {**env_new, "PYTHONPATH": str(old)}
 
-    new_runs: list[tuple[float, float]] = []
-    old_runs: list[tuple[float, float]] = []
-    for run in range(args.runs):
-        print(f"  run {run + 1}/{args.runs} …", flush=True)
-        new_runs.append(b_to_list(session, marker, env_new))
-        old_runs.append(b_to_list(session, marker, env_old))
-    for name, runs in (("new list", new_runs), ("old tree", old_runs)):
-        shown = [(round(wall, 3), round(cpu, 2)) for wall, cpu in runs]
-        print(f"  {name} runs (wall, cpu): {shown}")
+    for early in (False, True):
+        when = "while the view still reads the branch" if early else "the app idle"
+        print(f"\n-- b pressed {when}", flush=True)
+        new_runs: list[tuple[float, float]] = []
+        old_runs: list[tuple[float, float]] = []
+        for run in range(args.runs):
+            print(f"  run {run + 1}/{args.runs} …", flush=True)
+            new_runs.append(b_to_list(session, marker, env_new, early=early))
+            old_runs.append(b_to_list(session, marker, env_old, early=early))
+        report(f"b -> first painted list, {count} leaves, {when}", new_runs, old_runs)
     build = headless_build(session)
-    print(f"  build_branch_list alone (headless, branch loaded): {[round(t, 3) for t in build]}")
-
-    print(f"\nb -> first painted list, {count} leaves (pty, median of {args.runs} runs)")
-    print(f"  {'':<16} {'wall':>11} {'app cpu':>11}")
-    medians = {}
-    for name, runs in (("old fork tree", old_runs), ("new flat list", new_runs)):
-        wall = statistics.median(wall for wall, _ in runs)
-        cpu = statistics.median(cpu for _, cpu in runs)
-        medians[name] = (wall, cpu)
-        print(f"  {name:<16} {ms(wall):>11} {ms(cpu):>11}")
-    (old_wall, old_cpu), (new_wall, new_cpu) = medians["old fork tree"], medians["new flat list"]
-    print(f"  {'ratio old/new':<16} {old_wall / new_wall:>10.1f}x {old_cpu / new_cpu:>10.1f}x")
+    print(f"\nbuild_branch_list alone (headless, branch loaded): {[round(t, 3) for t in build]}")
     shutil.rmtree(config, ignore_errors=True)
     return 0
 

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ink_tui.humanize import plural
@@ -78,6 +78,7 @@ class BranchesScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Static(plain("Branches  ·  reading…", "bold"), id="branches-title")
+        yield Static(id="branches-header")
         yield BranchTable(id="branches-list")
         yield Static(plain("reading the branches…", "dim"), id="branches-detail")
         yield Footer()
@@ -111,20 +112,26 @@ class BranchesScreen(Screen[str | None]):
         detail = self.query_one("#branches-detail", Static)
         detail.update(plain(f"cannot list the branches: {message.reason}", "bold"))
 
-    @on(DataTable.RowHighlighted, "#branches-list")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(BranchTable.Highlighted)
+    def _highlighted(self, event: BranchTable.Highlighted) -> None:
         self._show_detail()
 
-    @on(DataTable.RowSelected, "#branches-list")
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    @on(BranchTable.Selected)
+    def _selected(self, event: BranchTable.Selected) -> None:
         event.stop()
-        self.action_choose()
+        self.dismiss(event.row.id)
 
     def _show_detail(self) -> None:
-        row = self.query_one(BranchTable).highlighted
+        table = self.query_one(BranchTable)
         if self.listing is not None:
+            self.query_one("#branches-header", Static).update(table.header())
+            row = table.highlighted
             detail = self.query_one("#branches-detail", Static)
             detail.update(describe_leaf(row, self.listing) if row else plain("no leaf", "dim"))
+
+    def theme_changed(self) -> None:
+        """The app's theme changed: the list's lines are drawn again in its colours."""
+        self.query_one(BranchTable).refresh_styles()
 
     def action_choose(self) -> None:
         row = self.query_one(BranchTable).highlighted
@@ -135,9 +142,8 @@ class BranchesScreen(Screen[str | None]):
         self.dismiss(None)
 
     def action_move(self, delta: int) -> None:
-        table = self.query_one(BranchTable)
-        (table.action_cursor_down if delta > 0 else table.action_cursor_up)()
+        self.query_one(BranchTable).cursor_row += delta
 
     def action_edge(self, where: str) -> None:
         table = self.query_one(BranchTable)
-        (table.action_scroll_top if where == "top" else table.action_scroll_bottom)()
+        (table.action_first if where == "top" else table.action_last)()

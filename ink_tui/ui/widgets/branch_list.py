@@ -1,23 +1,33 @@
-"""The branches screen's list: one DataTable row per leaf, and the detail of the highlighted one.
+"""The branches list: one line per leaf (a Line-API view), and the highlighted leaf's detail.
 
 Columns, left to right: the mark (``●`` the current leaf, ``⤷`` a position marker moved the leaf
 into this branch), its labels, where it leaves the current branch (``turn 12 · 3f9a0c1e``), its
 age, its size beyond that point, and its last prompt, which takes what is left and is the only
 cell elided. When the table is narrow the size, then the age, then the fork point are hidden
-(the detail line under the table still says them). Every cell is built with
-:func:`ink_tui.ui.render.safe.plain`: prompts, labels and ids are session text.
+(the detail line under the table still says them).
+
+Rows are not widgets: :class:`BranchTable` draws only the lines on screen (``render_line``),
+each built on first use and kept in an LRU cache, so a list of thousands of leaves costs what
+its visible lines cost. Every cell is built with :func:`ink_tui.ui.render.safe.plain`: prompts,
+labels and ids are session text.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import ClassVar, Final
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
-from textual.widgets import DataTable
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.session.entrytext import first_line, short_time
@@ -25,15 +35,16 @@ from ink_tui.session.forks import BranchList, LeafRow
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["BranchTable", "describe_leaf", "fork_cell", "leaf_age"]
+__all__ = ["BranchTable", "describe_leaf", "fork_cell", "leaf_age", "short_id"]
 
 CURRENT_MARK: Final = "●"
 MOVED_MARK: Final = "⤷"
 ID_WIDTH: Final = 8
+GAP: Final = 2  # spaces between columns
 _ROOTS: Final = {"root": "own root", "orphan": "⚠ parent missing", "cycle": "⚠ parentId cycle"}
 
 # (key, header, width); the labels column is sized to its widest cell, the prompt takes the rest.
-_FIXED: Final = (
+_COLUMNS: Final = (
     ("mark", "", 1),
     ("labels", "labels", 0),
     ("fork", "from", 22),
@@ -41,10 +52,10 @@ _FIXED: Final = (
     ("size", "size", 9),
     ("prompt", "last prompt", 0),
 )
-_NUMERIC: Final = frozenset({"size"})
+_RIGHT: Final = frozenset({"size"})
 _MIN_PROMPT: Final = 24
-_MIN_LABELS: Final = 12  # the labels column: as wide as its widest cell, up to a fifth of the
-# table but at least this (the detail line shows every label whole)
+_MIN_LABELS: Final = 12  # labels: as wide as the widest cell, up to a fifth of the width, at
+# least this (the detail line shows every label whole)
 _DROP_ORDER: Final = ("size", "age", "fork")
 
 
@@ -106,80 +117,134 @@ def describe_leaf(row: LeafRow, listing: BranchList) -> Text:
     return text
 
 
-class BranchTable(DataTable[Text]):
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    width: int
+    columns: tuple[tuple[str, int], ...]  # shown columns and their widths
+
+
+class BranchTable(ScrollView, can_focus=True):
     """Every leaf of a session, newest first; the cursor starts on the current one."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Show branch")]
-    COMPONENT_CLASSES = {"branch-table--current", "branch-table--label", "branch-table--muted"}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Show branch"),
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("home", "first", "Top", show=False),
+        Binding("end", "last", "Bottom", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "branch-table--cursor",
+        "branch-table--current",
+        "branch-table--label",
+        "branch-table--muted",
+    }
     DEFAULT_CSS = """
+    BranchTable { background: $surface; }
+    BranchTable > .branch-table--cursor { background: $primary 35%; }
+    BranchTable:focus > .branch-table--cursor { background: $primary 55%; }
     BranchTable > .branch-table--current { color: $accent; text-style: bold; }
     BranchTable > .branch-table--label { color: $secondary; }
     BranchTable > .branch-table--muted { color: $text-muted; }
     """
 
+    cursor_row: reactive[int] = reactive(0, always_update=True, repaint=False, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to ``row`` (``None``: the list is empty)."""
+
+        def __init__(self, row: LeafRow | None) -> None:
+            super().__init__()
+            self.row = row
+
+    class Selected(Message):
+        """Enter (or a second click) on ``row``."""
+
+        def __init__(self, row: LeafRow) -> None:
+            super().__init__()
+            self.row = row
+
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        super().__init__(id=id)
         self.listing: BranchList | None = None
-        self._layout: tuple[tuple[str, int], ...] = ()
+        self.fitted = _Layout(0, ())
+        self._lines: LRUCache[tuple[int, bool], Strip] = LRUCache(1024)
+
+    # -- content -------------------------------------------------------------------------------
+
+    @property
+    def rows(self) -> list[LeafRow]:
+        return self.listing.rows if self.listing is not None else []
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
 
     @property
     def highlighted(self) -> LeafRow | None:
-        rows = self.listing.rows if self.listing is not None else []
+        rows = self.rows
         return rows[self.cursor_row] if 0 <= self.cursor_row < len(rows) else None
 
     def show(self, listing: BranchList) -> None:
-        """Fill the table, the cursor on the current leaf (else the newest)."""
+        """Show ``listing``, the cursor on the current leaf (else the newest)."""
         self.listing = listing
-        self.rebuild()
+        self._relayout()
         current = next((i for i, row in enumerate(listing.rows) if row.is_current), 0)
-        self.move_cursor(row=current, animate=False)
+        self.cursor_row = current
+        self.call_after_refresh(self._scroll_to_cursor)  # once the new size is laid out
 
-    def rebuild(self) -> None:
-        if self.listing is None:
-            return
-        row_index = self.cursor_row
-        self.clear(columns=True)
-        self._layout = self._fit()
-        for key, width in self._layout:
-            header = next(header for k, header, _ in _FIXED if k == key)
-            label = Text(header, justify="right" if key in _NUMERIC else "left")
-            self.add_column(label, width=width, key=key)
-        now = app_now(self)
-        self.add_rows(self._cells(row, now) for row in self.listing.rows)
-        if self.listing.rows:
-            self.move_cursor(row=min(row_index, len(self.listing.rows) - 1), animate=False)
+    def header(self) -> Text:
+        """The column titles, aligned with the rows (the screen shows them above the list)."""
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, (key, width) in enumerate(self.fitted.columns):
+            title = next(title for k, title, _ in _COLUMNS if k == key)
+            text.append(" " * GAP if index else " ")
+            text.append(title.rjust(width) if key in _RIGHT else title.ljust(width))
+        return text
 
-    def _fit(self) -> tuple[tuple[str, int], ...]:
+    def refresh_styles(self) -> None:
+        """Draw every line again (after a theme change)."""
+        self._lines.clear()
+        self.refresh()
+
+    def _text_width(self, width: int) -> int:
+        """The width the lines get: the widget's, less the vertical scrollbar's room."""
+        return width - self.styles.scrollbar_size_vertical
+
+    def _relayout(self) -> None:
+        self.fitted = self._fit(self._text_width(self.size.width or self.app.size.width))
+        self._lines.clear()
+        self.virtual_size = Size(self.fitted.width, len(self.rows))
+        self.refresh()
+
+    def _fit(self, width: int) -> _Layout:
         """Column widths: the fixed ones, labels as wide as needed, the prompt the rest."""
-        rows = self.listing.rows if self.listing is not None else []
-        width = (self.size.width or self.app.size.width) - 2  # the vertical scrollbar
-        pad = 2 * self.cell_padding
-        widest = max((len(_labels_text(row)) for row in rows), default=0)
-        labels = min(widest, max(_MIN_LABELS, width // 5))
-        widths = {key: fixed for key, _, fixed in _FIXED if fixed}
-        if labels:
-            widths["labels"] = max(len("labels"), labels)
+        widest = max((len(_labels_text(row)) for row in self.rows), default=0)
+        widths = {key: fixed for key, _, fixed in _COLUMNS if fixed}
+        if widest:
+            widths["labels"] = max(len("labels"), min(widest, max(_MIN_LABELS, width // 5)))
+
+        def room() -> int:  # what the prompt gets: the width less the columns and gaps
+            return width - 1 - sum(widths.values()) - GAP * len(widths)
+
         for candidate in (None, *_DROP_ORDER):
             if candidate is not None:
                 del widths[candidate]
-            prompt = width - sum(w + pad for w in widths.values()) - pad
-            if prompt >= _MIN_PROMPT:
+            if room() >= _MIN_PROMPT:
                 break
-        if "labels" in widths and prompt < _MIN_PROMPT:  # labels give up room, down to a minimum
-            give = min(widths["labels"] - _MIN_LABELS, _MIN_PROMPT - prompt)
-            if give > 0:
-                widths["labels"] -= give
-                prompt += give
-        widths["prompt"] = max(8, prompt)
-        return tuple((key, widths[key]) for key, _, _ in _FIXED if key in widths)
+        if "labels" in widths and room() < _MIN_PROMPT:  # labels give up room, to a minimum
+            widths["labels"] -= max(0, min(widths["labels"] - _MIN_LABELS, _MIN_PROMPT - room()))
+        widths["prompt"] = max(8, room())
+        return _Layout(width, tuple((key, widths[key]) for key, _, _ in _COLUMNS if key in widths))
+
+    # -- drawing -------------------------------------------------------------------------------
 
     def _style(self, name: str) -> Style:
-        try:
-            return self.get_component_rich_style(f"branch-table--{name}", partial=True)
-        except KeyError:  # pragma: no cover - styles not applied yet
-            return Style()
+        return self.get_component_rich_style(f"branch-table--{name}", partial=True)
 
-    def _cells(self, row: LeafRow, now: float) -> list[Text]:
+    def _row_text(self, row: LeafRow) -> Text:
         current = self._style("current") if row.is_current else Style()
         mark = CURRENT_MARK if row.is_current else (MOVED_MARK if row.moves else "")
         prompt = row.prompt if row.prompt is not None else "(no prompt on this branch)"
@@ -187,20 +252,90 @@ class BranchTable(DataTable[Text]):
             "mark": plain(mark, self._style("current")),
             "labels": plain(_labels_text(row), self._style("label")),
             "fork": plain(fork_cell(row), current or self._style("muted")),
-            "age": plain(leaf_age(row, now)),
+            "age": plain(leaf_age(row, app_now(self))),
             "size": plain(human_size(row.own_bytes)),
             "prompt": plain(first_line(prompt), current),
         }
-        out = []
-        for key, _ in self._layout:
+        text = Text(no_wrap=True)
+        for index, (key, width) in enumerate(self.fitted.columns):
             cell = cells[key]
-            cell.no_wrap = True
-            cell.overflow = "ellipsis"
-            if key in _NUMERIC:
-                cell.justify = "right"
-            out.append(cell)
-        return out
+            cell.truncate(width, overflow="ellipsis", pad=key not in _RIGHT)
+            if key in _RIGHT:
+                cell.pad_left(width - cell.cell_len)
+            text.append(" " * GAP if index else " ")
+            text.append_text(cell)
+        return text
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < len(self.rows):
+            return Strip.blank(width, base)
+        key = (index, index == self.cursor_row)
+        strip = self._lines.get(key)
+        if strip is None:
+            text = self._row_text(self.rows[index])
+            text.stylize_before(base + (self._style("cursor") if key[1] else Style()))
+            strip = Strip(text.render(self.app.console), text.cell_len)
+            self._lines[key] = strip
+        row_style = base + self._style("cursor") if key[1] else base
+        return strip.crop_extend(scroll_x, scroll_x + width, row_style)
+
+    # -- the cursor ----------------------------------------------------------------------------
+
+    def validate_cursor_row(self, row: int) -> int:
+        return max(0, min(row, len(self.rows) - 1))
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.Highlighted(self.highlighted))
+
+    def _scroll_to_cursor(self) -> None:
+        row, height = self.cursor_row, max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def action_cursor_down(self) -> None:
+        self.cursor_row += 1
+
+    def action_cursor_up(self) -> None:
+        self.cursor_row -= 1
+
+    def action_first(self) -> None:
+        self.cursor_row = 0
+
+    def action_last(self) -> None:
+        self.cursor_row = len(self.rows) - 1
+
+    def action_page(self, direction: int) -> None:
+        self.cursor_row += direction * max(1, self.scrollable_content_region.height - 1)
+
+    def action_select(self) -> None:
+        row = self.highlighted
+        if row is not None:
+            self.post_message(self.Selected(row))
+
+    # -- events --------------------------------------------------------------------------------
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.scroll_offset.y + event.y
+        if not 0 <= index < len(self.rows):
+            return
+        if index == self.cursor_row:
+            self.action_select()
+        else:
+            self.cursor_row = index
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.listing is not None and self._fit() != self._layout:
-            self.rebuild()
+        if (
+            self.listing is not None
+            and self._fit(self._text_width(event.size.width)) != self.fitted
+        ):
+            self._relayout()
+            self.post_message(self.Highlighted(self.highlighted))
