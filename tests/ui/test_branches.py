@@ -306,3 +306,31 @@ async def test_b_then_enter_shows_that_branch_and_esc_comes_back(tmp_path: Path)
         assert shown.loaded.leaf_id == chosen.id
         await pilot.press("escape")
         await _until(pilot, lambda: app.screen is view, "back to the session view")
+
+
+async def test_a_click_moves_the_cursor_and_a_second_click_shows_the_branch(
+    tmp_path: Path,
+) -> None:
+    app = host(forked_session(tmp_path))
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await listed(pilot)
+        table = screen.query_one(BranchTable)
+        await pilot.press("g")
+        await pilot.click(BranchTable, offset=(40, 2))
+        assert table.cursor_row == 2
+        chosen = table.highlighted
+        assert chosen is not None
+        await pilot.click(BranchTable, offset=(40, 2))
+        await pilot.pause()
+        assert app.results == [chosen.id]
+
+
+async def test_a_resize_lays_the_columns_out_again(tmp_path: Path) -> None:
+    app = host(forked_session(tmp_path))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await listed(pilot)
+        assert "size" in screen_lines(app)[1]
+        await pilot.resize_terminal(60, 20)
+        await _until(pilot, lambda: "size" not in screen_lines(app)[1], "the narrow layout")
+        assert "last prompt" in screen_lines(app)[1]
+        assert line_with(app, "main turn 30").lstrip().startswith("●")

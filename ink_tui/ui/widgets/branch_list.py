@@ -333,9 +333,9 @@ class BranchTable(ScrollView, can_focus=True):
             self.cursor_row = index
 
     def on_resize(self, event: events.Resize) -> None:
-        if (
-            self.listing is not None
-            and self._fit(self._text_width(event.size.width)) != self.fitted
-        ):
+        if self.listing is None:
+            return
+        if self._fit(self._text_width(event.size.width)) != self.fitted:
             self._relayout()
             self.post_message(self.Highlighted(self.highlighted))
+        self.call_after_refresh(self._scroll_to_cursor)  # the cursor stays in sight
