@@ -243,3 +243,29 @@ async def test_back_from_a_session_opened_through_the_filter_keys_act_on_the_lis
         await pilot.pause()
         assert filter_input.value == "quokka"
         assert not app.is_running  # q quits, as everywhere on the list
+
+
+async def test_back_to_the_picker_the_list_has_the_focus_even_if_the_filter_had_it(
+    tmp_path: Path,
+) -> None:
+    """Typed fast, "/" then Enter can open a session while the filter has the focus (Enter went
+    to the list before the focus moved): coming back, the list has it."""
+    from ink_tui.ui.messages import OpenSession
+
+    path = _write(tmp_path, "one", "quokka migration", age=60)
+    _write(tmp_path, "two", "quokka import", age=120)
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await _picker(app, pilot, 2)
+        await pilot.press("slash", *"quokka")
+        filter_input = app.screen.query_one("#filter", Input)
+        assert filter_input.has_focus
+        app.screen.post_message(OpenSession(path))  # as the list's Enter would
+        await _until(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
+        await _until(pilot, lambda: getattr(app.screen, "loaded", None) is not None, "loaded")
+        await pilot.press("escape")
+        await _until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        table = app.screen.query_one(SessionList)
+        assert table.has_focus and filter_input.value == "quokka"
+        await pilot.press("j")
+        assert table.cursor_row == 1 and filter_input.value == "quokka"

@@ -172,7 +172,10 @@ class PickerScreen(Screen[None]):
         self.query_one("#filter", Input).cursor_blink = False
 
     def on_screen_resume(self) -> None:
-        self.query_one("#filter", Input).cursor_blink = True
+        filter_input = self.query_one("#filter", Input)
+        filter_input.cursor_blink = True
+        if filter_input.has_focus:  # back from a session: keys act on the list (the filter kept)
+            self.set_focus(self.query_one(SessionList))
 
     def _refresh(self) -> None:
         """Every few seconds: clock-dependent cells, then files that changed (in a worker)."""
@@ -301,7 +304,7 @@ class PickerScreen(Screen[None]):
         table = self.query_one(SessionList)
         if table.shown:
             table.move_cursor(row=0)
-            table.focus()  # back from the session, keys act on the list (the filter is kept)
+            self.set_focus(table)  # back from the session, keys act on the list (filter kept)
             self.post_message(OpenSession(table.shown[0].path))
 
     # -- actions -----------------------------------------------------------------------------
@@ -331,7 +334,8 @@ class PickerScreen(Screen[None]):
         self._start_scan()
 
     def action_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
+        # At once, not after a refresh: "/quokka⏎" typed fast goes into the filter.
+        self.set_focus(self.query_one("#filter", Input))
 
     def action_escape(self) -> None:
         filter_input = self.query_one("#filter", Input)
