@@ -210,7 +210,7 @@ async def test_preview_takes_the_whole_screen_at_40x12_and_space_gives_the_list_
         await pilot.press("space")
         await pilot.pause()
         assert not preview.display and table.region.width >= 38
-        assert table.cursor_row == 0
+        assert table.cursor_row == 0 and table.has_focus
         assert " 2h ago " in _row_line(app, "Refactor")
 
 

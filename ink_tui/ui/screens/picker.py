@@ -326,8 +326,11 @@ class PickerScreen(Screen[None]):
         preview = self.query_one(SessionPreview)
         preview.display = shown
         self.query_one("#picker-body").set_class(shown, "-previewing")
+        table = self.query_one(SessionList)
         if shown:
-            preview.show(self.query_one(SessionList).highlighted)
+            preview.show(table.highlighted)
+        elif self.focused is None:  # the list was hidden under the preview: it had the focus
+            self.set_focus(table)
 
     def action_toggle_scope(self) -> None:
         self.all_projects = not self.all_projects
