@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import json
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,10 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
+from waiting import wait_for
 
 from ink_tui.paths import styles_dir
 from ink_tui.session import leaves, open_session
-from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.screens.branches import BranchesScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.branch_list import BranchTable
@@ -100,17 +99,8 @@ def host(path: Path) -> Host:
     return Host(lambda: BranchesScreen(session, session.leaf_id))
 
 
-async def _until(pilot: Pilot[Any], predicate: Callable[[], object], what: str) -> None:
-    """Poll ``predicate`` between short pauses; fail after 10 seconds (never on speed)."""
-    deadline = time.monotonic() + 10.0
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
 async def listed(pilot: Pilot[Any]) -> BranchesScreen:
-    await _until(
+    await wait_for(
         pilot,
         lambda: isinstance(pilot.app.screen, BranchesScreen) and pilot.app.screen.listing,
         "the branches list",
@@ -172,12 +162,19 @@ async def test_rows_show_fork_point_and_labels_whole_before_the_elided_prompt(
     async with app.run_test(size=(120, 36)) as pilot:
         await listed(pilot)
         await pilot.press("g")
-        await pilot.pause()
-        newest = screen_lines(app)[2]  # the first row: branch 59, forked in turn 59 % 29 + 1
+        # the first row: branch 59, forked in turn 59 % 29 + 1
+        newest = await wait_for(
+            pilot,
+            lambda: next((x for x in screen_lines(app)[2:3] if "turn 2 · a001main" in x), ""),
+            "the newest branch on top",
+        )
         assert "turn 2 · a001main" in newest and "Try a completely" in newest
         await pilot.press("G")  # the three labelled branches are the oldest, just above
-        await pilot.pause()
-        lines = [line for line in screen_lines(app) if f"#{LABEL}" in line]
+        lines = await wait_for(
+            pilot,
+            lambda: [x for x in screen_lines(app) if f"#{LABEL}" in x],
+            "the labelled branches on screen",
+        )
         assert len(lines) == 3  # the label whole
         for line in lines:
             assert any(f"turn {n} · a00{n - 1}main" in line for n in (1, 2, 3)), line
@@ -196,14 +193,17 @@ async def test_vim_keys_move_and_the_detail_follows(tmp_path: Path) -> None:
         assert table.cursor_row == 2
         await pilot.press("k")
         assert table.cursor_row == 1
-        await pilot.pause()
-        detail = "\n".join(screen_lines(app)[-6:])
+        detail = await wait_for(
+            pilot,
+            lambda: next((x for x in ["\n".join(screen_lines(app)[-6:])] if "b058" in x), ""),
+            "the detail of the second row",
+        )
         assert "leaf b058side0000" in detail
         assert "leaves the current branch after entry a000main0000 (turn 1)" in detail
         await pilot.press("G")
         assert table.cursor_row == BRANCHES
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.results, "the branches screen to answer")
         assert app.results == [None]
 
 
@@ -245,11 +245,14 @@ async def test_narrow_terminals_keep_mark_labels_and_prompt(
         current = line_with(app, "main turn 30")
         assert current.lstrip().startswith("●")
         await pilot.press("G", "k")
-        await pilot.pause()
+        labelled = await wait_for(
+            pilot,
+            lambda: [x for x in screen_lines(app) if "#ok" in x and "Try a" in x],
+            "the labelled branches on screen",
+        )
+        assert len(labelled) == 3
         for line in screen_lines(app):
             assert len(line.rstrip()) <= size[0]
-        labelled = [line for line in screen_lines(app) if "#ok" in line and "Try a" in line]
-        assert len(labelled) == 3
         assert "Show branch" in screen_lines(app)[-1]
 
 
@@ -259,8 +262,11 @@ async def test_session_text_is_shown_literally(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 36)) as pilot:
         await listed(pilot)
         await pilot.press("G", "k")
-        await pilot.pause()
-        text = "\n".join(screen_lines(app))
+        text = await wait_for(
+            pilot,
+            lambda: next((x for x in ["\n".join(screen_lines(app))] if "#[bold]" in x), ""),
+            "the labelled branches on screen",
+        )
         assert "#[bold]x[/bold] ␛]0;pwned␇ done" in text
         assert "␛[2J[red]wipe[/red]" in text
         assert "\x1b" not in text
@@ -269,17 +275,13 @@ async def test_session_text_is_shown_literally(tmp_path: Path) -> None:
 # -- in the app -------------------------------------------------------------------------------
 
 
-async def test_b_then_enter_shows_that_branch_and_esc_comes_back(tmp_path: Path) -> None:
+async def test_b_then_enter_shows_that_branch_and_esc_comes_back(
+    tmp_path: Path, make_app: Any
+) -> None:
     path = forked_session(tmp_path / "sessions" / "p")
-    options = LaunchOptions(
-        sessions_dir=tmp_path / "sessions",
-        cwd=CWD,
-        open_path=path,
-        config_path=tmp_path / "config.toml",
-    )
-    app = InkApp(options)
+    app = make_app(cwd=CWD, open_path=path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await _until(
+        await wait_for(
             pilot,
             lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
             "the session view",
@@ -292,7 +294,7 @@ async def test_b_then_enter_shows_that_branch_and_esc_comes_back(tmp_path: Path)
         chosen = screen.query_one(BranchTable).highlighted
         assert chosen is not None and not chosen.is_current
         await pilot.press("enter")
-        await _until(
+        await wait_for(
             pilot,
             lambda: (
                 isinstance(app.screen, SessionScreen)
@@ -305,7 +307,7 @@ async def test_b_then_enter_shows_that_branch_and_esc_comes_back(tmp_path: Path)
         assert isinstance(shown, SessionScreen) and shown.loaded is not None
         assert shown.loaded.leaf_id == chosen.id
         await pilot.press("escape")
-        await _until(pilot, lambda: app.screen is view, "back to the session view")
+        await wait_for(pilot, lambda: app.screen is view, "back to the session view")
 
 
 async def test_a_click_moves_the_cursor_and_a_second_click_shows_the_branch(
@@ -321,7 +323,7 @@ async def test_a_click_moves_the_cursor_and_a_second_click_shows_the_branch(
         chosen = table.highlighted
         assert chosen is not None
         await pilot.click(BranchTable, offset=(40, 2))
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.results, "the branches screen to answer")
         assert app.results == [chosen.id]
 
 
@@ -331,6 +333,6 @@ async def test_a_resize_lays_the_columns_out_again(tmp_path: Path) -> None:
         await listed(pilot)
         assert "size" in screen_lines(app)[1]
         await pilot.resize_terminal(60, 20)
-        await _until(pilot, lambda: "size" not in screen_lines(app)[1], "the narrow layout")
+        await wait_for(pilot, lambda: "size" not in screen_lines(app)[1], "the narrow layout")
         assert "last prompt" in screen_lines(app)[1]
         assert line_with(app, "main turn 30").lstrip().startswith("●")

@@ -8,17 +8,17 @@ from __future__ import annotations
 import io
 import json
 import os
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input
+from waiting import wait_for
 
 from ink_tui.paths import project_dir
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.preview import SessionPreview
@@ -30,14 +30,11 @@ TS = "2027-01-15T08:00:00.000Z"
 LONG_TITLE = "Refactor the billing pipeline so that invoices come from the ledger"
 
 
-def _app(tmp_path: Path, cwd: str = CWD) -> InkApp:
-    options = LaunchOptions(
-        sessions_dir=tmp_path / "sessions",
-        cwd=cwd,
-        config_path=tmp_path / "config.toml",
-        clock=lambda: NOW,
-    )
-    return InkApp(options)
+@pytest.fixture
+def app(make_app: Any) -> InkApp:
+    """The app on the picker of :data:`CWD`, its clock stopped at :data:`NOW`."""
+    made: InkApp = make_app(cwd=CWD, clock=lambda: NOW)
+    return made
 
 
 def _write(
@@ -78,15 +75,6 @@ def _write(
     return path
 
 
-async def _until(pilot: Pilot[Any], predicate: Callable[[], object], what: str) -> None:
-    """Poll ``predicate`` between short pauses; fail after 10 seconds (never on speed)."""
-    deadline = time.monotonic() + 10.0
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
 async def _picker(app: InkApp, pilot: Pilot[Any], rows: int) -> SessionList:
     def ready() -> bool:
         screen = app.screen
@@ -96,7 +84,7 @@ async def _picker(app: InkApp, pilot: Pilot[Any], rows: int) -> SessionList:
             and screen.query_one(SessionList).row_count == rows
         )
 
-    await _until(pilot, ready, f"{rows} picker rows")
+    await wait_for(pilot, ready, f"{rows} picker rows")
     return app.screen.query_one(SessionList)
 
 
@@ -126,9 +114,8 @@ def _row_line(app: InkApp, text: str) -> str:
 # -- columns fit their values ---------------------------------------------------------------------
 
 
-async def test_big_counts_are_abbreviated_never_cut(tmp_path: Path) -> None:
+async def test_big_counts_are_abbreviated_never_cut(tmp_path: Path, app: InkApp) -> None:
     _write(tmp_path, "big", "long running chat", messages=49_911, leaves=1_234)
-    app = _app(tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:
         table = await _picker(app, pilot, 1)
         line = _row_line(app, "long running chat")
@@ -138,9 +125,8 @@ async def test_big_counts_are_abbreviated_never_cut(tmp_path: Path) -> None:
         assert table.highlighted is not None and table.highlighted.message_count == 49_911
 
 
-async def test_counts_under_ten_thousand_are_exact(tmp_path: Path) -> None:
+async def test_counts_under_ten_thousand_are_exact(tmp_path: Path, app: InkApp) -> None:
     _write(tmp_path, "mid", "a busy week", messages=9_998, leaves=408)
-    app = _app(tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:
         await _picker(app, pilot, 1)
         line = _row_line(app, "a busy week")
@@ -150,38 +136,38 @@ async def test_counts_under_ten_thousand_are_exact(tmp_path: Path) -> None:
 # -- narrow terminals -----------------------------------------------------------------------------
 
 
-async def _narrow_rows(tmp_path: Path, size: tuple[int, int]) -> tuple[str, str]:
+async def _narrow_rows(tmp_path: Path, app: InkApp, size: tuple[int, int]) -> tuple[str, str]:
     _write(tmp_path, "one", LONG_TITLE, messages=12, age=7200)
     _write(tmp_path, "two", "Quick fix for the login form", messages=30_000, age=3 * 86400)
-    app = _app(tmp_path)
     async with app.run_test(size=size) as pilot:
         await _picker(app, pilot, 2)
         return _row_line(app, "Refactor"), _row_line(app, "Quick")
 
 
-async def test_80x24_shows_title_age_and_counts_whole(tmp_path: Path) -> None:
-    first, second = await _narrow_rows(tmp_path, (80, 24))
+async def test_80x24_shows_title_age_and_counts_whole(tmp_path: Path, app: InkApp) -> None:
+    first, second = await _narrow_rows(tmp_path, app, (80, 24))
     assert "Refactor the billing" in first
     assert " 2h ago " in first and " 12 " in first
     assert " 3d ago " in second and " 30.0k" in second
 
 
-async def test_40x12_hides_columns_before_cutting_age_or_counts(tmp_path: Path) -> None:
-    first, second = await _narrow_rows(tmp_path, (40, 12))
+async def test_40x12_hides_columns_before_cutting_age_or_counts(
+    tmp_path: Path, app: InkApp
+) -> None:
+    first, second = await _narrow_rows(tmp_path, app, (40, 12))
     assert "Refactor" in first and "Quick" in second  # the title keeps a place
     assert " 2h ago " in first and first.rstrip().endswith("12")
     assert " 3d ago " in second and second.rstrip().endswith("30.0k")
     assert len(first.rstrip()) <= 40
 
 
-async def test_preview_stacks_below_the_list_at_80x24(tmp_path: Path) -> None:
+async def test_preview_stacks_below_the_list_at_80x24(tmp_path: Path, app: InkApp) -> None:
     _write(tmp_path, "one", LONG_TITLE, messages=12)
-    app = _app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await _picker(app, pilot, 1)
         await pilot.press("space")
         preview = app.screen.query_one(SessionPreview)
-        await _until(pilot, lambda: preview.display and preview.summary is not None, "preview")
+        await wait_for(pilot, lambda: preview.display and preview.summary is not None, "preview")
         assert table.display and table.region.height >= 3  # the list is still there
         assert preview.region.y >= table.region.bottom  # below it
         assert preview.region.width >= 78  # the whole width
@@ -190,26 +176,26 @@ async def test_preview_stacks_below_the_list_at_80x24(tmp_path: Path) -> None:
 
 async def test_preview_takes_the_whole_screen_at_40x12_and_space_gives_the_list_back(
     tmp_path: Path,
+    app: InkApp,
 ) -> None:
     _write(tmp_path, "one", LONG_TITLE, messages=12, age=7200)
     _write(tmp_path, "two", "Quick fix for the login form", messages=4, age=86400)
-    app = _app(tmp_path)
     async with app.run_test(size=(40, 12)) as pilot:
         table = await _picker(app, pilot, 2)
         await pilot.press("j", "space")
         preview = app.screen.query_one(SessionPreview)
-        await _until(pilot, lambda: preview.display and preview.summary is not None, "preview")
+        await wait_for(pilot, lambda: preview.display and preview.summary is not None, "preview")
         assert preview.region.width >= 38 and table.region.width == 0
         assert preview.summary is not None and "Quick" in preview.summary.title
         await pilot.press("k")  # the keys still move through the sessions
-        await _until(
+        await wait_for(
             pilot,
             lambda: preview.summary is not None and "Refactor" in preview.summary.title,
             "the first session previewed",
         )
         await pilot.press("space")
-        await pilot.pause()
-        assert not preview.display and table.region.width >= 38
+        await wait_for(pilot, lambda: table.region.width >= 38, "the list back in place")
+        assert not preview.display
         assert table.cursor_row == 0 and table.has_focus
         assert " 2h ago " in _row_line(app, "Refactor")
 
@@ -219,18 +205,18 @@ async def test_preview_takes_the_whole_screen_at_40x12_and_space_gives_the_list_
 
 async def test_back_from_a_session_opened_through_the_filter_keys_act_on_the_list(
     tmp_path: Path,
+    app: InkApp,
 ) -> None:
     _write(tmp_path, "one", "quokka migration", age=60)
     _write(tmp_path, "two", "quokka import", age=120)
     _write(tmp_path, "three", "unrelated", age=180)
-    app = _app(tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:
         table = await _picker(app, pilot, 3)
         await pilot.press("slash", *"quokka", "enter")
-        await _until(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
-        await _until(pilot, lambda: getattr(app.screen, "loaded", None) is not None, "loaded")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
+        await wait_for(pilot, lambda: getattr(app.screen, "loaded", None) is not None, "loaded")
         await pilot.press("escape")
-        await _until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
         table = app.screen.query_one(SessionList)
         filter_input = app.screen.query_one("#filter", Input)
         assert table.has_focus and not filter_input.has_focus
@@ -240,13 +226,13 @@ async def test_back_from_a_session_opened_through_the_filter_keys_act_on_the_lis
         assert table.cursor_row == 1
         assert filter_input.value == "quokka"  # j moved the list, it was not typed
         await pilot.press("k", "q")
-        await pilot.pause()
+        await wait_for(None, lambda: not app.is_running, "q to quit, as everywhere on the list")
         assert filter_input.value == "quokka"
-        assert not app.is_running  # q quits, as everywhere on the list
 
 
 async def test_back_to_the_picker_the_list_has_the_focus_even_if_the_filter_had_it(
     tmp_path: Path,
+    app: InkApp,
 ) -> None:
     """Typed fast, "/" then Enter can open a session while the filter has the focus (Enter went
     to the list before the focus moved): coming back, the list has it."""
@@ -254,17 +240,16 @@ async def test_back_to_the_picker_the_list_has_the_focus_even_if_the_filter_had_
 
     path = _write(tmp_path, "one", "quokka migration", age=60)
     _write(tmp_path, "two", "quokka import", age=120)
-    app = _app(tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:
         await _picker(app, pilot, 2)
         await pilot.press("slash", *"quokka")
         filter_input = app.screen.query_one("#filter", Input)
         assert filter_input.has_focus
         app.screen.post_message(OpenSession(path))  # as the list's Enter would
-        await _until(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
-        await _until(pilot, lambda: getattr(app.screen, "loaded", None) is not None, "loaded")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session view")
+        await wait_for(pilot, lambda: getattr(app.screen, "loaded", None) is not None, "loaded")
         await pilot.press("escape")
-        await _until(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
         table = app.screen.query_one(SessionList)
         assert table.has_focus and filter_input.value == "quokka"
         await pilot.press("j")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from waiting import wait_for
 
-from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.transcript import Transcript
 
@@ -67,21 +67,17 @@ def screen_text(app: InkApp) -> str:
     return console.export_text(styles=False)
 
 
-async def test_the_header_and_the_replay_count_in_the_singular(tmp_path: Path) -> None:
+async def test_the_header_and_the_replay_count_in_the_singular(
+    tmp_path: Path, make_app: Any
+) -> None:
     path = one_of_each(tmp_path / "sessions" / "p")
-    options = LaunchOptions(
-        sessions_dir=tmp_path / "sessions",
-        cwd="/p",
-        open_path=path,
-        config_path=tmp_path / "config.toml",
-    )
-    app = InkApp(options)
+    app: InkApp = make_app(cwd="/p", open_path=path)
     async with app.run_test(size=(160, 30)) as pilot:
-        deadline = time.monotonic() + 10
-        while not (isinstance(app.screen, SessionScreen) and app.screen.loaded is not None):
-            assert time.monotonic() < deadline, "the session view never loaded"
-            await pilot.pause(0.02)
-        await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
+            "the session view to load",
+        )
         text = " ".join(screen_text(app).split())
         assert "1 turn · 3 messages · 1 tool call · 1 compaction ·" in text
         transcript = app.screen.query_one(Transcript)
