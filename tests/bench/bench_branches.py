@@ -15,24 +15,24 @@ leaves`` (both screens put it in their title in the same refresh that paints the
 figure is the wall time a user waits and the CPU time the app spent meanwhile (all threads, from
 ``/proc``): on a busy machine the wall time also counts the time the app waited for a core.
 
-The old screen (the collapsed fork tree, a ``Tree`` widget filled on the event loop) is the same
-app at :data:`OLD_REF`, the last commit before the flat list, extracted with ``git archive`` and
-run from there; both run in the same invocation, alternately. A headless figure of the new list
-alone is printed too: the build in the worker (``build_branch_list``) on the same session with
-its branch loaded.
+The old screen (the collapsed fork tree, a ``Tree`` widget filled on the event loop) is measured
+in the same app: a copy of the current sources with the old screen, its model and stylesheet
+taken from :data:`OLD_REF` (the last commit before the flat list), run from that copy; both
+run in the same invocation, alternately, under the app's GC policy (``app_collector``).
+
+A headless figure of the new list alone is printed too: the build in the worker
+(``build_branch_list``) on the same session with its branch loaded.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import os
 import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Sequence
@@ -91,19 +91,21 @@ def big_forked_session(target: int, fork_rate: float) -> Path:
     return _with_end_marker(source, path)
 
 
+OLD_SCREEN = ("ink_tui/ui/screens/branches.py", "ink_tui/session/forks.py", "styles/branches.tcss")
+
+
 def old_tree(ref: str) -> Path:
-    """The app's source at ``ref`` (``ink_tui`` and ``styles``), extracted once."""
-    target = CACHE / f"old-{ref}"
-    if (target / "ink_tui").is_dir():
-        return target
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", ref, "ink_tui", "styles"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    target.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(target, filter="data")
+    """This app with the old branches screen: the current ``ink_tui`` and ``styles``, with the
+    screen, its model and its stylesheet (:data:`OLD_SCREEN`) as they were at ``ref``. Only the
+    branches screen differs between the two apps measured."""
+    target = Path(tempfile.mkdtemp(prefix="ink-tui-bench-branches-old-"))
+    for folder in ("ink_tui", "styles"):
+        shutil.copytree(ROOT / folder, target / folder, ignore=shutil.ignore_patterns("*.pyc"))
+    for name in OLD_SCREEN:
+        text = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{ref}:{name}"], capture_output=True, check=True
+        ).stdout
+        (target / name).write_bytes(text)
     return target
 
 
@@ -126,7 +128,7 @@ def wait_until_idle(terminal: Terminal, timeout: float = 120.0) -> None:
 
 
 def b_to_list(
-    session: Path, marker: str, env: dict[str, str], *, early: bool
+    session: Path, marker: str, env: dict[str, str], *, early: bool, proof: str
 ) -> tuple[float, float]:
     """``(wall, cpu)`` seconds from writing ``b`` in the session view to ``marker`` on the
     screen: the time a user waits, and the CPU time the app spent meanwhile (all threads; on a
@@ -148,7 +150,11 @@ def b_to_list(
             if terminal.read(deadline - time.perf_counter()) and marker in plain(
                 bytes(terminal.output[seen:])
             ):
-                return time.perf_counter() - sent, cpu_seconds(terminal.pid) - cpu
+                result = time.perf_counter() - sent, cpu_seconds(terminal.pid) - cpu
+                terminal.drain(0.5)
+                if proof not in plain(bytes(terminal.output[seen:])):  # the app measured is
+                    raise RuntimeError(f"not the screen expected: no {proof!r} on it")  # wrong
+                return result
         raise TimeoutError(f"{marker!r} not seen within 120 s")
     except (EOFError, TimeoutError):
         print(plain(bytes(terminal.output))[-2000:], file=sys.stderr)
@@ -207,10 +213,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"entries, {count} leaves, {len(opened.positions)} position markers"
     )
     del opened
-    marker = f"{count} leaves"
+    new_marker, old_marker = f"{count:,} leaves", f"{count} leaves"  # (the new one: 1,682)
     old = old_tree(args.old_ref)
     config = Path(tempfile.mkdtemp(prefix="ink-tui-bench-branches-config-"))
-    env_new = environment(config)
+    # PYTHONSAFEPATH: the current directory (maybe this repository) never shadows the sources
+    env_new = {**environment(config), "PYTHONSAFEPATH": "1"}
     env_old = {**env_new, "PYTHONPATH": str(old)}
 
     for early in (False, True):
@@ -220,12 +227,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         old_runs: list[tuple[float, float]] = []
         for run in range(args.runs):
             print(f"  run {run + 1}/{args.runs} …", flush=True)
-            new_runs.append(b_to_list(session, marker, env_new, early=early))
-            old_runs.append(b_to_list(session, marker, env_old, early=early))
+            new_runs.append(
+                b_to_list(session, new_marker, env_new, early=early, proof="Show branch")
+            )
+            old_runs.append(
+                b_to_list(session, old_marker, env_old, early=early, proof="Current leaf:")
+            )
         report(f"b -> first painted list, {count} leaves, {when}", new_runs, old_runs)
     build = headless_build(session)
     print(f"\nbuild_branch_list alone (headless, branch loaded): {[round(t, 3) for t in build]}")
     shutil.rmtree(config, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
     return 0
 
 
