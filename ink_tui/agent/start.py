@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.catalog.scan import iter_summaries
+from ink_tui.humanize import plural
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
@@ -63,10 +64,12 @@ class ChatStart:
         notes: list[str] = []
         if self.dangling:
             names = ", ".join(f"{call.name} ({call.id})" for call in self.dangling)
+            it, they = ("it", "it is") if len(self.dangling) == 1 else ("them", "they are")
             notes.append(
-                f"{len(self.dangling)} tool call(s) of the last turn never got a result: {names}. "
-                "They may have partly run. They will be closed as interrupted when you send; "
-                "check the real state (files, processes) before retrying them."
+                f"{plural(len(self.dangling), 'tool call')} of the last turn never got a result: "
+                f"{names}. {they.split()[0].capitalize()} may have partly run. When you send, "
+                f"{they} closed with Ink's unknown-outcome result; check the real state (files, "
+                f"processes) before retrying {it}."
             )
         if self.cwd_missing:
             notes.append(
