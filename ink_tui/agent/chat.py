@@ -243,6 +243,7 @@ class ChatEngine:
                 if reply is None:
                     outcome.status = "interrupted"
                     return outcome
+                reply = await self.store.unique_calls(reply, self.messages)
                 await self._record(reply)
                 outcome.usage.add(reply)
                 outcome.steps += 1

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ink_tui.agent.call_ids import file_call_ids, messages_call_ids, unique_call_ids
 from ink_tui.agent.start import ChatStart
 from ink_tui.session.context import Context, build_context
 from ink_tui.session.pairing import (
@@ -85,6 +86,7 @@ class ChatStore:
         self._writer: SessionWriter | None = None
         self._lock = threading.Lock()
         self.prefix: list[Message] = []  # the dangling calls' closure, until it is written
+        self._call_ids: set[str] | None = None  # every call id of the file (read when needed)
         closing = closing_message(start.messages) if start.session is not None else None
         if closing is not None:
             self.prefix.append(closing)
@@ -122,6 +124,14 @@ class ChatStore:
             )
         return None
 
+    async def unique_calls(self, message: Message, context: list[Message]) -> Message:
+        """``message`` with the call ids the session already holds (any entry of the file, on
+        any branch, or ``context``) replaced by fresh ones: Ink refuses a call id declared twice,
+        and some servers send ``call_1`` at every turn."""
+        if not any(b.get("type") == "toolCall" for b in message.get("blocks") or ()):
+            return message
+        return await self._in_thread(self._unique_calls, message, context)
+
     async def changed(self) -> Conflict | None:
         """What arrived since we last read or wrote, or ``None`` when the file is as we left it."""
         return await self._in_thread(self._changed)
@@ -145,6 +155,15 @@ class ChatStore:
                 return function(*args)
 
         return await asyncio.to_thread(locked)
+
+    def _unique_calls(self, message: Message, context: list[Message]) -> Message:
+        if self._call_ids is None:
+            path = self.path
+            self._call_ids = file_call_ids(path) if path is not None and path.exists() else set()
+        taken = self._call_ids | messages_call_ids(context)
+        unique = unique_call_ids(message, taken)
+        self._call_ids |= messages_call_ids([unique])
+        return unique
 
     def _known_size(self) -> int:
         if self._writer is not None and self._writer.exists:
@@ -178,11 +197,13 @@ class ChatStore:
 
     def _keep_ours(self, conflict: Conflict) -> None:
         self.session = conflict.session
+        self._call_ids = None  # what arrived may hold calls: read the file again when needed
         self._reattach(conflict.session)
 
     def _go_theirs(self, conflict: Conflict) -> Context:
         """Their leaf becomes ours; calls they left open are closed before our next record."""
         self.session = conflict.session
+        self._call_ids = None
         self.leaf_id = conflict.their_leaf
         self._fork = False
         context = build_context(conflict.session, self.leaf_id)
