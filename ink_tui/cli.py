@@ -16,6 +16,7 @@ from typing import NoReturn
 from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
 from ink_tui.clitext import SafeOutput
 from ink_tui.launch import LaunchError, package_version, run_app
+from ink_tui.logs import unforeseen
 from ink_tui.paths import sessions_dir
 from ink_tui.session import SessionError, build_context, open_session, report_session
 from ink_tui.session.repair import apply_torn_repair, plan_continuation
@@ -217,13 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
-    except Exception as error:  # a bug: still one line, unless asked for the traceback
+    except Exception as error:  # a bug: its traceback logged, one line here (or raised)
         if os.environ.get("INK_TUI_DEBUG"):
             raise
-        _error_line(
-            f"internal error: {type(error).__name__}: {error} "
-            "(set INK_TUI_DEBUG=1 for the traceback)"
-        )
+        _error_line(f"{unforeseen(error, 'ink-tui')}; INK_TUI_DEBUG=1 prints it here")
         return EXIT_FAILED
 
 

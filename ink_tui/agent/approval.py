@@ -29,6 +29,7 @@ from ink_tui.agent.tools._common import (
 )
 from ink_tui.agent.tools.files import _apply, _normalize_eol
 from ink_tui.agent.tools.specs import validate_arguments
+from ink_tui.logs import unforeseen
 
 MAX_DIFF_BYTES = 2 * 1024 * 1024
 """Files (and write contents) larger than this get no diff; ``problem`` says so."""
@@ -75,9 +76,12 @@ def preview_call(name: str, arguments: object, cwd: Path, *, max_lines: int = 40
         if name == "write":
             return _write(arguments, cwd, max_lines)
         return CallPreview(name, name, _cut(_json(arguments), max_lines))
-    except Exception as exc:  # a preview must never break the approval flow
+    except (OSError, ValueError) as exc:  # a preview must never break the approval flow
         reason = f"could not preview this call: {type(exc).__name__}: {exc}"
         return CallPreview(name, name, _cut(_json(arguments), max_lines), _one_line(reason))
+    except Exception as exc:  # a bug: logged; the modal still asks
+        problem = f"could not preview this call: {unforeseen(exc, 'the approval preview')}"
+        return CallPreview(name, name, _cut(_json(arguments), max_lines), problem)
 
 
 # --- the three tools ------------------------------------------------------------------------

@@ -5,7 +5,8 @@
   the official ``openai`` SDK, each with its own base URL and API-key variable.
 - ``openai-codex`` (Responses API with the ChatGPT login) is not supported.
 
-The SDKs are imported inside ``stream_turn`` only: importing them costs about a second.
+The SDKs are imported inside ``stream_turn`` only, in a worker thread (``sdk.load_sdk``):
+importing them costs one to two seconds, which must never freeze the event loop.
 
 Known divergences from Ink: no thinking-level request knobs (reasoning_effort / thinking
 objects), no vision downgrade for text-only models, no stored ``/login`` credentials (only the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from ink_tui.agent.providers.assemble import (
 from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.agent.providers.errors import IncompleteStream, ProviderError
 from ink_tui.agent.providers.model import Endpoint, parse_model_ref, resolve_endpoint
+from ink_tui.agent.providers.sdk import load_sdk, transport_errors
 from ink_tui.agent.providers.thinking import anthropic_thinking, chat_thinking
 from ink_tui.agent.tools.specs import ToolSpec
 from ink_tui.session.tree import ModelRef
@@ -113,7 +115,9 @@ async def _transport_checked(
     stream: AsyncIterable[T], sdk_error: type[Exception], name: str
 ) -> AsyncIterator[T]:
     """The stream's items; a transport failure while reading the body (which the Anthropic
-    SDK passes through unwrapped) is an incomplete stream, never a crash."""
+    SDK passes through unwrapped: the HTTP library's errors, a socket's ``OSError``) or a frame
+    that is not JSON is an incomplete stream, never a crash."""
+    broken = transport_errors()
     items = aiter(stream)
     while True:
         try:
@@ -122,20 +126,40 @@ async def _transport_checked(
             return
         except sdk_error:
             raise
-        except Exception as exc:
+        except broken as exc:
             raise IncompleteStream(_one_line(f"{name} stream broke off: {exc!r}")) from exc
         yield item
 
 
-async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
-    import anthropic  # deferred: importing the SDK costs about a second
-
+def _anthropic_client(anthropic: Any, endpoint: Endpoint, call: _Call) -> Any:
+    """A client, made in a thread: the first one loads more of the SDK (a tenth of a second),
+    and its ``messages`` resource is loaded lazily on first use."""
     client = anthropic.AsyncAnthropic(
         api_key=endpoint.api_key,
         base_url=endpoint.base_url,
         max_retries=call.max_retries,
         timeout=call.timeout,
     )
+    _ = client.messages
+    return client
+
+
+def _openai_client(openai: Any, endpoint: Endpoint, call: _Call) -> Any:
+    """A client, made in a thread: the first one loads more of the SDK (about 0.2 s), and its
+    ``chat.completions`` resource is loaded lazily on first use (another 0.1 s)."""
+    client = openai.AsyncOpenAI(
+        api_key=endpoint.api_key,
+        base_url=endpoint.base_url,
+        max_retries=call.max_retries,
+        timeout=call.timeout,
+    )
+    _ = client.chat.completions
+    return client
+
+
+async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
+    anthropic = await load_sdk("anthropic")  # in a thread: the import takes a second or two
+    client = await asyncio.to_thread(_anthropic_client, anthropic, endpoint, call)
     kwargs: dict[str, Any] = {"model": ref.model_id, "max_tokens": call.max_tokens}
     kwargs.update(anthropic_request(call.system, call.messages, call.tools))
     kwargs.update(anthropic_thinking(ref.model_id, call.thinking, call.max_tokens))
@@ -159,14 +183,8 @@ async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Jso
 
 
 async def _chat_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
-    import openai  # deferred: importing the SDK costs about a second
-
-    client = openai.AsyncOpenAI(
-        api_key=endpoint.api_key,
-        base_url=endpoint.base_url,
-        max_retries=call.max_retries,
-        timeout=call.timeout,
-    )
+    openai = await load_sdk("openai")  # in a thread: the import takes about a second
+    client = await asyncio.to_thread(_openai_client, openai, endpoint, call)
     payload = chat_request(ref.provider, call.system, call.messages, call.tools)
     kwargs: dict[str, Any] = {
         "model": ref.model_id,

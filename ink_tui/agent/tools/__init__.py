@@ -45,6 +45,7 @@ from ink_tui.agent.tools.search import (
     run_ls,
 )
 from ink_tui.agent.tools.specs import TOOLS, ToolSpec, needs_approval, validate_arguments
+from ink_tui.logs import unforeseen
 
 __all__ = [
     "TOOLS",
@@ -109,7 +110,8 @@ async def run_tool(
     """Check ``arguments`` and run tool ``name`` in ``cwd``; ``signal`` set means cancel.
 
     A tool that throws (a path with a NUL byte, say) gives an error result, as in Ink: the
-    call always gets its result.
+    call always gets its result. An error nobody foresaw (a bug in ink-tui's tool) is logged with
+    its traceback, and the result says so and where the log is.
     """
     problem = validate_arguments(name, arguments)
     if problem is not None:
@@ -117,8 +119,10 @@ async def run_tool(
     assert isinstance(arguments, dict)
     try:
         return await _dispatch(name, arguments, cwd, signal)
-    except Exception as exc:
+    except (OSError, ValueError) as exc:  # the file system's answer, an embedded NUL byte
         return error(str(exc) or type(exc).__name__)
+    except Exception as exc:  # a bug: logged, and the call still gets its result
+        return error(f"Error: {unforeseen(exc, f'the {name} tool')}")
 
 
 async def _dispatch(

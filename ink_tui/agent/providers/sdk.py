@@ -1,0 +1,54 @@
+"""The provider SDKs, imported off the event loop.
+
+Importing ``anthropic`` takes one to two seconds and ``openai`` about one (README, Benchmarks):
+run on the event loop, that is the whole app frozen at the first message. :func:`load_sdk`
+imports in a worker thread (and returns at once when the module is already loaded);
+:func:`preload_sdk` is the same import for a worker that runs while the user types.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sys
+from types import ModuleType
+from typing import Literal
+
+__all__ = ["SDK_OF_WIRE", "load_sdk", "preload_sdk", "transport_errors"]
+
+Sdk = Literal["anthropic", "openai"]
+SDK_OF_WIRE: dict[str, Sdk] = {"anthropic": "anthropic", "chat": "openai"}
+
+
+def _already_loaded(name: str) -> ModuleType | None:
+    """The module if it is loaded, ``None`` if it is not, or is still being imported by
+    another thread (``preload_sdk`` while the first request starts)."""
+    module = sys.modules.get(name)
+    if module is None or getattr(getattr(module, "__spec__", None), "_initializing", False):
+        return None
+    return module
+
+
+def preload_sdk(name: Sdk) -> ModuleType:
+    """Import ``name`` (blocking: call it from a thread)."""
+    return importlib.import_module(name)
+
+
+async def load_sdk(name: Sdk) -> ModuleType:
+    """The module ``name``, imported in a worker thread the first time."""
+    module = _already_loaded(name)
+    if module is not None:
+        return module
+    return await asyncio.to_thread(preload_sdk, name)
+
+
+def transport_errors() -> tuple[type[Exception], ...]:
+    """What reading a response body can raise besides the SDK's own errors: the HTTP library's
+    (``httpx``, or ``httpx2`` for newer SDKs, whichever the loaded SDK brought), a socket's
+    ``OSError``, and ``ValueError`` for a frame that is not JSON."""
+    errors: list[type[Exception]] = [OSError, ValueError]
+    for name in ("httpx2", "httpx"):
+        library = _already_loaded(name)
+        if library is not None:
+            errors += [library.HTTPError, library.StreamError]
+    return tuple(errors)
