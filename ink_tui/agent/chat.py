@@ -13,7 +13,6 @@ task; file IO runs in threads.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -22,13 +21,14 @@ from ink_tui.agent.compact import (
     SUMMARIZATION_SYSTEM_PROMPT,
     SUMMARY_MAX_TOKENS,
     estimate_tokens,
+    nothing_to_compact,
     plan_compaction,
     summary_request,
 )
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.persist import ChatStore, Conflict
 from ink_tui.agent.prompt import system_prompt
-from ink_tui.agent.providers import resolve_endpoint, stream_turn
+from ink_tui.agent.providers import ProviderError, resolve_endpoint, stream_turn
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import (
@@ -37,6 +37,7 @@ from ink_tui.agent.tools import (
     run_tool,
     validate_arguments,
 )
+from ink_tui.logs import log_exception
 from ink_tui.session.context import frame_summary
 from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX, THINKING_LEVELS
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
@@ -136,6 +137,7 @@ class ChatEngine:
             raise ValueError(f"thinking levels: {', '.join(THINKING_LEVELS)} — e.g. /think medium")
         if level == self.thinking:
             return False
+        self.store.pending_thinking = None  # the startup level, superseded before it was written
         await self.store.run(
             lambda writer: writer.append_entry("thinkingLevelChange", {"thinkingLevel": level})
         )
@@ -168,7 +170,7 @@ class ChatEngine:
             resolve_endpoint(model, self.env)
             plan = plan_compaction(self.messages, self.compaction_boundary)
             if plan is None:
-                return "nothing safe to compact yet — continuing"
+                return f"nothing to compact yet: {nothing_to_compact(self.messages)}"
             reply = await self._race(
                 stream_turn(
                     model,
@@ -332,8 +334,12 @@ class ChatEngine:
             stop.cancel()
         if not task.done():
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
+            try:
                 await task
+            except (asyncio.CancelledError, ProviderError):
+                pass  # what an interrupted request ends with
+            except Exception as error:  # a bug: logged; the interrupt goes on
+                log_exception(error, "an interrupted request")
             return None
         return task.result()
 

@@ -21,6 +21,7 @@ __all__ = [
     "KEEP_RECENT_TOKENS",
     "CompactionPlan",
     "estimate_tokens",
+    "nothing_to_compact",
     "plan_compaction",
     "summary_request",
 ]
@@ -234,6 +235,37 @@ def plan_compaction(
         list(messages[first:cut]),
         list(messages[cut:]),
         estimate_tokens(messages, compaction_boundary),
+    )
+
+
+def _tokens(count: int) -> str:
+    """``17k``, ``1.2k``, ``950``: a token estimate as a person reads it."""
+    if count < 1000:
+        return str(count)
+    if count < 10_000:
+        return f"{count / 1000:.1f}k".replace(".0k", "k")
+    return f"{round(count / 1000)}k"
+
+
+def nothing_to_compact(messages: Sequence[Message], keep_recent: int = KEEP_RECENT_TOKENS) -> str:
+    """Why :func:`plan_compaction` found nothing to summarise, in one line: the newest
+    ``keep_recent`` tokens (estimated as characters / 4, as the cut is) stay verbatim."""
+    first = 0
+    if messages and (framed := unframe_summary(messages[0])) and framed[0] == "compaction":
+        first = 1
+    size = sum(message_tokens(m) for m in messages[first:])
+    since = " since the last compaction" if first else ""
+    keep = _tokens(keep_recent)
+    if size < keep_recent:
+        return (
+            f"the context{since} is about {_tokens(size)} tokens and Ink keeps the newest "
+            f"{keep} verbatim: nothing older to summarise"
+        )
+    start = "the first message after the summary" if first else "the first message"
+    return (
+        f"the context{since} is about {_tokens(size)} tokens, but the newest {keep} that Ink "
+        f"keeps verbatim reach back to {start} (a cut must fall before a user or assistant "
+        "message): nothing older to summarise"
     )
 
 

@@ -2,10 +2,12 @@
 
 Before the first record (Ink's resume rules, spec §6 and §9): re-read the file, repair a torn
 final line, write a ``position`` marker when going on from an earlier entry, close the dangling
-calls of the last turn with Ink's unknown-outcome result, and persist a ``--model`` that differs
-from the restored one. Every append checks that the file is still the size we last saw; when
-another process (Ink in another terminal) appended meanwhile, the chat is told what arrived and
-chooses where to go on from. All methods that touch the file run it in a thread.
+calls of the last turn with Ink's unknown-outcome result, persist a ``--model`` that differs
+from the restored one, and a ``--thinking`` (or ``INK_THINKING``) level that differs from the
+restored one as a ``thinkingLevelChange`` (so that the next resume restores the level used).
+Every append checks that the file is still the size we last saw; when another process (Ink in
+another terminal) appended meanwhile, the chat is told what arrived and chooses where to go on
+from. All methods that touch the file run it in a thread.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ink_tui.agent.call_ids import file_call_ids, messages_call_ids, unique_call_ids
-from ink_tui.agent.start import ChatStart
+from ink_tui.agent.start import DEFAULT_THINKING, ChatStart
 from ink_tui.session.context import Context, build_context
 from ink_tui.session.pairing import (
     UNKNOWN_OUTCOME_TEXT,
@@ -29,6 +31,7 @@ from ink_tui.session.pairing import (
 )
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
+from ink_tui.session.tree import thinking_level
 from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = ["ChatStore", "Conflict", "closing_message"]
@@ -64,6 +67,17 @@ def closing_message(messages: list[Message]) -> Message | None:
     return synthesize_missing_results(messages, UNKNOWN_OUTCOME_TEXT)
 
 
+def _thinking_to_persist(start: ChatStart) -> str | None:
+    """The startup level (``--thinking``, ``INK_THINKING``) when it differs from the one a
+    resume restores (the file's last ``thinkingLevelChange``, else Ink's default)."""
+    if start.session is None:  # a new session: only a startup level sets anything else
+        return start.thinking if start.thinking != DEFAULT_THINKING else None
+    if not start.thinking_override:
+        return None
+    restored = thinking_level(start.session) or DEFAULT_THINKING
+    return start.thinking if start.thinking != restored else None
+
+
 class ChatStore:
     """Appends a chat's records to one session file (created on the first one if new)."""
 
@@ -81,6 +95,7 @@ class ChatStore:
         self.leaf_id = start.leaf_id
         self._fork = start.fork
         self._persist_model = start.model_override
+        self.pending_thinking = _thinking_to_persist(start)  # /think drops it (writes its own)
         self._clock = clock
         self._random_hex = random_hex
         self._writer: SessionWriter | None = None
@@ -250,6 +265,9 @@ class ChatStore:
         if self._persist_model and self.start.model is not None:
             writer.append_session_model(self.start.model, explicit=True)
             self._persist_model = False
+        if self.pending_thinking is not None:
+            writer.append_entry("thinkingLevelChange", {"thinkingLevel": self.pending_thinking})
+            self.pending_thinking = None
 
     def check_writable(self) -> None:
         """Raises ``PermissionError`` for a file ink-tui must not write to (read-only start)."""

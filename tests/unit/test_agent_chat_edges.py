@@ -100,8 +100,9 @@ async def test_compact_after_a_conflict_summarises_the_branch_it_writes_on(
     ink.append_message(chat_kit.assistant("THEIR answer"))
     chat_kit.fake.anthropic(text="## Goal\nsummary")
     await engine.compact()
-    entry = records(path)[-1]
-    assert entry["type"] == "compaction" and entry["parentId"] == ink.leaf_id
+    level, entry = records(path)[-2:]  # thinking="off" is persisted with the first write
+    assert level["type"] == "thinkingLevelChange" and level["parentId"] == ink.leaf_id
+    assert entry["type"] == "compaction" and entry["parentId"] == level["id"]
     retained = json.dumps(entry["retainedTail"])
     summarised = json.dumps(chat_kit.fake.last.body["messages"])
     assert "THEIR" in retained + summarised  # their turn is kept or summarised, never lost

@@ -80,6 +80,37 @@ def parse_model_ref(reference: str) -> ModelRef:
     return ModelRef("anthropic", reference)
 
 
+def reading_note(reference: str) -> str | None:
+    """How Ink reads ``reference`` when that may not be what was meant, in one line: a bare id
+    is Anthropic's (``glm-*`` Z.ai's), an unknown prefix is part of an Anthropic id. ``None``
+    for ``provider/modelId`` with a known provider."""
+    trimmed = reference.strip(JS_WHITESPACE)
+    if not trimmed:
+        return None
+    read = parse_model_ref(trimmed).reference
+    slash = trimmed.find("/")
+    if slash == -1:
+        if read.startswith("zai/"):
+            return (
+                f"{trimmed} has no provider prefix: Ink reads glm-* as a Z.ai model ({read}); "
+                f"anthropic/{trimmed} would send it to Anthropic's API"
+            )
+        return (
+            f"{trimmed} has no provider prefix: Ink reads a bare id as an Anthropic model "
+            f"({read}); for another provider name it, e.g. openai/{trimmed}"
+        )
+    prefix = trimmed[:slash]
+    if slash == len(trimmed) - 1:
+        return f"{trimmed} names no model: Ink reads it as an Anthropic model id ({read})"
+    if prefix.lower() not in PROVIDERS:
+        known = ", ".join(name for name in PROVIDERS if name != "openai-codex")
+        return (
+            f"{prefix or '(nothing)'} before the / is not a provider Ink knows ({known}): it "
+            f"reads {trimmed} as an Anthropic model id ({read})"
+        )
+    return None
+
+
 LOCAL_SERVER_KEY = "no-key"
 """Sent when a Chat Completions base URL is set but its key is not (the SDK needs one)."""
 
