@@ -129,10 +129,13 @@ async def test_a_blank_model_is_refused_in_the_picker_and_after_slash_model(
         assert "provider/modelId" in chat_kit.static(app.screen, "#model-hint")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "the chat again")
-        screen.query_one("#chat-input", Composer).value = "/model \ufeff"  # no key types U+FEFF
+        # no key types U+FEFF; Ink trims a command's argument as JavaScript does, so this is
+        # /model alone: the picker again
+        screen.query_one("#chat-input", Composer).value = "/model \ufeff"
         await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the models again")
+        await pilot.press("escape")
         await chat_kit.idle(pilot, screen)
-        assert any("provider/modelId" in note for note in chat_kit.notes(screen))
     assert chat_session.read_bytes() == before
 
 

@@ -14,7 +14,10 @@ import sys
 from types import ModuleType
 from typing import Literal
 
-__all__ = ["SDK_OF_WIRE", "load_sdk", "preload_sdk", "transport_errors"]
+from ink_tui.agent.providers.model import PROVIDERS
+from ink_tui.logs import log_exception
+
+__all__ = ["SDK_OF_WIRE", "load_sdk", "preload_for", "preload_sdk", "transport_errors"]
 
 Sdk = Literal["anthropic", "openai"]
 SDK_OF_WIRE: dict[str, Sdk] = {"anthropic": "anthropic", "chat": "openai"}
@@ -32,6 +35,21 @@ def _already_loaded(name: str) -> ModuleType | None:
 def preload_sdk(name: Sdk) -> ModuleType:
     """Import ``name`` (blocking: call it from a thread)."""
     return importlib.import_module(name)
+
+
+def preload_for(provider: str | None) -> None:
+    """Import the SDK of ``provider`` (blocking: for a worker thread, while the user types). A
+    failure is left for the first request to report; a bug in it is logged."""
+    info = PROVIDERS.get(provider) if provider is not None else None
+    name = SDK_OF_WIRE.get(info.wire) if info is not None else None
+    if name is None:
+        return
+    try:
+        preload_sdk(name)
+    except ImportError:
+        pass
+    except Exception as error:  # a bug in an SDK's import: logged
+        log_exception(error, f"importing {name} in advance")
 
 
 async def load_sdk(name: Sdk) -> ModuleType:

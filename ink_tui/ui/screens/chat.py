@@ -4,6 +4,11 @@ The screen coordinates; the conversation itself is :class:`ink_tui.agent.chat.Ch
 which runs in one async worker per turn and reports back through a
 :class:`~ink_tui.ui.screens.chat_sink.ScreenSink`: streamed text goes straight to the
 :class:`~ink_tui.ui.widgets.chat_log.ChatLog`, recorded messages come to :meth:`recorded`.
+
+Keys typed here never reach the app's own keys (``q`` quits and ``?`` opens the help
+elsewhere): in the composer they are text, and anywhere else on this screen ``q`` and ``?`` go
+to the composer, or, where the pane cannot send, say so. A pane that cannot send (the session
+is read-only, or could not be read) says why in the composer's place.
 """
 
 from __future__ import annotations
@@ -20,26 +25,29 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
+from ink_tui.agent.commands import parse_command, unknown_command
+from ink_tui.agent.failures import failure_line
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.providers import parse_model_ref
+from ink_tui.agent.providers.model import reading_note
+from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
-from ink_tui.session import SessionError
 from ink_tui.session.tree import ModelRef
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.chat_modals import ModelScreen
 from ink_tui.ui.screens.chat_sink import ScreenSink
+from ink_tui.ui.widgets.chat_input import ELSEWHERE_KEYS, ChatInput
 from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 from ink_tui.ui.widgets.composer import Composer
 
 __all__ = ["ChatRequest", "ChatScreen"]
 
 HISTORY_SHOWN = 8  # context messages shown above the new ones
-# A turn, a compaction or a switch that fails is a one-line note in the pane (what completed
-# stays written): provider and session errors, OSError, ValueError, and anything unforeseen,
-# which must not close the app either.
-CHAT_ERRORS = (Exception,)
+READY_PLACEHOLDER = (
+    "Message · Enter sends, ctrl+j new line · /compact · /model ID · /think LEVEL · Esc back"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +75,13 @@ class ChatScreen(Screen[None]):
         Binding("pagedown", "scroll_history('page_down')", "Page down", show=False),
         Binding("ctrl+home", "scroll_history('top')", "First message", show=False),
         Binding("ctrl+end", "scroll_history('bottom')", "Latest", show=False),
+        # the app's q (quit) and ? (help) never act here: they are text (no description:
+        # neither in the help nor in the palette)
+        Binding("q", "typed('q')", show=False),
+        Binding("question_mark", "typed('?')", show=False),
     ]
 
-    HELP_NOTE = "In the composer ? and q are typed as text: F1 shows these keys, ctrl+q quits."
+    HELP_NOTE = "In the chat pane ? and q are text, never keys: F1 shows these keys, ctrl+q quits."
 
     @dataclass
     class Ready(Message):
@@ -92,15 +104,12 @@ class ChatScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="chat-header")
         yield ChatLog(id="chat-log")
-        yield Static(id="chat-queued")
-        composer = Composer(placeholder="loading…", id="chat-input")
-        composer.disabled = True
-        yield composer
+        yield ChatInput(placeholder="reading the session… (you can type already)")
         yield Static(id="chat-status")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#chat-queued").display = False
+        self.composer.focus()  # typing goes here from the first key, even while loading
         self._load()
 
     @work(thread=True, exclusive=True, group="chat-load")
@@ -121,12 +130,15 @@ class ChatScreen(Screen[None]):
                     model=request.model,
                     thinking=request.thinking,
                 )
-        except SessionError as error:
-            self.post_message(self.Failed(error.one_line()))
-        except Exception as error:  # (OSError, ValueError, or unforeseen: never a crash)
-            self.post_message(self.Failed(str(error) or type(error).__name__))
+        except Exception as error:  # foreseen: its own line; a bug: logged (agent.failures)
+            self.post_message(self.Failed(failure_line(error, "reading the session for a chat")))
         else:
             self.post_message(self.Ready(start))
+
+    @work(thread=True, exclusive=True, group="chat-sdk")
+    def _preload_sdk(self, model: ModelRef | None) -> None:
+        """Import the model's SDK (a second or two) in a thread while the user types."""
+        preload_for(model.provider if model is not None else None)
 
     def _sessions_dir(self) -> Path:
         return self.app.options.sessions_dir
@@ -134,7 +146,7 @@ class ChatScreen(Screen[None]):
     @on(Failed)
     def _failed(self, message: Failed) -> None:
         self.log_view.fail(message.error)
-        self.set_status("cannot chat here: Esc goes back")
+        self._cannot(f"cannot chat here: {message.error}")
 
     @on(Ready)
     def _ready(self, message: Ready) -> None:
@@ -143,31 +155,35 @@ class ChatScreen(Screen[None]):
             start, sink=ScreenSink(self), project_dir=project_dir(self._sessions_dir(), start.cwd)
         )
         shown = start.messages[-HISTORY_SHOWN:]
-        earlier = len(start.messages) - len(shown)
         if start.path is None:
             self.note(f"a new session in {start.cwd} (the file is created with the first message)")
-        elif earlier:
-            self.note(f"… {earlier} earlier message(s) are in the context")
+        self.log_view.set_earlier(len(start.messages) - len(shown))
         for item in shown:
             self.log_view.add_message(item)
         if start.fork:
             self.note(f"continuing from entry {start.leaf_id}: new messages start a new branch")
-        if start.read_only:
-            self.note(f"read-only: {start.read_only}", "bold red")
-        elif start.warning:
+        if start.warning and not start.read_only:
             self.note(start.warning, "bold yellow")
         for closing in self.engine.store.prefix:
             self.log_view.add_message(closing)
         self.log_view.ready()
-        composer = self.query_one("#chat-input", Composer)
-        composer.disabled = start.read_only is not None
-        composer.placeholder = (
-            "Message · Enter sends, ctrl+j new line · /compact · /model ID · /think LEVEL"
-            " · Esc back"
-        )
-        composer.focus()
         self._refresh_header()
+        if start.read_only:
+            self._cannot(f"read-only: {start.read_only}")
+            return
+        self.composer.placeholder = READY_PLACEHOLDER
         self.set_status("ready")
+        self._preload_sdk(start.model)
+
+    def _cannot(self, reason: str) -> None:
+        """This pane cannot send: the reason takes the composer's place."""
+        self.query_one(ChatInput).cannot(reason)
+        self.set_status("nothing can be sent from here")
+
+    @property
+    def cannot_send(self) -> str | None:
+        """Why nothing can be sent from this pane, or ``None``."""
+        return self.query_one(ChatInput).cannot_send
 
     # -- display helpers ---------------------------------------------------------------------
 
@@ -176,8 +192,16 @@ class ChatScreen(Screen[None]):
         """The conversation (``log`` is Textual's logger)."""
         return self.query_one("#chat-log", ChatLog)
 
+    @property
+    def composer(self) -> Composer:
+        return self.query_one(ChatInput).composer
+
     def note(self, text: str, style: str = "dim") -> None:
         self.log_view.note(text, style)
+
+    def _failure(self, error: Exception, where: str) -> None:
+        """A failed action as one line (a bug's traceback logged): see ``agent.failures``."""
+        self.note(failure_line(error, where), "bold red")
 
     def set_status(self, text: str) -> None:
         usage = f"   last turn {self._last_usage}" if self._last_usage else ""
@@ -193,10 +217,7 @@ class ChatScreen(Screen[None]):
         self.query_one("#chat-header", Static).update(plain(header, "bold"))
 
     def _show_queue(self) -> None:
-        queued = self.query_one("#chat-queued", Static)
-        queued.display = bool(self.queued)
-        lines = [f"queued: {text.splitlines()[0] if text else ''}" for text in self.queued]
-        queued.update(plain("\n".join(lines) + "   (Esc discards)", "italic"))
+        self.query_one(ChatInput).show_queue(self.queued)
 
     # -- what the engine reports (through the sink, on the event loop) --------------------------
 
@@ -219,7 +240,10 @@ class ChatScreen(Screen[None]):
     @on(Composer.Submitted, "#chat-input")
     def _submitted(self, event: Composer.Submitted) -> None:
         text = event.value
-        if not text.strip() or self.engine is None:
+        if not text.strip():
+            return
+        if self.engine is None:  # the text stays in the composer
+            self.set_status("still reading the session: Enter sends once it is open")
             return
         event.composer.value = ""
         if self._busy:
@@ -230,20 +254,24 @@ class ChatScreen(Screen[None]):
 
     def _dispatch(self, text: str) -> None:
         """Send a message or run a command (typed now, or queued during a turn)."""
-        command = text.strip()
+        command = parse_command(text)
         self._busy = True
         self.log_view.scroll_history("bottom")  # what it starts is shown, and followed
-        if command == "/compact":
+        if command is None:
+            self._turn(text)
+        elif command.name == "compact":
             self._compact()
-        elif command == "/model":
+        elif command.name == "model" and command.args:
+            self._switch_model(command.args)
+        elif command.name == "model":
             self._busy = False
             self.action_pick_model()
-        elif command.startswith("/model "):
-            self._switch_model(command.removeprefix("/model ").strip())
-        elif command.startswith("/think"):
-            self._switch_thinking(command.removeprefix("/think").strip())
-        else:
-            self._turn(text)
+        elif command.name == "think":
+            self._switch_thinking(command.args)
+        else:  # never sent to the model (Ink's rule): the text comes back to be fixed
+            self.note(unknown_command(command.name), "bold yellow")
+            self._give_back(text, note=False)
+            self._finished()
 
     def _send_next(self) -> None:
         if self.queued:
@@ -260,11 +288,9 @@ class ChatScreen(Screen[None]):
         outcome: TurnOutcome | None = None
         try:
             outcome = await engine.send(text)
-        except CHAT_ERRORS as error:
+        except Exception as error:  # foreseen or a bug (logged): one line, never a crash
             self.log_view.clear_stream()
-            self.note(
-                str(error).splitlines()[0] if str(error) else type(error).__name__, "bold red"
-            )
+            self._failure(error, "the chat turn")
         self.log_view.clear_stream()
         self.log_view.end_unsent()
         if outcome is not None:
@@ -283,12 +309,11 @@ class ChatScreen(Screen[None]):
         self._refresh_header()
         self._send_next()
 
-    def _give_back(self, text: str) -> None:
+    def _give_back(self, text: str, *, note: bool = True) -> None:
         """The message was not sent (nothing was written): put it back in the composer."""
-        self.note("not sent: the message is back in the composer", "italic")
-        composer = self.query_one("#chat-input", Composer)
-        if not composer.value:
-            composer.value = text
+        if note:
+            self.note("not sent: the message is back in the composer", "italic")
+        self.query_one(ChatInput).give_back(text)
 
     @work(exclusive=True, group="chat-turn")
     async def _compact(self) -> None:
@@ -298,8 +323,8 @@ class ChatScreen(Screen[None]):
         head = engine.messages[0] if engine.messages else None
         try:
             note = await engine.compact()
-        except CHAT_ERRORS as error:
-            self.note(str(error), "bold red")
+        except Exception as error:  # foreseen or a bug (logged): one line, never a crash
+            self._failure(error, "/compact")
         else:
             self.note(note, "bold")
             if engine.messages and engine.messages[0] is not head:  # the new summary
@@ -307,16 +332,21 @@ class ChatScreen(Screen[None]):
         self._finished()
 
     @work(exclusive=True, group="chat-model")
-    async def _switch_model(self, reference: str | ModelRef) -> None:
-        """``/model ID`` (a reference to parse) or the model picker's choice."""
+    async def _switch_model(self, reference: str) -> None:
+        """``/model ID`` or the model picker's choice: switched as Ink reads it, and said how
+        when that may not be what was meant (a bare id is Anthropic's)."""
         engine = self.engine
         try:
-            model = parse_model_ref(reference) if isinstance(reference, str) else reference
+            model = parse_model_ref(reference)
+            reading = reading_note(reference)
             if engine is not None and model != engine.model:
                 await engine.set_model(model)
                 self.note(f"Model: {model.reference}", "bold")
-        except CHAT_ERRORS as error:
-            self.note(str(error), "bold red")
+                self._preload_sdk(model)
+            if reading:
+                self.note(reading, "bold yellow")
+        except Exception as error:  # foreseen or a bug (logged): one line, never a crash
+            self._failure(error, "/model")
         self._finished()
 
     @work(exclusive=True, group="chat-model")
@@ -325,11 +355,17 @@ class ChatScreen(Screen[None]):
         try:
             if engine is not None and await engine.set_thinking(level):
                 self.note(f"Thinking level: {level}", "bold")
-        except CHAT_ERRORS as error:
-            self.note(str(error), "bold red")
+        except Exception as error:  # foreseen or a bug (logged): one line, never a crash
+            self._failure(error, "/think")
         self._finished()
 
     # -- keys --------------------------------------------------------------------------------
+
+    def action_typed(self, key: str) -> None:
+        """``q`` or ``?`` with the focus off the composer: text for the composer, or (where
+        nothing can be sent) a word on why nothing happens."""
+        if not self.query_one(ChatInput).type_key(key):
+            self.set_status(f"{self.cannot_send}   {ELSEWHERE_KEYS}")
 
     def action_escape(self) -> None:
         if self.queued:
@@ -349,20 +385,20 @@ class ChatScreen(Screen[None]):
             self.app.switch_screen("picker")
 
     def action_pick_model(self) -> None:
-        if self.engine is None or self._busy:
+        if self.engine is None or self._busy or self.cannot_send is not None:
             return
 
-        def chosen(model: ModelRef | None) -> None:
-            if model is not None:
+        def chosen(reference: str | None) -> None:
+            if reference is not None:
                 self._busy = True
-                self._switch_model(model)
+                self._switch_model(reference)
             else:
                 self._send_next()
 
         self.app.push_screen(ModelScreen(self.engine.model), chosen)
 
     def action_compact(self) -> None:
-        if self.engine is not None and not self._busy:
+        if self.engine is not None and not self._busy and self.cannot_send is None:
             self._busy = True
             self._compact()
 

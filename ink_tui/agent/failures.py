@@ -1,0 +1,39 @@
+"""What a chat action (a turn, ``/compact``, a switch) may fail with, as the one line the pane
+shows.
+
+A foreseen failure (:data:`FORESEEN`: a provider or session error, the file system, a bad
+argument, another writer) is its own message. Anything else is a bug: its traceback goes to the
+log file (:mod:`ink_tui.logs`) and the line names it and says where the log is. Either way the
+app goes on.
+"""
+
+from __future__ import annotations
+
+from ink_tui.agent.chat import CompactionError, NoModel
+from ink_tui.agent.providers import ProviderError
+from ink_tui.logs import unforeseen
+from ink_tui.session import SessionError
+from ink_tui.session.writer import ConcurrentWriteError, WriteBlockedError
+
+__all__ = ["FORESEEN", "failure_line"]
+
+FORESEEN: tuple[type[Exception], ...] = (
+    ProviderError,  # a missing key, an HTTP error, a stream cut short
+    SessionError,
+    OSError,  # the file system, and PermissionError for a read-only start
+    ValueError,  # a bad /model or /think argument
+    ConcurrentWriteError,
+    WriteBlockedError,
+    CompactionError,
+    NoModel,
+)
+
+
+def failure_line(error: Exception, where: str) -> str:
+    """``error`` as one line: its first line if foreseen, else logged and named."""
+    if isinstance(error, SessionError):
+        return error.one_line()
+    if isinstance(error, FORESEEN):
+        text = str(error)
+        return text.splitlines()[0] if text.strip() else type(error).__name__
+    return unforeseen(error, where)
