@@ -1,5 +1,9 @@
 """The chat pane's questions: approve a tool call, go on after another writer, pick a model,
 continue from an earlier entry. Each is a small modal that answers with ``dismiss``.
+
+Every modal has the same shape, so that its keys show at any terminal size (40x12 included):
+a title docked at the top, the keys (and any problem line) docked at the bottom, and between
+them a body that takes what room is left and scrolls (↑↓, PageUp/PageDown, the wheel).
 """
 
 from __future__ import annotations
@@ -21,6 +25,24 @@ from ink_tui.ui.render.safe import plain
 
 __all__ = ["ApprovalScreen", "ConflictScreen", "ForkScreen", "ModelScreen"]
 
+SCROLL_HINT = ("↑↓", "scroll")
+
+
+def _keys(*pairs: tuple[str | Text, str | Text]) -> Text:
+    """``y allow once  n deny …``: each key bold, then what it does (never markup)."""
+    line = Text()
+    for index, (key, does) in enumerate(pairs):
+        if index:
+            line.append("   ")
+        line.append_text(key if isinstance(key, Text) else Text(key, style="bold"))
+        line.append(" ")
+        line.append_text(does if isinstance(does, Text) else Text(does))
+    return line
+
+
+def _title(text: str) -> Static:
+    return Static(plain(text, "bold"), classes="chat-modal-title")
+
 
 class ApprovalScreen(ModalScreen[str]):
     """``y`` allow once, ``a`` allow this tool for the session, ``n`` deny, Esc interrupts."""
@@ -39,25 +61,24 @@ class ApprovalScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         preview = self.preview
         with Vertical(id="approval", classes="chat-modal"):
-            yield Static(plain(f"Run {preview.title}?", "bold"), id="approval-title")
-            with VerticalScroll(id="approval-body"):
+            yield _title(f"Run {preview.title}?")
+            with VerticalScroll(id="approval-body", classes="chat-modal-body"):
                 body = diff_text(preview.body) if preview.tool != "bash" else plain(preview.body)
                 yield Static(body)
-            if preview.problem:
-                yield Static(plain(preview.problem), id="approval-problem")
-            keys = Text.assemble(
-                ("y", "bold"),
-                " allow once   ",
-                ("a", "bold"),
-                " allow ",
-                plain(preview.tool),  # the model's name for the tool: never markup
-                " for this session   ",
-                ("n", "bold"),
-                " deny   ",
-                ("Esc", "bold"),
-                " interrupt",
-            )
-            yield Static(keys, id="approval-keys")
+            with Vertical(classes="chat-modal-foot"):
+                if preview.problem:
+                    yield Static(plain(preview.problem), id="approval-problem")
+                tool = plain(preview.tool)  # the model's name for the tool: never markup
+                yield Static(
+                    _keys(
+                        ("y", "allow once"),
+                        ("a", Text.assemble("allow ", tool, " for this session")),
+                        ("n", "deny"),
+                        ("Esc", "interrupt"),
+                        SCROLL_HINT,
+                    ),
+                    id="approval-keys",
+                )
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
@@ -79,19 +100,21 @@ class ConflictScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         arrived = self.conflict.arrived
         with Vertical(id="conflict", classes="chat-modal"):
-            yield Static(
-                plain(
-                    f"The session changed while it was open: {len(arrived)} new record(s) "
-                    "(Ink may be running in another terminal).",
-                    "bold",
-                )
+            yield _title(
+                f"The session changed while it was open: {len(arrived)} new record(s) "
+                "(Ink may be running in another terminal)."
             )
-            with VerticalScroll(id="conflict-body"):
+            with VerticalScroll(id="conflict-body", classes="chat-modal-body"):
                 yield Static(_arrived_text(self.conflict))
-            yield Static(
-                "[b]n[/b] go on from the new leaf (after what arrived)   "
-                "[b]o[/b] go on from your own point (a new branch)"
-            )
+            with Vertical(classes="chat-modal-foot"):
+                yield Static(
+                    _keys(
+                        ("n", "go on from the new leaf (after what arrived)"),
+                        ("o", "go on from your own point (a new branch)"),
+                        SCROLL_HINT,
+                    ),
+                    id="conflict-keys",
+                )
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer)
@@ -115,10 +138,15 @@ def _arrived_text(conflict: Conflict) -> Text:
     return text
 
 
-class ModelScreen(ModalScreen[ModelRef | None]):
-    """Type ``provider/modelId`` (a bare id is Anthropic's); Enter switches, Esc cancels."""
+class ModelScreen(ModalScreen[str | None]):
+    """Type ``provider/modelId`` (a bare id is Anthropic's); Enter switches, Esc cancels.
+
+    Answers with the reference as typed (checked first): the pane switches to it as Ink reads
+    it and says how when that may not be what was meant.
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#model-input"
 
     def __init__(self, current: ModelRef | None) -> None:
         super().__init__()
@@ -126,24 +154,27 @@ class ModelScreen(ModalScreen[ModelRef | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="model", classes="chat-modal"):
-            yield Static(plain("Switch model (saved in the session as Ink's /model does)", "bold"))
-            yield Input(
-                value=self.current.reference if self.current else "",
-                placeholder="provider/modelId, e.g. anthropic/claude-sonnet-4-5, openai/gpt-5",
-                id="model-input",
-            )
-            yield Static(
-                "providers: anthropic, openai, zai, deepseek, moonshotai, moonshotai-cn",
-                id="model-hint",
-            )
+            yield _title("Switch model (saved in the session as Ink's /model does)")
+            with VerticalScroll(classes="chat-modal-body"):
+                yield Input(
+                    value=self.current.reference if self.current else "",
+                    placeholder="provider/modelId, e.g. anthropic/claude-sonnet-4-5, openai/gpt-5",
+                    id="model-input",
+                )
+                yield Static(
+                    "providers: anthropic, openai, zai, deepseek, moonshotai, moonshotai-cn",
+                    id="model-hint",
+                )
+            with Vertical(classes="chat-modal-foot"):
+                yield Static(_keys(("Enter", "switch"), ("Esc", "cancel")), id="model-keys")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
-            model = parse_model_ref(event.value)
+            parse_model_ref(event.value)
         except ValueError as error:
             self.query_one("#model-hint", Static).update(plain(str(error), "bold"))
             return
-        self.dismiss(model)
+        self.dismiss(event.value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -164,12 +195,22 @@ class ForkScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork", classes="chat-modal"):
-            yield Static(plain("Continue from here?", "bold"))
-            yield Static(plain(self.description))
-            yield Static(
-                "[b]Enter[/b] fork here: new messages go under this entry (a new branch; the "
-                "current one stays)   [b]l[/b] continue from the leaf   [b]Esc[/b] cancel"
-            )
+            yield _title("Continue from here?")
+            with VerticalScroll(classes="chat-modal-body"):
+                yield Static(plain(self.description))
+            with Vertical(classes="chat-modal-foot"):
+                yield Static(
+                    _keys(
+                        (
+                            "Enter",
+                            "fork here: new messages go under this entry (a new branch; "
+                            "the current one stays)",
+                        ),
+                        ("l", "continue from the leaf"),
+                        ("Esc", "cancel"),
+                    ),
+                    id="fork-keys",
+                )
 
     def action_answer(self, answer: str | None) -> None:
         self.dismiss(answer)
