@@ -2,6 +2,12 @@
 
 The log stays anchored at the bottom while text arrives, until the user scrolls up (Textual's
 ``anchor()``); scrolling back to the bottom anchors it again.
+
+Each message is one ``Static``, so the log keeps at most :data:`MAX_BLOCKS` of them (messages
+and notes): older ones leave the DOM, and a line at the top counts the messages not shown
+(those of the context before the pane opened, and those pruned since). The session view, a
+Line-API view built for whole sessions, shows them all; the pane is for the exchange going
+on. Pruning waits while the user reads further up, so nothing moves under their eyes.
 """
 
 from __future__ import annotations
@@ -21,16 +27,20 @@ from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 __all__ = ["STREAM_REFRESH", "ChatLog", "Scroll"]
 
 STREAM_REFRESH = 0.05  # seconds between repaints of a streaming reply
+MAX_BLOCKS = 200  # messages and notes kept mounted
 Scroll = Literal["page_up", "page_down", "top", "bottom"]
 
 
 class ChatLog(VerticalScroll):
     """Messages (kept, so that they can be redrawn), notes, and the streaming reply."""
 
+    max_blocks = MAX_BLOCKS
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.show_thinking = True
-        self._shown: list[tuple[Static, dict[str, Any]]] = []
+        self._shown: dict[Static, dict[str, Any]] = {}  # the messages mounted, in order
+        self._earlier = 0  # messages above the first one shown
         self._unsent: Static | None = None  # the user message until it is written
         self._thinking = ""
         self._reply = StreamedMarkdown()
@@ -38,10 +48,13 @@ class ChatLog(VerticalScroll):
         self._repaint_pending = False
 
     def compose(self) -> ComposeResult:
+        yield Static(id="chat-earlier")
         yield Static(plain("loading the session…", "dim"), id="chat-stream")
 
     def on_mount(self) -> None:
+        self.query_one("#chat-earlier").display = False
         self.anchor()
+        self.watch(self, "scroll_y", self._scrolled, init=False)
 
     @property
     def _stream(self) -> Static:
@@ -58,14 +71,59 @@ class ChatLog(VerticalScroll):
         """A block above the streaming reply (or above ``before``)."""
         block = Static(renderable, classes=classes)
         self.mount(block, before=before or self._stream)
+        self._prune()
         return block
 
     def add_message(self, message: dict[str, Any], *, unsent: bool = False) -> None:
         """A message; ``unsent``: the user's, shown at once, written when the model answers."""
         block = self.add(message_block(message, show_thinking=self.show_thinking))
-        self._shown.append((block, message))
+        self._shown[block] = message
         if unsent:
             self._unsent = block
+
+    def set_earlier(self, count: int) -> None:
+        """``count`` messages come before the first one shown."""
+        self._earlier = count
+        marker = self.query_one("#chat-earlier", Static)
+        marker.display = count > 0
+        marker.update(
+            plain(
+                f"… {count} earlier message{'' if count == 1 else 's'}, not shown here: the "
+                "session view (Esc when idle) has the whole conversation",
+                "dim",
+            )
+        )
+
+    @property
+    def following(self) -> bool:
+        """The view is at the bottom (where new text is followed), not up in the history (an
+        anchored log shorter than its window may sit at a negative offset)."""
+        return self.max_scroll_y == 0 or self.scroll_offset.y >= self.max_scroll_y
+
+    def _scrolled(self) -> None:
+        if self.following:
+            self._prune()
+
+    def _prune(self) -> None:
+        """Unmount the oldest blocks past :attr:`max_blocks`, unless the user reads up there."""
+        blocks = [
+            child
+            for child in self.children
+            if isinstance(child, Static)
+            and (child.has_class("chat-message") or child.has_class("chat-note"))
+        ]
+        excess = len(blocks) - self.max_blocks
+        if excess <= 0 or not self.following:
+            return
+        pruned = 0
+        for block in blocks[:excess]:
+            if block is self._unsent:
+                break
+            if self._shown.pop(block, None) is not None:
+                pruned += 1
+            block.remove()
+        if pruned:
+            self.set_earlier(self._earlier + pruned)
 
     def end_unsent(self) -> None:
         """The user message was written (or never will be): nothing goes before it any more."""
@@ -78,7 +136,7 @@ class ChatLog(VerticalScroll):
             block = self.add(
                 message_block(message, show_thinking=self.show_thinking), before=self._unsent
             )
-            self._shown.append((block, message))
+            self._shown[block] = message
 
     def note(self, text: str, style: str = "dim") -> None:
         self.add(plain(text, style), classes="chat-note")
@@ -94,7 +152,7 @@ class ChatLog(VerticalScroll):
     def set_show_thinking(self, show: bool) -> None:
         """Show or hide thinking, in the messages shown so far and in the streaming reply."""
         self.show_thinking = show
-        for block, message in self._shown:
+        for block, message in self._shown.items():
             if any(b.get("type") == "thinking" for b in message.get("blocks") or ()):
                 block.update(message_block(message, show_thinking=show))
         self._repaint()
