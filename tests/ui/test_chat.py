@@ -361,7 +361,7 @@ async def test_hostile_model_text_is_shown_literally(
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "be nasty")
         await wait_for(pilot, lambda: "pwned" in kit.log(screen), "the streamed hostile text")
-        streaming = kit.static(screen, "#chat-stream")
+        streaming = kit.text(screen, "#chat-stream Static")
         llm.release()
         await kit.idle(pilot, screen)
         await kit.send(pilot, "again")

@@ -82,7 +82,7 @@ async def test_the_other_questions_keep_their_keys_on_screen(
     modals = {
         "conflict": lambda: (ConflictScreen(_conflict(kit, workdir)), "#conflict-keys"),
         "model": lambda: (ModelScreen(kit.model), "#model-keys"),
-        "fork": lambda: (ForkScreen("entry 0123abcd: " + "a long first prompt " * 20), "#fork-keys"),
+        "fork": lambda: (ForkScreen("entry 0123abcd: " + "a long prompt " * 30), "#fork-keys"),
     }
     modal, keys_id = modals[kind]()
     app = kit.app(workdir)

@@ -17,7 +17,7 @@ from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, plain
 from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 
-__all__ = ["RESULT_LINES", "diff_text", "message_block", "streaming_block"]
+__all__ = ["RESULT_LINES", "diff_text", "message_block"]
 
 RESULT_LINES = 8
 Message = dict[str, Any]
@@ -94,18 +94,6 @@ def message_block(message: Message, *, show_thinking: bool = True) -> Renderable
     if role == "toolResult":
         return _results(message)
     return plain(f"({role} message)", "dim")
-
-
-def streaming_block(thinking: str, text: StreamedMarkdown, calls: list[str]) -> RenderableType:
-    """The reply being streamed: thinking (dim), Markdown so far, tool calls announced."""
-    parts: list[RenderableType] = []
-    if thinking:
-        parts.append(plain(thinking, "dim italic"))
-    if text.text:
-        parts.append(text)
-    for name in calls:
-        parts.append(plain(f"▸ {name} …", palette.current.accent))
-    return Group(*parts) if parts else plain("…", "dim")
 
 
 def diff_text(body: str) -> Text:

@@ -13,6 +13,10 @@ Each part after the first is rendered as Rich renders a block that follows anoth
 one-line stand-in paragraph that is then dropped), so the parts put together render as the
 whole text does (tested with hypothesis over the usual blocks). A single long block, such as
 one big code fence, is still rendered whole at each repaint until it closes.
+
+:meth:`StreamedMarkdown.section` renders a run of parts (and the rest) alone, exactly as they
+render inside the whole: the chat pane shows a streaming reply as a few widgets of finished
+parts, which are never repainted again, and one small widget for the unfinished rest.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from rich.segment import Segment
 
 from ink_tui.ui.render.safe import markdown
 
-__all__ = ["StreamedMarkdown", "split_parts"]
+__all__ = ["Section", "StreamedMarkdown", "split_parts"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.MULTILINE)
@@ -131,17 +135,46 @@ class StreamedMarkdown:
         parts, self._rest = split_parts(self._rest + more)
         self._parts.extend(parts)
 
-    def _pieces(self) -> Iterator[tuple[str, bool]]:
-        """Each part with whether it may be cached."""
-        for part in self._parts:
-            yield part, True
-        if self._rest.strip():
-            yield self._rest, self.finished
+    @property
+    def part_count(self) -> int:
+        """How many finished parts (which later text cannot change) the text has."""
+        return len(self._parts)
+
+    def part_size(self, index: int) -> int:
+        return len(self._parts[index])
+
+    def section(self, start: int, stop: int | None = None, *, rest: bool = False) -> Section:
+        """Parts ``start:stop`` (and, with ``rest``, the unfinished rest) as a renderable that
+        draws them as they are drawn inside the whole text."""
+        end = len(self._parts) if stop is None else stop
+        return Section(self._parts[start:end], start, self._rest if rest else "", self.finished)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.section(0, rest=True).__rich_console__(console, options)
+
+
+class Section:
+    """Some parts of a :class:`StreamedMarkdown` (from part ``first_index`` on), then maybe the
+    unfinished rest: a Rich renderable of what they look like inside the whole."""
+
+    def __init__(self, parts: list[str], first_index: int, rest: str, finished: bool) -> None:
+        self.parts = parts
+        self.first_index = first_index
+        self.rest = rest
+        self.finished = finished  # the rest is final too: cache it
+
+    def _pieces(self) -> Iterator[tuple[str, bool, bool]]:
+        """Each part with whether it is the text's first and whether it may be cached."""
+        index = self.first_index
+        for part in self.parts:
+            yield part, index == 0, True
+            index += 1
+        if self.rest.strip():
+            yield self.rest, index == 0, self.finished
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         new_line = Segment.line()
-        for index, (part, cached) in enumerate(self._pieces()):
-            first = index == 0
+        for part, first, cached in self._pieces():
             if cached:
                 lines = _part_lines(console, options, part, first)
             else:

@@ -20,9 +20,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ink_tui.agent.providers.assemble import StreamEvent
-from ink_tui.ui.render.chat import message_block, streaming_block
+from ink_tui.ui.render.chat import message_block
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
+from ink_tui.ui.widgets.chat_stream import StreamView
 
 __all__ = ["STREAM_REFRESH", "ChatLog", "Scroll"]
 
@@ -42,23 +42,21 @@ class ChatLog(VerticalScroll):
         self._shown: dict[Static, dict[str, Any]] = {}  # the messages mounted, in order
         self._earlier = 0  # messages above the first one shown
         self._unsent: Static | None = None  # the user message until it is written
-        self._thinking = ""
-        self._reply = StreamedMarkdown()
-        self._calls: list[str] = []
         self._repaint_pending = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-earlier")
-        yield Static(plain("loading the session…", "dim"), id="chat-stream")
+        yield StreamView(id="chat-stream")
 
     def on_mount(self) -> None:
         self.query_one("#chat-earlier").display = False
+        self._stream.show(plain("loading the session…", "dim"))
         self.anchor()
         self.watch(self, "scroll_y", self._scrolled, init=False)
 
     @property
-    def _stream(self) -> Static:
-        return self.query_one("#chat-stream", Static)
+    def _stream(self) -> StreamView:
+        return self.query_one("#chat-stream", StreamView)
 
     # -- what is shown -----------------------------------------------------------------------
 
@@ -143,7 +141,7 @@ class ChatLog(VerticalScroll):
 
     def fail(self, text: str) -> None:
         """The chat cannot start: say why where the conversation would be."""
-        self._stream.update(plain(text, "bold red"))
+        self._stream.show(plain(text, "bold red"))
 
     def ready(self) -> None:
         """The session is loaded: the loading line goes."""
@@ -152,6 +150,7 @@ class ChatLog(VerticalScroll):
     def set_show_thinking(self, show: bool) -> None:
         """Show or hide thinking, in the messages shown so far and in the streaming reply."""
         self.show_thinking = show
+        self._stream.show_thinking = show
         for block, message in self._shown.items():
             if any(b.get("type") == "thinking" for b in message.get("blocks") or ()):
                 block.update(message_block(message, show_thinking=show))
@@ -171,26 +170,16 @@ class ChatLog(VerticalScroll):
 
     def stream_delta(self, event: StreamEvent) -> None:
         """Text, thinking or a tool call arrived: repaint within :data:`STREAM_REFRESH`."""
-        if event.kind == "text":
-            self._reply.feed(event.text)
-        elif event.kind == "thinking":
-            self._thinking += event.text
-        elif event.kind == "tool_call_start":
-            self._calls.append(event.name)
+        self._stream.feed(event)
         if not self._repaint_pending:
             self._repaint_pending = True
             self.set_timer(STREAM_REFRESH, self._repaint)
 
     def _repaint(self) -> None:
         self._repaint_pending = False
-        if not (self._thinking or self._reply.text or self._calls):
-            return  # cleared since the repaint was asked for
-        thinking = self._thinking if self.show_thinking else ""
-        self._stream.display = True
-        self._stream.update(streaming_block(thinking, self._reply, self._calls))
+        if self._stream.has_content:  # (else cleared since the repaint was asked for)
+            self._stream.repaint()
 
     def clear_stream(self) -> None:
         """The reply was recorded (it is shown as a message) or dropped."""
-        self._thinking, self._reply, self._calls = "", StreamedMarkdown(), []
-        self._stream.update("")
-        self._stream.display = False
+        self._stream.clear()
