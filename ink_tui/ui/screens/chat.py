@@ -364,8 +364,8 @@ class ChatScreen(Screen[None]):
     def action_typed(self, key: str) -> None:
         """``q`` or ``?`` with the focus off the composer: text for the composer, or (where
         nothing can be sent) a word on why nothing happens."""
-        if not self.query_one(ChatInput).type_key(key):
-            self.set_status(f"{self.cannot_send}   {ELSEWHERE_KEYS}")
+        if not self.query_one(ChatInput).type_key(key):  # the reason is shown above
+            self.set_status(f"nothing can be sent from here: {ELSEWHERE_KEYS}")
 
     def action_escape(self) -> None:
         if self.queued:
