@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from textual.containers import VerticalScroll
 from textual.widget import Widget
+from waiting import wait_for
 
 from ink_tui.agent.persist import Conflict
 from ink_tui.session import open_session
@@ -46,20 +47,20 @@ async def test_the_approval_keeps_its_keys_on_screen_and_scrolls_the_command(
     async with app.run_test(size=size) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "run it")
-        await kit.until(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
         modal = app.screen
         keys = modal.query_one("#approval-keys")
+        await wait_for(pilot, lambda: keys.region.height > 0, "the key line laid out")
         _shown_whole(modal, keys)
         _shown_whole(modal, modal.query_one(".chat-modal-title"))
         assert "allow once" in kit.static(modal, "#approval-keys")
         body = modal.query_one("#approval-body", VerticalScroll)
         assert body.region.bottom <= keys.region.y
         _scrolls(body)
-        await pilot.pause()
+        await wait_for(pilot, lambda: body.scroll_y == body.max_scroll_y, "the command's end")
         _shown_whole(modal, keys)
         await pilot.press("n")
-        await kit.until(pilot, lambda: "Not run, then." in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "Not run, then." in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     assert kit.messages(chat_session)[-2]["message"]["results"][0]["isError"] is True
 
@@ -87,11 +88,10 @@ async def test_the_other_questions_keep_their_keys_on_screen(
     modal, keys_id = modals[kind]()
     app = kit.app(workdir)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
         app.push_screen(modal)
-        await kit.until(pilot, lambda: app.screen is modal, f"the {kind} question")
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen is modal, f"the {kind} question")
         keys = modal.query_one(keys_id)
+        await wait_for(pilot, lambda: keys.region.height > 0, "the key line laid out")
         _shown_whole(modal, keys)
         if kind == "conflict":
             _scrolls(modal.query_one("#conflict-body", VerticalScroll))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
+from waiting import wait_for
 
 from ink_tui.ui.widgets.chat_log import ChatLog
 
@@ -42,9 +43,9 @@ async def test_a_long_chat_keeps_a_bounded_number_of_messages_mounted(
         assert not log.query_one("#chat-earlier").display  # the 4 messages of the file fit
         for n in range(4):
             await kit.send(pilot, f"question number {n}")
-            await kit.until(pilot, lambda n=n: f"answer number {n}" in kit.log(screen), "reply")
+            await wait_for(pilot, lambda n=n: f"answer number {n}" in kit.log(screen), "reply")
             await kit.idle(pilot, screen)
-            await kit.until(pilot, lambda: len(_blocks(log)) <= 6, "the pruning")
+            await wait_for(pilot, lambda: len(_blocks(log)) <= 6, "the pruning")
         shown = kit.log(screen)
         assert "answer number 3" in shown and "question number 3" in shown
         assert "first question" not in shown  # pruned from the DOM
@@ -83,12 +84,14 @@ async def test_pruning_waits_while_the_user_reads_further_up(
         log = screen.query_one(ChatLog)
         for n in range(2):
             log.add_message({"role": "user", "content": "\n".join(["long"] * 10) + f" {n}"})
-        await chat_kit.until(pilot, lambda: log.max_scroll_y > 5 and len(_blocks(log)) == 6)
+        await wait_for(
+            pilot, lambda: log.max_scroll_y > 5 and len(_blocks(log)) == 6, "six long blocks"
+        )
         log.scroll_home(animate=False)
-        await pilot.pause()
+        await wait_for(pilot, lambda: log.scroll_y == 0, "the top of the conversation")
         log.add_message({"role": "user", "content": "arrives while reading up"})
         log.add_message({"role": "user", "content": "and another"})
-        await pilot.pause()
-        assert len(_blocks(log)) == 8 and log.scroll_y == 0  # nothing moved
+        await wait_for(pilot, lambda: len(_blocks(log)) == 8, "both messages mounted")
+        assert log.scroll_y == 0  # nothing was pruned, nothing moved
         log.scroll_end(animate=False)
-        await chat_kit.until(pilot, lambda: len(_blocks(log)) == 6, "the pruning at the end")
+        await wait_for(pilot, lambda: len(_blocks(log)) == 6, "the pruning at the end")

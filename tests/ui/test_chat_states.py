@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_for
 
 import ink_tui.ui.screens.chat as chat_screen
 from ink_tui.ui.screens.chat import ChatScreen
@@ -49,7 +50,7 @@ async def test_a_read_only_pane_says_why_where_the_composer_was_and_q_never_quit
     app = kit.app(workdir, duplicate_call_session, chat=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
-        await kit.until(pilot, lambda: screen.cannot_send is not None, "the read-only notice")
+        await wait_for(pilot, lambda: screen.cannot_send is not None, "the read-only notice")
         composer = screen.query_one("#chat-input", Composer)
         cannot = screen.query_one("#chat-cannot")
         assert not composer.display and cannot.display
@@ -72,9 +73,9 @@ async def test_a_pane_that_cannot_read_its_session_says_so_and_q_never_quits(
     broken.write_text('{"type":"nonsense"}\n')
     app = kit.app(workdir, broken, chat=True)
     async with app.run_test(size=SIZE) as pilot:
-        await kit.until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat pane")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat pane")
         screen = app.screen
-        await kit.until(pilot, lambda: screen.cannot_send is not None, "the failure")
+        await wait_for(pilot, lambda: screen.cannot_send is not None, "the failure")
         reason = screen.cannot_send
         assert reason.startswith(f"cannot chat here: {broken}:1: ")
         assert reason.endswith("missing or unsupported session header")
@@ -103,10 +104,10 @@ async def test_keys_typed_while_the_session_loads_go_into_the_composer(
     llm.anthropic(text="hello back")
     app = kit.app(workdir, chat_session, chat=True)
     async with app.run_test(size=SIZE) as pilot:
-        await kit.until(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat pane")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat pane")
         screen = app.screen
         composer = screen.query_one("#chat-input", Composer)
-        await kit.until(pilot, lambda: composer.has_focus, "the composer's focus")
+        await wait_for(pilot, lambda: composer.has_focus, "the composer's focus")
         await pilot.press(*"quick? question", "enter")  # Enter before the session is read
         _still_here(app, screen)
         assert screen.engine is None and composer.value == "quick? question"
@@ -114,7 +115,7 @@ async def test_keys_typed_while_the_session_loads_go_into_the_composer(
         gate.set()
         await kit.chat_ready(pilot)
         await pilot.press("enter")
-        await kit.until(pilot, lambda: "hello back" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "hello back" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     assert kit.messages(chat_session)[-2]["message"]["content"] == "quick? question"
 
@@ -128,9 +129,10 @@ async def test_q_with_the_focus_on_the_conversation_during_a_turn_is_typed_not_q
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "go")
-        await kit.until(pilot, llm.held.is_set, "the held stream")
-        screen.query_one(ChatLog).focus()  # a click on the conversation does this
-        await pilot.pause()
+        await wait_for(pilot, llm.held.is_set, "the held stream")
+        log = screen.query_one(ChatLog)
+        log.focus()  # a click on the conversation does this
+        await wait_for(pilot, lambda: log.has_focus, "the focus on the conversation")
         await pilot.press("q", "question_mark")
         _still_here(app, screen)
         composer = screen.query_one("#chat-input", Composer)
@@ -158,7 +160,7 @@ async def test_an_unknown_command_is_listed_never_sent_and_a_leading_space_sends
         assert composer.value == "/usr/bin is missing"  # back, to be fixed
         composer.value = ""
         await kit.send(pilot, " /usr/bin is missing")
-        await kit.until(pilot, lambda: "folder is missing" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "folder is missing" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     assert llm.last.body["messages"][-1]["content"] == " /usr/bin is missing"
 
@@ -193,7 +195,7 @@ async def test_thinking_given_at_launch_is_persisted_with_the_first_message(
         screen = await kit.chat_ready(pilot)
         assert "thinking high" in kit.static(screen, "#chat-header")
         await kit.send(pilot, "think")
-        await kit.until(pilot, lambda: "thought it through" in kit.log(screen), "the reply")
+        await wait_for(pilot, lambda: "thought it through" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
     records = kit.records(chat_session)
     levels = [r for r in records if r["type"] == "thinkingLevelChange"]
@@ -216,7 +218,7 @@ async def test_the_pane_imports_its_model_sdk_in_a_thread_when_it_opens(
     app = chat_kit.app(workdir, chat_session, chat=True)
     async with app.run_test(size=SIZE) as pilot:
         await chat_kit.chat_ready(pilot)
-        await chat_kit.until(pilot, lambda: bool(calls), "the SDK preload")
+        await wait_for(pilot, lambda: bool(calls), "the SDK preload")
         loop_thread = threading.current_thread()
     assert [provider for provider, _ in calls] == ["anthropic"]
     assert all(thread is not loop_thread for _, thread in calls)

@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.widgets import Static
+from waiting import wait_for
 
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
@@ -38,14 +39,13 @@ class StreamApp(App[None]):
 async def test_the_chunks_and_the_rest_draw_what_the_whole_reply_draws() -> None:
     text = SECTION * 120 + "The last paragraph, still arriving"
     app = StreamApp()
-    async with app.run_test(size=(WIDTH, 40)) as pilot:
+    async with app.run_test(size=(WIDTH, 40)):
         view = app.query_one(StreamView)
         for start in range(0, len(text), 60):
             view.feed(StreamEvent("text", text=text[start : start + 60]))
             if start % 1200 == 0:
                 view.repaint()
         view.repaint()
-        await pilot.pause()
         chunks = list(view.query(".stream-chunk").results(Static))
         assert len(chunks) >= len(text) // CHUNK_CHARS - 1 >= 4
         drawn = [line for chunk in chunks for line in _plain(chunk.content)]  # type: ignore[arg-type]
@@ -59,17 +59,15 @@ async def test_a_repaint_draws_the_rest_and_leaves_full_chunks_alone() -> None:
         view = app.query_one(StreamView)
         view.feed(StreamEvent("text", text=SECTION * 80))
         view.repaint()
-        await pilot.pause()
         chunks = list(view.query(".stream-chunk").results(Static))
         before = [chunk.content for chunk in chunks]
         rest = view.query_one("#stream-rest", Static)
         rest_before = rest.content
         view.feed(StreamEvent("text", text="More text of the paragraph being written"))
         view.repaint()
-        await pilot.pause()
         full = zip(before[:-1], (chunk.content for chunk in chunks[:-1]), strict=True)
         assert all(old is new for old, new in full)  # the same objects: never drawn again
         assert rest.content is not rest_before
         view.clear()
-        await pilot.pause()
-        assert not view.query(".stream-chunk") and not view.display
+        await wait_for(pilot, lambda: not view.query(".stream-chunk"), "the chunks gone")
+        assert not view.display
