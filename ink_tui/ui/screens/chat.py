@@ -1,14 +1,9 @@
 """The chat pane: go on with a session with a real model and Ink's tools.
 
-The screen coordinates; the conversation itself is :class:`ink_tui.agent.chat.ChatEngine`,
-which runs in one async worker per turn and reports back through a
-:class:`~ink_tui.ui.screens.chat_sink.ScreenSink`: streamed text goes straight to the
-:class:`~ink_tui.ui.widgets.chat_log.ChatLog`, recorded messages come to :meth:`recorded`.
-
-Keys typed here never reach the app's own keys (``q`` quits and ``?`` opens the help
-elsewhere): in the composer they are text, and anywhere else on this screen ``q`` and ``?`` go
-to the composer, or, where the pane cannot send, say so. A pane that cannot send (the session
-is read-only, or could not be read) says why in the composer's place.
+The screen coordinates; the conversation is :class:`ink_tui.agent.chat.ChatEngine`, run in one
+async worker per turn, reporting through a :class:`~ink_tui.ui.screens.chat_sink.ScreenSink`.
+The app's ``q`` (quit) and ``?`` (help) never act here: they are text for the composer, and a
+pane that cannot send (read-only, or unreadable) says why in the composer's place.
 """
 
 from __future__ import annotations
@@ -75,8 +70,7 @@ class ChatScreen(Screen[None]):
         Binding("pagedown", "scroll_history('page_down')", "Page down", show=False),
         Binding("ctrl+home", "scroll_history('top')", "First message", show=False),
         Binding("ctrl+end", "scroll_history('bottom')", "Latest", show=False),
-        # the app's q (quit) and ? (help) never act here: they are text (no description:
-        # neither in the help nor in the palette)
+        # text, never the app's quit and help (no description: not listed anywhere)
         Binding("q", "typed('q')", show=False),
         Binding("question_mark", "typed('?')", show=False),
     ]
@@ -115,20 +109,15 @@ class ChatScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="chat-load")
     def _load(self) -> None:
         request = self.request
+        model, thinking = request.model, request.thinking
         try:
             if request.path is None:
                 start = new_chat(
-                    request.cwd,
-                    model=request.model,
-                    thinking=request.thinking,
-                    sessions_dir=self._sessions_dir(),
+                    request.cwd, model=model, thinking=thinking, sessions_dir=self._sessions_dir()
                 )
             else:
                 start = load_chat(
-                    request.path,
-                    leaf_id=request.leaf_id,
-                    model=request.model,
-                    thinking=request.thinking,
+                    request.path, leaf_id=request.leaf_id, model=model, thinking=thinking
                 )
         except Exception as error:  # foreseen: its own line; a bug: logged (agent.failures)
             self.post_message(self.Failed(failure_line(error, "reading the session for a chat")))
