@@ -249,6 +249,8 @@ def main() -> None:
             f"{size // 1000:>6} kB  {ours[size] * 1000:>6.1f} ms  {theirs[size] * 1000:>6.1f} ms"
             f"  {theirs[size] / ours[size]:>5.1f}x"
         )
+    asyncio.run(ours_whole(2_000))  # warm-up: first-time imports (Pygments lexers) not counted
+    asyncio.run(textual_whole(2_000))
     print(f"\n3. a whole reply at one delta every {PACE * 1000:.1f} ms: process CPU, longest stall")
     header = ("reply", "ChatLog CPU", "Markdown CPU", "stall ours", "theirs")
     print(
