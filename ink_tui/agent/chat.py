@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from ink_tui.agent.compact import (
-    SUMMARIZATION_SYSTEM_PROMPT,
-    SUMMARY_MAX_TOKENS,
+    CompactionPlan,
     estimate_tokens,
     nothing_to_compact,
     plan_compaction,
-    summary_request,
 )
+from ink_tui.agent.compaction_step import CompactionError, summarise
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.persist import ChatStore, Conflict
 from ink_tui.agent.prompt import system_prompt
@@ -37,9 +36,9 @@ from ink_tui.agent.tools import (
     run_tool,
     validate_arguments,
 )
+from ink_tui.agent.windows import context_window, should_compact
 from ink_tui.logs import log_exception
-from ink_tui.session.context import frame_summary
-from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX, THINKING_LEVELS
+from ink_tui.session.records import THINKING_LEVELS
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
 __all__ = [
@@ -54,7 +53,6 @@ __all__ = [
 
 Message = dict[str, Any]
 TOOL_LIST = tuple(TOOLS.values())
-USAGE_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
 Approval = Literal["once", "always", "deny", "interrupt"]
 
 INTERRUPTED_TEXT = "(interrupted before this tool ran)"
@@ -62,10 +60,6 @@ INTERRUPTED_TEXT = "(interrupted before this tool ran)"
 
 DENIED_TEXT = 'Tool "{tool}" denied by the user at the approval prompt: it was not run.'
 """The ``isError`` result a denied call gets (the model reads it and can ask or adapt)."""
-
-
-class CompactionError(RuntimeError):
-    """``/compact`` produced no usable summary; nothing was written."""
 
 
 class NoModel(RuntimeError):
@@ -171,48 +165,33 @@ class ChatEngine:
             plan = plan_compaction(self.messages, self.compaction_boundary)
             if plan is None:
                 return f"nothing to compact yet: {nothing_to_compact(self.messages)}"
-            reply = await self._race(
-                stream_turn(
-                    model,
-                    SUMMARIZATION_SYSTEM_PROMPT,
-                    [summary_request(plan)],
-                    (),
-                    on_event=lambda event: None,
-                    env=self.env,
-                    thinking=self.thinking,
-                    max_tokens=SUMMARY_MAX_TOKENS,
-                )
-            )
+            return await self._compact_with(plan, model)
         finally:
             self._stop.set()
-        if reply is None:
-            raise CompactionError("compaction: summarizer aborted — incomplete, rejected")
-        if reply.get("stopReason") == "max_tokens":
-            raise CompactionError("compaction: summary hit the token cap — incomplete, rejected")
-        summary = "".join(
-            str(b.get("text", "")) for b in reply.get("blocks", ()) if b.get("type") == "text"
+
+    async def _compact_with(self, plan: CompactionPlan, model: ModelRef) -> str:
+        done = await summarise(
+            plan, model, store=self.store, race=self._race, thinking=self.thinking, env=self.env
         )
-        if not summary.strip():
-            raise CompactionError("compaction: summarizer returned an empty summary")
-        used = reply.get("usage") or {}
-        fields: Message = {
-            "summary": summary,
-            "retainedTail": plan.retained,
-            "tokensBefore": plan.tokens_before,
-            "usage": {key: int(used[key]) for key in USAGE_KEYS if key in used},  # as reported
-            "model": model.model_id,
-            "modelReference": model.reference,
-        }
-        if reply.get("usageMissing"):
-            fields["usageMissing"] = True
-        await self.store.run(lambda writer: writer.append_entry("compaction", fields))
-        self.messages = [frame_summary(COMPACTION_SUMMARY_PREFIX, summary), *plan.retained]
-        self.compaction_boundary = 1 + len(plan.retained)
-        after = estimate_tokens(self.messages, self.compaction_boundary)
-        return (
-            f"compacted: ~{plan.tokens_before:,} → ~{after:,} tokens "
-            f"({len(plan.retained)} msgs kept verbatim)"
+        self.messages, self.compaction_boundary = done.messages, done.compaction_boundary
+        return done.note
+
+    async def _auto_compact(self, model: ModelRef) -> None:
+        """Before a turn, compact as Ink does when the estimate is over its trigger."""
+        window = context_window(model, self.env)
+        estimate = estimate_tokens(self.messages, self.compaction_boundary)
+        plan = plan_compaction(self.messages, self.compaction_boundary)
+        if not should_compact(estimate, window) or plan is None:
+            return
+        self.sink.on_notice(
+            f"the context is about {estimate:,} tokens, over Ink's automatic-compaction "
+            f"trigger ({window.trigger:,} for a {window.tokens:,}-token window): compacting first"
         )
+        try:
+            self.sink.on_notice(await self._compact_with(plan, model))
+        except CompactionError as error:
+            if not self._stop.is_set():
+                self.sink.on_notice(f"{error}; sending without compacting")
 
     # -- a turn ------------------------------------------------------------------------------
 
@@ -234,6 +213,7 @@ class ChatEngine:
             model = self.require_model()  # theirs, if we went on from their leaf
             resolve_endpoint(model, self.env)
             system = await asyncio.to_thread(system_prompt, self.cwd, TOOL_LIST)
+            await self._auto_compact(model)
             if self._stop.is_set():
                 outcome.status = "interrupted"
                 return outcome
