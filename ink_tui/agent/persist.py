@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from ink_tui.agent.call_ids import file_call_ids, messages_call_ids, unique_call_ids
 from ink_tui.agent.start import DEFAULT_THINKING, ChatStart
+from ink_tui.humanize import plural
 from ink_tui.session.context import Context, build_context
 from ink_tui.session.pairing import (
     UNKNOWN_OUTCOME_TEXT,
@@ -134,8 +135,8 @@ class ChatStore:
             await self._in_thread(self._keep_ours, conflict)
             await self.run(lambda writer: writer.append_message(message))
             return (
-                f"another process appended {len(conflict.arrived)} record(s) meanwhile; this "
-                "turn goes on from its own point, as a new branch"
+                f"another process appended {plural(len(conflict.arrived), 'record')} meanwhile; "
+                "this turn goes on from its own point, as a new branch"
             )
         return None
 

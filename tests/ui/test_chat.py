@@ -233,7 +233,7 @@ async def test_a_concurrent_append_asks_where_to_go_on(
         await kit.send(pilot, "mine")
         await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), "the conflict")
         shown = kit.text(app.screen)
-        assert "2 new record(s)" in shown
+        assert "2 new records" in shown
         assert "user: typed in the other terminal" in shown
         assert "assistant: answered over there" in shown
         await pilot.press(answer)

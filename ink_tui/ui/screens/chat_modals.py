@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import parse_model_ref
+from ink_tui.humanize import plural
 from ink_tui.session.tree import ModelRef
 from ink_tui.session.view import content_text
 from ink_tui.ui.render.chat import diff_text
@@ -101,7 +102,7 @@ class ConflictScreen(ModalScreen[str]):
         arrived = self.conflict.arrived
         with Vertical(id="conflict", classes="chat-modal"):
             yield _title(
-                f"The session changed while it was open: {len(arrived)} new record(s) "
+                f"The session changed while it was open: {plural(len(arrived), 'new record')} "
                 "(Ink may be running in another terminal)."
             )
             with VerticalScroll(id="conflict-body", classes="chat-modal-body"):
