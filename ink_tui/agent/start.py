@@ -25,14 +25,12 @@ from ink_tui.session.repair import (
     launch_refusal,
     plan_torn_repair,
 )
-from ink_tui.session.tree import ModelRef, restored_model, thinking_level
+from ink_tui.session.resume import DEFAULT_THINKING, resumed_thinking
+from ink_tui.session.tree import ModelRef, restored_model
 
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
 
 Message = dict[str, Any]
-
-DEFAULT_THINKING = "medium"
-"""The level when neither the file nor ``--thinking`` names one."""
 
 LEASE_GRACE_SECONDS = 60.0
 """Ink's child-resume lease: a holder refreshes its file every 20 s and is gone after 60 s."""
@@ -118,8 +116,7 @@ def _resolve_thinking(session: SessionFile | None, wanted: str | None) -> str:
                 f"unknown thinking level {wanted!r} (one of {', '.join(THINKING_LEVELS)})"
             )
         return wanted
-    restored = thinking_level(session) if session is not None else None
-    return restored or DEFAULT_THINKING
+    return resumed_thinking(session)
 
 
 def load_chat(

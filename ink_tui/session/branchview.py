@@ -1,14 +1,17 @@
 """Everything the session view shows of one branch, and how a followed branch grows.
 
-Pure: built off the event loop by the UI, extended in place when Ink appends to the branch.
+Pure: built off the event loop by the UI, extended in place (on the event loop) when Ink appends
+to the branch.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ink_tui.session.reader import Entry, SessionFile
-from ink_tui.session.tree import branch, labels, restored_model, session_name, thinking_level
+from ink_tui.session.reader import Entry, Marker, SessionFile
+from ink_tui.session.resume import resumed_model, resumed_thinking
+from ink_tui.session.tree import branch, labels, session_name
 from ink_tui.session.view import (
     BranchStats,
     Turn,
@@ -16,6 +19,7 @@ from ink_tui.session.view import (
     TurnChanges,
     add_to_stats,
     branch_stats,
+    update_labels,
 )
 
 __all__ = ["LoadedBranch", "last_model_used", "load_branch"]
@@ -30,13 +34,17 @@ class LoadedBranch:
     entries: list[Entry]
     builder: TurnBuilder
     stats: BranchStats
-    labels: dict[str, str]
+    labels: dict[str, str]  # target entry id -> label, file-wide
     header: dict[str, str] = field(default_factory=dict)
     earlier: int = 0  # entries of the branch before ``entries`` (a first, partial load)
 
     @property
     def turns(self) -> list[Turn]:
         return self.builder.turns
+
+    def row_labels(self) -> dict[str, str]:
+        """Row key -> the label shown on that row."""
+        return self.builder.row_labels(self.labels)
 
     def extension_to(self, leaf_id: str | None) -> list[Entry] | None:
         """The entries that lead from this branch's leaf to ``leaf_id``, root first.
@@ -60,16 +68,25 @@ class LoadedBranch:
             current = self.session.by_id.get(current.parent_id)
         return None
 
-    def extend(self, entries: list[Entry]) -> list[TurnChanges]:
-        """Append entries that continue the branch; returns what each changed in the turns."""
+    def extend(self, entries: list[Entry], models: Sequence[Marker] = ()) -> list[TurnChanges]:
+        """Append entries that continue the branch, and model switches (``session_model``
+        markers) that arrived with them; returns what each changed in the turns."""
         self.session.preload(entries)
-        changes = [self.builder.add(entry) for entry in entries]
+        last = self.entries[-1] if self.entries else (entries[0] if entries else None)
+        changes = _feed(self.builder, entries, models, last)
         self.entries.extend(entries)
         if entries:
             self.leaf_id = entries[-1].id
         add_to_stats(self.stats, entries, self.builder.turns)
         self.header = _header(self.session, self.entries)
         return changes
+
+    def add_labels(self, entries: list[Entry]) -> set[str]:
+        """Apply the label entries among new ``entries``; the keys of the rows whose label
+        changed."""
+        changed = update_labels(self.labels, entries)
+        keys = {self.builder.row_for(target) for target in changed}
+        return {key for key in keys if key is not None}
 
     def refresh_facts(self) -> None:
         """Recount stats, labels and header facts (after entries arrived)."""
@@ -78,12 +95,31 @@ class LoadedBranch:
         self.header = _header(self.session, self.entries)
 
 
+def _feed(
+    builder: TurnBuilder, entries: list[Entry], models: Sequence[Marker], last: Entry | None
+) -> list[TurnChanges]:
+    """Add entries and the markers among them to ``builder``, in file (line) order."""
+    changes: list[TurnChanges] = []
+    pending = sorted(models, key=lambda marker: marker.line)
+    index = 0
+    for entry in entries:
+        while index < len(pending) and pending[index].line < entry.line:
+            changes.append(builder.add_marker(pending[index], last or entry))
+            index += 1
+        changes.append(builder.add(entry))
+        last = entry
+    if last is not None:
+        for marker in pending[index:]:
+            changes.append(builder.add_marker(marker, last))
+    return changes
+
+
 def _header(session: SessionFile, entries: list[Entry]) -> dict[str, str]:
-    model, _ = restored_model(session)
+    model = resumed_model(session)
     return {
         "project": session.cwd,
         "model": model.reference if model else last_model_used(entries) or "(no model recorded)",
-        "thinking": thinking_level(session) or "default",
+        "thinking": resumed_thinking(session),
         "name": session_name(entries) or "",
     }
 
@@ -94,7 +130,9 @@ def load_branch(
     """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``.
 
     With ``last``, only about the last ``last`` entries are built (from a user prompt on, so the
-    first turn is whole): what a big session's first screen needs, while the rest loads.
+    first turn is whole): what a big session's first screen needs, while the rest loads. The
+    model switches of the file (``session_model`` markers) are placed among the entries shown,
+    in file order.
     """
     entries = branch(session, leaf_id)
     earlier = 0
@@ -103,8 +141,9 @@ def load_branch(
         entries = entries[earlier:]
     session.preload(entries)
     builder = TurnBuilder()
-    for entry in entries:
-        builder.add(entry)
+    first_line = entries[0].line if earlier and entries else 0
+    models = [marker for marker in session.session_models if marker.line > first_line]
+    _feed(builder, entries, models, None)
     loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
     loaded.refresh_facts()
     return loaded

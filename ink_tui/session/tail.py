@@ -2,15 +2,18 @@
 
 A :class:`SessionTail` starts where the opened file's last complete line ends. Each
 :meth:`SessionTail.poll` reads the bytes after that offset, takes the complete lines (a line
-without its newline waits for it: it is never an error and never shown half), validates them
-exactly as ``open()`` does, and adds them to the same :class:`SessionFile`. The file is never
-parsed again from the start; a file that shrank or was replaced asks the caller to reopen it.
+without its newline waits for it: it is never an error and never shown half), and validates them
+exactly as ``open()`` does, into a :class:`TailUpdate` of its own: a new batch, never the
+opened :class:`SessionFile`, which the tail does not hold. Whoever owns the session applies the
+batch with :meth:`TailUpdate.apply_to` (the app does it on its event loop, so nothing else reads
+a session while it changes). The file is never parsed again from the start; a file that shrank or
+was replaced asks the caller to reopen it.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ink_tui.session.errors import EngineError, RecordError, SessionError
@@ -25,29 +28,129 @@ from ink_tui.session.reader import (
     parse_line,
 )
 
-__all__ = ["SessionTail", "TailUpdate", "open_for_follow"]
+__all__ = ["FileTrouble", "SessionTail", "TailUpdate", "open_for_follow", "snapshot"]
 
 _CHECK_BYTES = 64  # bytes before the offset re-read on each poll to notice a rewritten file
 
 
 @dataclass(slots=True)
 class TailUpdate:
-    """What one poll found."""
+    """What one poll found: a batch of validated records, not yet part of any session."""
 
     entries: list[Entry] = field(default_factory=list)
-    markers: list[Marker] = field(default_factory=list)
+    positions: list[Marker] = field(default_factory=list)
+    session_models: list[Marker] = field(default_factory=list)
+    skipped_markers: list[LineProblem] = field(default_factory=list)
     problems: list[LineProblem] = field(default_factory=list)
+    fatal_lines: set[int] = field(default_factory=set)  # problems fatal even as the last line
     reset: str | None = None  # why the file must be opened again from scratch
-    leaf_before: str | None = None
-    leaf_after: str | None = None
     waiting_bytes: int = 0  # an incomplete last line, waiting for its newline
+    size: int = 0  # bytes of the file read once this batch is applied
+    line_count: int = 0  # non-blank lines (header included) once applied
+    seq: int = 0  # records after the header once applied
+    last_entry_seq: int | None = None  # the batch's last entry line (labels count)
+    last_content_id: str | None = None  # the batch's last non-label entry
+    leaf_before: str | None = None  # filled in by apply_to
+    leaf_after: str | None = None  # filled in by apply_to
+
+    @property
+    def markers(self) -> list[Marker]:
+        """The batch's ``position`` and ``session_model`` markers, in file order."""
+        return sorted([*self.positions, *self.session_models], key=lambda marker: marker.seq)
 
     @property
     def leaf_moved(self) -> bool:
         return self.leaf_before != self.leaf_after
 
     def __bool__(self) -> bool:
-        return bool(self.entries or self.markers or self.problems or self.reset)
+        return bool(
+            self.entries
+            or self.positions
+            or self.session_models
+            or self.skipped_markers
+            or self.problems
+            or self.reset
+        )
+
+    def lines_after(self, line: int) -> bool:
+        """Whether the batch holds a non-blank line after line ``line``."""
+        lines = (
+            *(entry.line for entry in self.entries),
+            *(marker.line for marker in self.positions),
+            *(marker.line for marker in self.session_models),
+            *(problem.line for problem in self.skipped_markers),
+            *(problem.line for problem in self.problems),
+        )
+        return any(other > line for other in lines)
+
+    def apply_to(self, session: SessionFile) -> None:
+        """Add the batch to ``session`` as ``open()`` would have read it; note the leaf move."""
+        self.leaf_before = session.leaf_id
+        by_id = session.by_id
+        for entry in self.entries:
+            if entry.id in by_id:
+                session.duplicate_ids.append(entry.id)
+            by_id[entry.id] = entry
+        session.entries.extend(self.entries)
+        session.positions.extend(self.positions)
+        session.session_models.extend(self.session_models)
+        session.skipped_markers.extend(self.skipped_markers)
+        session.line_count = max(session.line_count, self.line_count)
+        session._seq = max(session._seq, self.seq)
+        if self.last_entry_seq is not None:
+            session._last_entry_seq = self.last_entry_seq
+        if self.last_content_id is not None:
+            session._last_content_id = self.last_content_id
+        session.size = max(session.size, self.size)
+        self.leaf_after = session.leaf_id
+
+
+@dataclass(frozen=True, slots=True)
+class FileTrouble:
+    """A complete line that failed Ink's checks arrived: what Ink now makes of the file.
+
+    As the last line, Ink's ``open()`` drops it as a torn final line (and its repair would cut
+    it); once any line follows it, or when it is not a ``SessionError`` to Ink (a bare
+    ``null``), Ink cannot open the file at all (``session line N: …``).
+    """
+
+    line: int
+    reason: str
+    fatal: bool
+
+    @property
+    def note(self) -> str:
+        """One sentence: Ink's reason, the line, and what it means."""
+        if self.fatal:
+            return f"Ink cannot open this file any more: session line {self.line}: {self.reason}"
+        return (
+            f"line {self.line} is not a valid record ({self.reason}): Ink drops it as a torn "
+            "final line, and cannot open the file once anything is written after it"
+        )
+
+    @property
+    def short(self) -> str:
+        """A few words for a header."""
+        if self.fatal:
+            return f"Ink cannot open this file (line {self.line})"
+        return f"line {self.line} rejected"
+
+    def after(self, update: TailUpdate) -> FileTrouble:
+        """What this trouble is once ``update`` (read after it) arrived."""
+        if self.fatal or not update.lines_after(self.line):
+            return self
+        return FileTrouble(self.line, self.reason, True)
+
+    @classmethod
+    def of(cls, previous: FileTrouble | None, update: TailUpdate) -> FileTrouble | None:
+        """The file's trouble after ``update``, given what it was before (``None``: none)."""
+        if previous is not None:
+            return previous.after(update)
+        if not update.problems:
+            return None
+        first = update.problems[0]
+        fatal = first.line in update.fatal_lines or update.lines_after(first.line)
+        return cls(first.line, first.reason, fatal)
 
 
 def open_for_follow(path: str | Path) -> SessionFile:
@@ -55,19 +158,39 @@ def open_for_follow(path: str | Path) -> SessionFile:
     return open_session(path, warn=None, complete_only=True)
 
 
+def snapshot(session: SessionFile) -> SessionFile:
+    """A copy of ``session`` that applying later batches leaves as it is (for other readers)."""
+    return replace(
+        session,
+        entries=list(session.entries),
+        by_id=dict(session.by_id),
+        positions=list(session.positions),
+        session_models=list(session.session_models),
+        skipped_markers=list(session.skipped_markers),
+        duplicate_ids=list(session.duplicate_ids),
+    )
+
+
 class SessionTail:
-    """Reads what is appended to one session file after it was opened."""
+    """Reads what is appended to one session file after it was opened.
+
+    Made from the opened session (its path, header, size and counters are copied); after that
+    it never touches the session: each poll returns a new :class:`TailUpdate`.
+    """
 
     def __init__(self, session: SessionFile) -> None:
-        self.session = session
+        self.path = session.path
         self.offset = session.size
-        self._parser = SessionParser(session, keep_payloads=True)
+        self._header = session.header
+        self._header_end = session.header_end
+        self._line_count = session.line_count
+        self._seq = session._seq
         self._identity = self._stat_identity()
         self._guard = self._read_guard()
 
     def _stat_identity(self) -> tuple[int, int] | None:
         try:
-            stat = os.stat(self.session.path)
+            stat = os.stat(self.path)
         except OSError:
             return None
         return stat.st_dev, stat.st_ino
@@ -75,18 +198,17 @@ class SessionTail:
     def _read_guard(self) -> bytes:
         start = max(0, self.offset - _CHECK_BYTES)
         try:
-            with self.session.path.open("rb") as stream:
+            with self.path.open("rb") as stream:
                 stream.seek(start)
                 return stream.read(self.offset - start)
         except OSError:
             return b""
 
     def poll(self) -> TailUpdate:
-        """Read and validate the complete lines appended since the last poll."""
-        session = self.session
-        update = TailUpdate(leaf_before=session.leaf_id, leaf_after=session.leaf_id)
+        """Read and validate the complete lines appended since the last poll, as a new batch."""
+        update = TailUpdate(size=self.offset, line_count=self._line_count, seq=self._seq)
         try:
-            stat = os.stat(session.path)
+            stat = os.stat(self.path)
         except FileNotFoundError:
             update.reset = "the file was removed"
             return update
@@ -101,36 +223,45 @@ class SessionTail:
             return update
         if stat.st_size == self.offset:
             return update
-        with session.path.open("rb") as stream:
+        batch = SessionFile(
+            path=self.path,
+            header=self._header,
+            header_end=self._header_end,
+            line_count=self._line_count,
+            _seq=self._seq,
+        )
+        parser = SessionParser(batch, keep_payloads=True)
+        with self.path.open("rb") as stream:
             for offset, parts, terminated in iter_line_batches(stream, self.offset):
                 if not terminated:
                     update.waiting_bytes = len(parts[0])
                     break
                 for data in parts:
-                    self._take(RawLine(data, offset, True), update)
+                    self._take(parser, RawLine(data, offset, True), update)
                     offset += len(data) + 1
                     self.offset = offset
-        session.size = self.offset
+        update.entries = batch.entries
+        update.positions = batch.positions
+        update.session_models = batch.session_models
+        update.skipped_markers = batch.skipped_markers
+        if batch._last_entry_seq >= 0:
+            update.last_entry_seq = batch._last_entry_seq
+        update.last_content_id = batch._last_content_id
+        self._line_count, self._seq = batch.line_count, batch._seq
+        update.size, update.line_count, update.seq = self.offset, self._line_count, self._seq
         self._guard = self._read_guard()
-        update.leaf_after = session.leaf_id
         return update
 
-    def _take(self, raw: RawLine, update: TailUpdate) -> None:
+    @staticmethod
+    def _take(parser: SessionParser, raw: RawLine, update: TailUpdate) -> None:
         if is_blank(raw.data):
             return
-        session = self.session
-        entries, positions, models = (
-            len(session.entries),
-            len(session.positions),
-            len(session.session_models),
-        )
+        batch = parser.session
         try:
-            self._parser.add(raw, parse_line(raw))
+            parser.add(raw, parse_line(raw))
         except (RecordError, EngineError, SessionError) as error:
-            session.line_count += 1  # the line exists; later lines keep the file's numbering
+            batch.line_count += 1  # the line exists; later lines keep the file's numbering
             reason = error.message if isinstance(error, SessionError) else str(error)
-            update.problems.append(LineProblem(session.line_count, raw.offset, raw.end, reason))
-            return
-        update.entries.extend(session.entries[entries:])
-        update.markers.extend(session.positions[positions:])
-        update.markers.extend(session.session_models[models:])
+            update.problems.append(LineProblem(batch.line_count, raw.offset, raw.end, reason))
+            if isinstance(error, EngineError):  # not a SessionError to Ink: never skipped
+                update.fatal_lines.add(batch.line_count)

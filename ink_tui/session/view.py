@@ -2,7 +2,8 @@
 
 A :class:`Turn` starts at each user message. Its :class:`Item` rows are the assistant's text and
 thinking, each tool call joined with its result (one :class:`ToolExchange`), compactions,
-branch summaries and the small metadata entries. The tree and the replay pane both draw these
+branch summaries, the small metadata entries, and the model switches (``session_model`` markers,
+placed among the branch's entries in file order). The tree and the replay pane both draw these
 rows, so they always agree; nothing here renders or runs anything.
 """
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ink_tui.session.pairing import is_unknown_outcome
-from ink_tui.session.reader import Entry
+from ink_tui.session.reader import Entry, Marker
 from ink_tui.session.skills import skill_summary
 
 __all__ = [
@@ -29,9 +30,11 @@ __all__ = [
     "content_text",
     "find_item",
     "key_argument",
+    "model_label",
     "row_entry_id",
     "row_text",
     "search_turns",
+    "update_labels",
 ]
 
 ItemKind = Literal[
@@ -44,6 +47,7 @@ ItemKind = Literal[
     "thinking_level",
     "session_info",
     "label",
+    "model_change",
 ]
 ToolStatus = Literal["ok", "error", "missing", "unknown"]
 
@@ -115,14 +119,16 @@ class Item:
     """One row under a turn."""
 
     kind: ItemKind
-    entry: Entry
-    index: int  # position of the block/result inside the entry's message (0 otherwise)
+    entry: Entry  # a model switch: the branch entry it follows (the first one, if none)
+    index: int  # position of the block/result inside the entry's message; a marker's line
     text: str = ""
     tool: ToolExchange | None = None
 
     @property
     def key(self) -> str:
-        """Stable identity inside a branch: ``<entry id>:<index>``."""
+        """Stable identity inside a branch: ``<entry id>:<index>`` (``model@<line>``)."""
+        if self.kind == "model_change":
+            return f"model@{self.index}"
         return f"{self.entry.id}:{self.index}"
 
 
@@ -181,6 +187,11 @@ def _meta_item(entry: Entry) -> Item | None:
     return None
 
 
+def model_label(marker: Marker) -> str:
+    """``provider/modelId`` of a ``session_model`` marker."""
+    return f"{marker.record.get('provider')}/{marker.record.get('modelId')}"
+
+
 @dataclass(slots=True)
 class TurnChanges:
     """What one more entry changed: turns that appeared, rows added, tool rows now answered."""
@@ -199,11 +210,26 @@ class TurnBuilder:
     def __init__(self) -> None:
         self._turns: list[Turn] = [Turn(None)]
         self._calls: dict[str, Item] = {}
+        self._rows: dict[str, str] = {}  # entry id -> the key of the first row showing it
+        self._last: Entry | None = None
 
     @property
     def turns(self) -> list[Turn]:
         """The turns so far (the rows before the first prompt form a turn only if any)."""
         return self._turns if self._turns[0].items else self._turns[1:]
+
+    def row_for(self, entry_id: str) -> str | None:
+        """The key of the row that shows entry ``entry_id`` (its first row), if any."""
+        return self._rows.get(entry_id)
+
+    def row_labels(self, labels: dict[str, str]) -> dict[str, str]:
+        """Row key -> the label of the entry that row shows (labels name entries, file-wide)."""
+        shown: dict[str, str] = {}
+        for target, label in labels.items():
+            key = self._rows.get(target)
+            if key is not None:
+                shown[key] = label
+        return shown
 
     def _append(self, item: Item, changes: TurnChanges) -> None:
         turn = self._turns[-1]
@@ -211,6 +237,14 @@ class TurnBuilder:
             changes.new_turns.append(turn)
         turn.items.append(item)
         changes.new_items.append((turn, item))
+        if item.kind != "model_change":
+            self._rows.setdefault(item.entry.id, item.key)
+
+    def add_marker(self, marker: Marker, follows: Entry) -> TurnChanges:
+        """A ``session_model`` marker after entry ``follows`` (in file order): a model switch."""
+        changes = TurnChanges()
+        self._append(Item("model_change", follows, marker.line, model_label(marker)), changes)
+        return changes
 
     def add(self, entry: Entry) -> TurnChanges:
         """Add the next entry of the branch (root first)."""
@@ -226,6 +260,7 @@ class TurnBuilder:
             turn = Turn(entry)
             self._turns.append(turn)
             changes.new_turns.append(turn)
+            self._rows.setdefault(entry.id, turn.key)
         elif role == "assistant":
             for index, block in enumerate(message.get("blocks") or ()):
                 if isinstance(block, dict):
@@ -263,6 +298,7 @@ class TurnBuilder:
         elif found.result is None:
             found.result, found.result_entry = result, entry
             changes.answered.append(item)
+            self._rows.setdefault(entry.id, item.key)
         else:
             found.duplicate_results += 1
             changes.answered.append(item)
@@ -328,6 +364,28 @@ def add_to_stats(stats: BranchStats, new_entries: list[Entry], turns: list[Turn]
             stats.unanswered += tool.status == "missing"
 
 
+def update_labels(labels: dict[str, str], entries: list[Entry]) -> set[str]:
+    """Apply the ``label`` entries among ``entries`` (file order) to ``labels`` in place.
+
+    File-wide, last write wins, an empty label removes it. Returns the target ids whose label
+    changed.
+    """
+    changed: set[str] = set()
+    for entry in entries:
+        if entry.type != "label":
+            continue
+        target = str(entry.record["targetId"])
+        text = str(entry.record["label"])
+        before = labels.get(target)
+        if text:
+            labels[target] = text
+        else:
+            labels.pop(target, None)
+        if labels.get(target) != before:
+            changed.add(target)
+    return changed
+
+
 def _item_haystack(item: Item) -> str:
     if item.tool is None:
         return item.text
@@ -371,19 +429,28 @@ def row_text(turns: list[Turn], key: str) -> str:
     return item.text
 
 
-def search_turns(turns: list[Turn], query: str) -> list[str]:
-    """Keys of the rows (prompts, text, thinking, tool calls and their output) holding ``query``.
+def search_turns(
+    turns: list[Turn], query: str, row_labels: dict[str, str] | None = None
+) -> list[str]:
+    """Keys of the rows (prompts, text, thinking, tool calls and their output, labels) holding
+    ``query``. ``row_labels`` maps a row key to the label shown on it.
 
     Case-insensitive; in transcript order.
     """
     needle = query.casefold()
     if not needle:
         return []
+    shown = row_labels or {}
     found: list[str] = []
     for turn in turns:
-        if turn.user is not None and needle in turn.prompt.casefold():
+        if turn.user is not None and (
+            needle in turn.prompt.casefold() or needle in shown.get(turn.key, "").casefold()
+        ):
             found.append(turn.key)
         for item in turn.items:
-            if needle in _item_haystack(item).casefold():
+            if (
+                needle in _item_haystack(item).casefold()
+                or needle in shown.get(item.key, "").casefold()
+            ):
                 found.append(item.key)
     return found

@@ -3,13 +3,13 @@
 The watcher uses watchfiles on the session's project folder (a file that is replaced, and new
 sessions of the project, show up there too), with a short debounce for low latency, and wakes
 up every second even without events: a slow poll for file systems that deliver none (network
-mounts). It only reads and posts; the screen applies what arrived.
+mounts). It only reads and posts: each poll is a new batch (``TailUpdate``), never the opened
+session, which a handler on the event loop applies.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -30,10 +30,14 @@ POLL_MS: Final = 1000  # wake-up without events: the slow-poll fallback
 
 @dataclass
 class Arrived(Message):
-    """Records (or problems) appended to the followed file."""
+    """Records (or problems) appended to the followed file, as a batch of their own.
+
+    Never replaced by a later one (each holds different records); the watcher already groups a
+    burst of writes into one batch.
+    """
 
     update: TailUpdate
-    at: float  # when the watcher read them (time.monotonic)
+    follower: Follower  # who read it: a batch from a watcher since stopped is stale
 
 
 @dataclass
@@ -48,13 +52,13 @@ class Follower:
 
     def __init__(self, target: DOMNode, session: SessionFile) -> None:
         self._target = target
-        self._tail = SessionTail(session)
+        self._tail = SessionTail(session)  # copies what it needs; never holds the session
         self._stop = threading.Event()
-        self._known = self._sessions_in_folder()
+        self._known = self._sessions_in_folder()  # now: a session made from here on is newer
 
     @property
     def path(self) -> Path:
-        return self._tail.session.path
+        return self._tail.path
 
     def start(self) -> None:
         self._stop.clear()
@@ -91,7 +95,7 @@ class Follower:
         """Read what arrived; False when following has to stop (the file must be reopened)."""
         update = self._tail.poll()
         if update:
-            self._target.post_message(Arrived(update, time.monotonic()))
+            self._target.post_message(Arrived(update, self))
         return update.reset is None
 
     def _look_for_newer(self) -> None:

@@ -64,6 +64,7 @@ def _follow(source_lines: bytes, header: bytes, tmp_path: Path, mode: str, seed:
             done = writer.poll() is not None
             update = tail.poll()
             assert update.reset is None, update.reset
+            update.apply_to(session)  # what the app's handler does, on its event loop
             seen.extend(entry.id for entry in update.entries)
             if done and tail.offset == target.stat().st_size:
                 break
@@ -73,8 +74,9 @@ def _follow(source_lines: bytes, header: bytes, tmp_path: Path, mode: str, seed:
         writer.wait(timeout=60)
     final = open_session(target, warn=None)
     assert seen == [entry.id for entry in final.entries]  # none missing, none twice, in order
-    assert tail.session.leaf_id == final.leaf_id
-    assert len(tail.session.positions) == len(final.positions)
+    assert session.leaf_id == final.leaf_id
+    assert len(session.positions) == len(final.positions)
+    assert [entry.id for entry in session.entries] == seen
     return target
 
 
@@ -131,6 +133,7 @@ def test_torn_fixture_waits_for_the_newline(tmp_path: Path) -> None:
         stream.write(b"\n")
     update = tail.poll()
     assert len(update.entries) == 1 and not update.problems
+    update.apply_to(session)
     assert len(session.entries) == before + 1
     assert tail.poll().entries == []  # read once
 
@@ -139,7 +142,8 @@ def test_an_invalid_complete_line_is_reported_and_following_goes_on(tmp_path: Pa
     header, body = _split_header(session_file("minimal"))
     target = tmp_path / "s.jsonl"
     target.write_bytes(header + body)
-    tail = SessionTail(open_for_follow(target))
+    session = open_for_follow(target)
+    tail = SessionTail(session)
     good = {
         "type": "message",
         "id": "ffff000011112222",
@@ -154,7 +158,8 @@ def test_an_invalid_complete_line_is_reported_and_following_goes_on(tmp_path: Pa
     assert [problem.line for problem in update.problems] == [4]
     assert "invalid JSON" in update.problems[0].reason
     assert [entry.id for entry in update.entries] == ["ffff000011112222"]
-    assert tail.session.leaf_id == "ffff000011112222"
+    update.apply_to(session)
+    assert session.leaf_id == "ffff000011112222"
 
 
 def test_a_file_that_shrinks_or_is_replaced_asks_for_a_reload(tmp_path: Path) -> None:
@@ -176,8 +181,48 @@ def test_a_position_marker_moves_the_leaf(tmp_path: Path) -> None:
     header, body = _split_header(session_file("minimal"))
     target = tmp_path / "s.jsonl"
     target.write_bytes(header + body)
-    tail = SessionTail(open_for_follow(target))
+    session = open_for_follow(target)
+    tail = SessionTail(session)
     with target.open("ab") as stream:
         stream.write(b'{"type":"position","leafId":"u1"}\n')
     update = tail.poll()
+    update.apply_to(session)
     assert update.leaf_moved and update.leaf_after == "u1"
+
+
+def test_a_poll_is_a_batch_of_its_own_and_the_session_changes_only_when_applied(
+    tmp_path: Path,
+) -> None:
+    """The follow thread polls while the app reads the session: polling must not touch it."""
+    header, body = _split_header(session_file("minimal"))
+    target = tmp_path / "s.jsonl"
+    target.write_bytes(header + body)
+    session = open_for_follow(target)
+    before = (list(session.entries), session.leaf_id, session.size, session.line_count)
+    tail = SessionTail(session)
+    extra = {
+        "type": "message",
+        "id": "ffff000011112222",
+        "parentId": session.leaf_id,
+        "timestamp": "2026-10-12T11:40:00.000Z",
+        "message": {"role": "user", "content": "next"},
+    }
+    with target.open("ab") as stream:
+        stream.write(json.dumps(extra).encode() + b"\n")
+        stream.write(
+            b'{"type":"session_model","provider":"zai","modelId":"glm-5.3","explicit":true}\n'
+        )
+    update = tail.poll()
+    assert [entry.id for entry in update.entries] == ["ffff000011112222"]
+    assert len(update.session_models) == 1
+    after_poll = (list(session.entries), session.leaf_id, session.size, session.line_count)
+    assert after_poll == before  # the poll made a batch; the opened session is unchanged
+    update.apply_to(session)
+    assert session.leaf_id == "ffff000011112222" and update.leaf_moved
+    assert session.size == target.stat().st_size
+    assert session.line_count == before[3] + 2
+    assert session.session_models[-1].record["modelId"] == "glm-5.3"
+    reopened = open_session(target, warn=None)
+    assert [entry.id for entry in session.entries] == [entry.id for entry in reopened.entries]
+    assert session.leaf_id == reopened.leaf_id and session.line_count == reopened.line_count
+    assert tail.poll().entries == []  # read once

@@ -108,8 +108,7 @@ def _rendered_text(transcript: Transcript) -> str:
     """Every line the transcript shows, rendering all blocks."""
     lines = []
     for index in range(len(transcript.keys)):
-        transcript._render_block(index)
-        for strip in transcript._strips[index]:
+        for strip in transcript.block_strips(index):
             lines.append("".join(segment.text for segment in strip))
     return "\n".join(lines)
 
@@ -392,7 +391,7 @@ async def test_a_big_session_paints_its_last_turns_first_then_the_whole_branch(
 ) -> None:
     from datetime import UTC, datetime
 
-    import ink_tui.ui.screens.session as session_screen
+    import ink_tui.ui.screens.session_load as session_screen
     from ink_tui.demo import generate_session
 
     monkeypatch.setattr(session_screen, "QUICK_ENTRIES", 40)

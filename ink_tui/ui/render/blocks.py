@@ -6,7 +6,6 @@ Pure functions of the view rows (``ink_tui.session.view``) and display options; 
 from __future__ import annotations
 
 import difflib
-import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -22,7 +21,14 @@ from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, markdown, plain
 
-__all__ = ["OutputMode", "RenderOptions", "item_block", "status_mark", "turn_block"]
+__all__ = [
+    "OutputMode",
+    "RenderOptions",
+    "item_block",
+    "label_line",
+    "status_mark",
+    "turn_block",
+]
 
 OutputMode = Literal["hidden", "cut", "full"]
 CUT_LINES = 12
@@ -36,14 +42,19 @@ class RenderOptions:
     show_thinking: bool = False
     output: OutputMode = "cut"
     expanded: frozenset[str] = frozenset()  # item keys whose output is shown in full
+    thinking_open: frozenset[str] = frozenset()  # thinking items shown although thinking is off
     code_theme: str = "monokai"
     running: dict[str, float] = field(default_factory=dict)  # followed calls: key -> start
+    now: float = 0.0  # the app's clock when ``running`` was last measured
 
 
-def status_mark(exchange: ToolExchange, running_since: float | None = None) -> Text:
-    """``✓ ok``, ``✗ error``, ``… no result``, or ``⟳ running 12s`` while a followed call runs."""
+def status_mark(
+    exchange: ToolExchange, running_since: float | None = None, now: float = 0.0
+) -> Text:
+    """``✓ ok``, ``✗ error``, ``… no result``, or ``⟳ running 12s`` while a followed call runs
+    (since ``running_since``, at ``now`` on the app's clock)."""
     if running_since is not None and exchange.result is None:
-        elapsed = max(0, int(time.time() - running_since))
+        elapsed = max(0, int(now - running_since))
         return Text(f"⟳ running {elapsed}s", style=f"bold {palette.current.warning}")
     mark = _MARKS[exchange.status]
     colour = {"ok": palette.current.ok, "error": palette.current.error}.get(
@@ -77,10 +88,18 @@ def _content(content: Any, *, colours: bool) -> list[RenderableType]:
     return parts
 
 
-def turn_block(turn: Turn, number: int) -> RenderableType:
-    """The user's prompt, as a header line and its text."""
+def label_line(label: str) -> Text:
+    """How a row's label (a ``label`` record naming its entry) is shown: ``# label``."""
+    return plain(f"# {label}", f"italic {palette.current.accent}")
+
+
+def turn_block(turn: Turn, number: int, label: str | None = None) -> RenderableType:
+    """The user's prompt, as a header line (with the entry's label) and its text."""
     title = f"▌ You · turn {number}" if number > 0 else "▌ You"
     header = Text.assemble((title, "bold"), "  ", plain(turn.user_id, "dim"))
+    if label:
+        header.append("  ")
+        header.append_text(label_line(label))
     skill = skill_summary(turn.prompt)
     if skill is not None:  # an expanded /skill: block: one line, as Ink's replay shows it
         return Group(header, Padding(plain(skill, palette.current.accent), (0, 0, 0, 2)))
@@ -136,7 +155,7 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
         "  ",
         plain(exchange.key_argument, palette.current.argument),
         "  ",
-        status_mark(exchange, options.running.get(item.key)),
+        status_mark(exchange, options.running.get(item.key), options.now),
     )
     parts: list[RenderableType] = [header]
     detail = _call_detail(exchange, options)
@@ -196,13 +215,22 @@ def retained_line(message: Any) -> str:
     return f"{role}: {text.strip().split(chr(10), 1)[0][:70]}"
 
 
-def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
-    """The renderable for one row, or ``None`` when the options hide it."""
+def item_block(
+    item: Item, options: RenderOptions, label: str | None = None
+) -> RenderableType | None:
+    """The renderable for one row (under its label, if it has one), or ``None``."""
+    block = _item_body(item, options)
+    if label and block is not None:
+        return Group(label_line(label), block)
+    return block
+
+
+def _item_body(item: Item, options: RenderOptions) -> RenderableType | None:
     kind = item.kind
     if kind == "text":
         return markdown(item.text, code_theme=options.code_theme)
     if kind == "thinking":
-        if not options.show_thinking:
+        if not options.show_thinking and item.key not in options.thinking_open:
             return plain(f"▸ thinking ({len(item.text)} chars, t to show)", "dim italic")
         return Group(plain("▾ thinking", "dim italic"), plain(item.text, "dim italic"))
     if kind == "tool" and item.tool is not None:
@@ -237,7 +265,9 @@ def item_block(item: Item, options: RenderOptions) -> RenderableType | None:
         )
         return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
     if kind == "thinking_level":
-        return plain(f"· thinking level: {item.text}", "dim")
+        return plain(f"· thinking → {item.text}", "dim")
+    if kind == "model_change":
+        return plain(f"· model → {item.text}", "dim")
     if kind == "session_info":
         return plain(f"· session named: {item.text}" if item.text else "· name cleared", "dim")
     if kind == "label":

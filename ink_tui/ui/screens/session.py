@@ -1,196 +1,158 @@
-"""The session view: the branch's tree on the left, the replay on the right, kept in step."""
+"""The session view: the branch's tree beside the replay, kept in step.
+
+The screen coordinates its parts, each doing one job and talking by messages: the
+:class:`SessionTree` (rows, moving by turns), the :class:`SessionReplay` (the transcript), the
+:class:`SessionSearch` (``/``, ``n``, ``N``), :class:`LiveFollow` (following the file as Ink writes
+it) and the :class:`SessionHeader`. Its keys are data (:mod:`.session_keys`); each action hands
+the key to the part that does the job. Loading runs in a worker thread; every change to what is
+shown happens in a handler, on the event loop. Nothing here writes to the session file.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
-from rich.console import RenderableType
-from textual import on, work
+from textual import getters, on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.message import Message
-from textual.widgets import Footer, Input, ProgressBar, Static, Tree
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static, Tree
 
-from ink_tui.session import SessionError, SessionFile, open_session
-from ink_tui.session.branchview import LoadedBranch, load_branch
-from ink_tui.session.view import Item, TurnChanges
-from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
-from ink_tui.ui.screens.session_keys import SessionKeys
-from ink_tui.ui.widgets.session_header import SessionHeader
+from ink_tui.session import SessionFile
+from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.tail import snapshot
+from ink_tui.session.view import find_item
+from ink_tui.ui.options import app_now
+from ink_tui.ui.render.safe import plain
+from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
+from ink_tui.ui.screens.session_live import LiveFollow
+from ink_tui.ui.screens.session_load import BranchLoader
+from ink_tui.ui.widgets.session_header import (
+    HeaderState,
+    LiveState,
+    SessionHeader,
+)
+from ink_tui.ui.widgets.session_replay import SessionReplay
+from ink_tui.ui.widgets.session_search import SessionSearch, match_pattern
 from ink_tui.ui.widgets.session_tree import SessionTree
-from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
+from ink_tui.ui.widgets.status_line import StatusLine
+from ink_tui.ui.widgets.transcript import Transcript
 
-__all__ = ["SessionScreen"]
-
-
-QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
+__all__ = ["NARROW_BELOW", "SessionScreen"]
 
 
-def _estimate(text: str) -> int:
-    """A cheap guess of a block's height (the real one replaces it once it is rendered)."""
-    return min(text.count("\n", 0, 8000), 200) + 2
+NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
 
 
-class SessionScreen(SessionKeys):
-    """One session, read-only: nothing here writes to the file."""
+class SessionScreen(Screen[None]):
+    """One session, read-only."""
 
-    BINDINGS = [
-        Binding("j,down", "move(1)", "Down", show=False),
-        Binding("k,up", "move(-1)", "Up", show=False),
-        Binding("g,home", "edge('top')", "Top", show=False),
-        Binding("G,end", "edge('bottom')", "Bottom", show=False),
-        Binding("left_square_bracket", "turn(-1)", "Prev turn", key_display="[", show=False),
-        Binding("right_square_bracket", "turn(1)", "Next turn", key_display="]"),
-        Binding("l", "expand", "Expand", show=False),
-        Binding("h", "collapse", "Collapse", show=False),
-        Binding("slash", "search", "Search", key_display="/"),
-        Binding("n", "next_match(1)", "Next match", show=False),
-        Binding("N", "next_match(-1)", "Previous match", show=False),
-        Binding("t", "toggle_thinking", "Thinking"),
-        Binding("o", "cycle_output", "Output"),
-        Binding("y", "copy", "Copy"),
-        Binding("b", "branches", "Branches"),
-        Binding("f", "toggle_follow", "Follow"),
-        Binding("c", "chat", "Continue"),
-        Binding("F", "resume", "Resume following", show=False),
-        Binding("s", "switch_newer", "Newer session", show=False),
-        Binding("escape", "back", "Back", show=False),
-    ]
-
-    @dataclass
-    class Loaded(Message):
-        loaded: LoadedBranch
-
-    @dataclass
-    class LoadFailed(Message):
-        error: SessionError
-        session: SessionFile | None
-
-    @dataclass
-    class Progress(Message):
-        done: int
-        total: int
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, SessionScreen.Progress)
+    BINDINGS = bindings(SESSION_KEYS)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
 
     def __init__(self, path: Path, leaf_id: str | None = None, *, follow: bool = False) -> None:
         super().__init__()
-        self.init_following(follow)
         self.path = path
         self.leaf_id = leaf_id
         self.loaded: LoadedBranch | None = None
-        self.options = RenderOptions()
-        self._matches: list[str] = []
-        self._match = -1
+        self.keys = SessionKeys(self)
+        self._fallback_title = ""
+        self._row_labels: dict[str, str] = {}
+        self._follow_after_load = follow
         self._from_transcript: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="session-header")
-        yield ProgressBar(id="load-progress", show_eta=False)
+        yield Static("", id="follow-banner", classes="error-banner")
+        yield BranchLoader(id="loader")
         with Horizontal(id="session-body"):
             yield SessionTree("branch", id="session-tree")
-            yield Transcript(id="transcript")
-        yield Input(placeholder="search the session (Enter: find, Esc: close)", id="search")
-        yield Static("", id="search-status")
+            yield SessionReplay(id="transcript")
+        yield SessionSearch(id="search")
+        yield StatusLine(id="search-status")
+        yield LiveFollow(id="live")
         yield Footer()
 
+    session_tree = getters.query_one(SessionTree)
+    transcript = getters.query_one(SessionReplay)
+    live = getters.query_one(LiveFollow)
+    search = getters.query_one(SessionSearch)
+    loader = getters.query_one(BranchLoader)
+    status = getters.query_one(StatusLine)
+
+    # The follow state, as the screen's (tests and the palette read it).
+    @property
+    def following(self) -> bool:
+        return self.live.following
+
+    @property
+    def paused(self) -> bool:
+        return self.live.paused
+
+    @property
+    def newer_session(self) -> Path | None:
+        return self.live.newer_session
+
     def on_mount(self) -> None:
-        tree = self.query_one(SessionTree)
+        tree = self.session_tree
         tree.show_root = False
         tree.auto_expand = False
         tree.focus()
-        self.query_one("#search", Input).display = False
-        self.query_one("#search-status", Static).display = False
-        self._load()
+        self.query_one("#follow-banner", Static).display = False
+        self.reload(self.leaf_id)
 
     # -- loading -----------------------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="load")
-    def _load(self) -> None:
-        total = max(1, self.path.stat().st_size) if self.path.exists() else 1
-        session: SessionFile | None = None
-        try:
-            session = open_session(
-                self.path,
-                warn=None,
-                progress=partial(self._report, total),
-                complete_only=self._follow_requested,
-            )
-            leaf = self.leaf_id or session.leaf_id
-            if len(session.entries) > QUICK_ENTRIES:
-                # A big session: paint its last turns first, then the whole branch.
-                self.post_message(self.Loaded(load_branch(session, leaf, last=QUICK_ENTRIES)))
-            self.post_message(self.Loaded(load_branch(session, leaf)))
-        except SessionError as error:
-            self.post_message(self.LoadFailed(error, session))
-        except OSError as error:
-            self.post_message(
-                self.LoadFailed(
-                    SessionError(f"cannot read {self.path}: {error.strerror}", path=self.path), None
-                )
-            )
 
     def reload(self, leaf_id: str | None = None) -> None:
         """Read the file again from the start (and show ``leaf_id``'s branch, if given)."""
         self.leaf_id = leaf_id
-        if not self.query(ProgressBar):
-            self.mount(ProgressBar(id="load-progress", show_eta=False), after="#session-header")
-        self._load()
+        self.loader.load(self.path, leaf_id, complete_only=self._follow_after_load)
 
-    def on_unmount(self) -> None:
-        self.stop_watching()
-
-    def _report(self, total: int, done: int) -> None:
-        self.post_message(self.Progress(done, total))
-
-    @on(Progress)
-    def _progress(self, message: Progress) -> None:
-        for bar in self.query(ProgressBar):
-            bar.update(total=message.total, progress=message.done)
-
-    @on(LoadFailed)
-    def _failed(self, message: LoadFailed) -> None:
+    @on(BranchLoader.Failed)
+    def _failed(self, message: BranchLoader.Failed) -> None:
         from ink_tui.ui.screens.error import ErrorScreen
 
         self.app.switch_screen(ErrorScreen(self.path, message.error))
 
-    @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
+    @on(BranchLoader.Loaded)
+    def _loaded(self, message: BranchLoader.Loaded) -> None:
+        self._fallback_title = message.title
         self._show_loaded(message.loaded)
 
     def _show_loaded(self, loaded: LoadedBranch) -> None:
-        tree = self.query_one(SessionTree)
+        tree = self.session_tree
         previous = self.loaded
         moved_to = None  # where the user went while the first, partial load was shown
         partial_shown = previous is not None and previous.earlier > 0
         if partial_shown and tree.cursor_node is not None and tree.cursor_line != tree.last_line:
             moved_to = tree.cursor_node.data
         self.loaded = loaded
-        self.query(ProgressBar).remove()  # a hidden bar still animates: take it out
-        self.query_one(SessionHeader).show(loaded)
-        tree.show_turns(loaded.turns, loaded.labels, first_number=0 if loaded.earlier else 1)
-        transcript = self.query_one(Transcript)
-        transcript.set_blocks(self._blocks())
-        transcript.scroll_to_end_of_transcript()
+        self._row_labels = loaded.row_labels()
+        self.loader.done()
+        self._show_header()
+        tree.show_turns(loaded.turns, self._row_labels, first_number=0 if loaded.earlier else 1)
+        self.transcript.show(loaded.turns, self._row_labels, tree.turn_number)
+        self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.earlier > 0)
         if loaded.earlier:
-            self._status(f"showing the last turns; reading the {loaded.earlier} earlier entries…")
+            note = f"showing the last turns; reading the {loaded.earlier} earlier entries…"
+            self.status.say(note, "load")
             self.call_after_refresh(self._select_last)
             return
         if previous is not None and previous.earlier:
-            self._status("")
+            self.status.say("", "load")
             if moved_to is not None:
-                self.call_after_refresh(self._reveal, moved_to)
+                self.call_after_refresh(self.reveal, moved_to)
             else:
                 self.call_after_refresh(self._select_last)
-            if self._follow_requested:
-                self._follow_requested = False
-                self.call_after_refresh(self.start_following)
-            return
-        session = loaded.session
+        else:
+            self._torn_notice(loaded.session)
+            self.call_after_refresh(self._select_last)
+        if self._follow_after_load:
+            self._follow_after_load = False
+            self.call_after_refresh(self._start_following)
+
+    def _torn_notice(self, session: SessionFile) -> None:
         if session.dropped_final_line is not None:
             dropped = session.dropped_final_line
             self.notify(
@@ -200,81 +162,59 @@ class SessionScreen(SessionKeys):
             )
         elif not session.ends_with_newline:
             self.notify("the final record has no newline (a crash mid-write?)", severity="warning")
-        self.call_after_refresh(self._select_last)
-        if self._follow_requested:
-            self._follow_requested = False
-            self.call_after_refresh(self.start_following)
 
     def _select_last(self) -> None:
-        tree = self.query_one(SessionTree)
-        if tree.last_line >= 0:
-            tree.move_cursor_to_line(tree.last_line)
+        self.session_tree.to_edge(bottom=True)
 
-    def _blocks(self) -> list[BlockSpec]:
-        assert self.loaded is not None
-        specs: list[BlockSpec] = []
-        tree = self.query_one(SessionTree)
-        for turn in self.loaded.turns:
-            if turn.user is not None:
-                render = partial(turn_block, turn, tree.turn_number(turn))
-                specs.append(BlockSpec(turn.key, render, _estimate(turn.prompt)))
-            for item in turn.items:
-                estimate = _estimate(item.text) if item.tool is None else 6
-                specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
-        return specs
+    # -- the header and the status line ------------------------------------------------------
 
-    def blocks_for(self, changes: list[TurnChanges]) -> list[BlockSpec]:
-        """Blocks for turns and rows that arrived while following, in transcript order."""
-        tree = self.query_one(SessionTree)
-        specs: list[BlockSpec] = []
-        for change in changes:
-            for turn in change.new_turns:
-                if turn.user is not None:
-                    render = partial(turn_block, turn, tree.turn_number(turn))
-                    specs.append(BlockSpec(turn.key, render, _estimate(turn.prompt)))
-            for _turn, item in change.new_items:
-                estimate = _estimate(item.text) if item.tool is None else 6
-                specs.append(BlockSpec(item.key, partial(self._render_item, item), estimate))
-        return specs
-
-    def _render_item(self, item: Item) -> RenderableType | None:
-        return item_block(item, self.options)
+    def _show_header(self) -> None:
+        if self.loaded is None:
+            return
+        live = self.live
+        state = None
+        if live.following or live.trouble is not None:
+            state = LiveState(
+                live.last_write, app_now(self), live.trouble.short if live.trouble else None
+            )
+        title = self.loaded.header.get("name") or self._fallback_title
+        self.query_one(SessionHeader).show(HeaderState(title, self.loaded, state))
 
     # -- keeping tree and transcript in step -------------------------------------------------
 
     @on(Tree.NodeHighlighted, "#session-tree")
     def _node_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
         key = event.node.data
-        if key is None or event.node is not self.query_one(SessionTree).cursor_node:
+        if key is None or event.node is not self.session_tree.cursor_node:
             return  # stale: the cursor moved on (expanding a turn shifts the lines under it)
         if key in self._from_transcript:  # the transcript moved the cursor: do not scroll it back
             self._from_transcript.discard(key)
             return
-        self.query_one(Transcript).scroll_to_key(key)
+        self.transcript.scroll_to_key(key)
 
     @on(Tree.NodeSelected, "#session-tree")
     def _node_selected(self, event: Tree.NodeSelected[str]) -> None:
         """Enter: open or close a node; on a tool call, also show its whole output or cut it."""
         node = event.node
         if node.allow_expand:
-            tree = self.query_one(SessionTree)
-            node.collapse() if node.is_expanded else tree.open_node(node)
+            node.collapse() if node.is_expanded else self.session_tree.open_node(node)
         if node.data is not None and not node.data.endswith(":turn"):
-            self._toggle_full_output(node.data)
+            self.keys.toggle_full_output(node.data)
 
     @on(Transcript.TopChanged)
     def _transcript_scrolled(self, event: Transcript.TopChanged) -> None:
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript
         if transcript.scroll_y < transcript.max_scroll_y:
-            self.pause_following()
-        self._reveal(event.key, from_transcript=True)
+            self.live.pause()
+        self.reveal(event.key, from_transcript=True)
 
     @on(Transcript.BlockClicked)
     def _transcript_clicked(self, event: Transcript.BlockClicked) -> None:
-        self._reveal(event.key, from_transcript=True)
+        self.reveal(event.key, from_transcript=True)
 
-    def _reveal(self, key: str, *, from_transcript: bool = False) -> None:
-        tree = self.query_one(SessionTree)
+    def reveal(self, key: str, *, from_transcript: bool = False) -> None:
+        """Put the tree's cursor on row ``key`` (and the replay on it, unless it moved first)."""
+        tree = self.session_tree
         node = tree.node_for(key)
         if node is None:
             return
@@ -284,17 +224,161 @@ class SessionScreen(SessionKeys):
             self._from_transcript.add(key)
         tree.reveal(node)
         if not from_transcript:
-            self.query_one(Transcript).scroll_to_key(key)
+            self.transcript.scroll_to_key(key)
+
+    def jump_to_end(self) -> None:
+        self.transcript.scroll_to_end_of_transcript()
+        self.session_tree.reveal_last()
+
+    # -- the search ----------------------------------------------------------------------------
+
+    @on(SessionSearch.Found)
+    def _found(self, message: SessionSearch.Found) -> None:
+        self.transcript.set_highlight(match_pattern(message.query))
+        self.session_tree.mark_matches(message.keys)
+        key = message.key
+        if key is None:
+            return
+        item = find_item(self.loaded.turns, key) if self.loaded is not None else None
+        if item is not None and item.kind == "thinking":
+            self.transcript.open_thinking(key)  # a match inside hidden thinking: show it
+        self.live.pause()
+        self.reveal(key)
+
+    @on(SessionSearch.Status)
+    def _search_status(self, message: SessionSearch.Status) -> None:
+        self.status.say(message.text, "search")
+
+    @on(SessionSearch.Closed)
+    def _search_closed(self, message: SessionSearch.Closed) -> None:
+        self.keys.focus_view()
+
+    # -- following ---------------------------------------------------------------------------
+
+    def _start_following(self) -> None:
+        if self.loaded is not None and self.live.start(self.loaded):
+            self.jump_to_end()
+
+    @on(LiveFollow.Reopen)
+    def _reopen(self, message: LiveFollow.Reopen) -> None:
+        self._follow_after_load = True
+        self.reload(message.leaf_id)
+
+    @on(LiveFollow.Grew)
+    def _grew(self, message: LiveFollow.Grew) -> None:
+        """Show new turns and rows, calls that got their result, and changed labels."""
+        loaded = self.loaded
+        if loaded is None:
+            return
+        tree, transcript = self.session_tree, self.transcript
+        tree.grow(message.changes)
+        transcript.grow(message.changes)
+        if message.relabelled:
+            self._row_labels = loaded.row_labels()
+            tree.set_row_labels(self._row_labels, message.relabelled)
+            transcript.set_row_labels(self._row_labels, message.relabelled)
+        self.search.set_rows(loaded.turns, self._row_labels)
+        if not self.live.paused:
+            self.jump_to_end()
+
+    @on(LiveFollow.Changed)
+    def _follow_changed(self, message: LiveFollow.Changed) -> None:
+        live = self.live
+        self._show_header()
+        banner = self.query_one("#follow-banner", Static)
+        banner.update(plain(live.trouble.note) if live.trouble is not None else "")
+        banner.display = live.trouble is not None
+        self.status.say(live.status, "follow")
+
+    @on(LiveFollow.Running)
+    def _calls_running(self, message: LiveFollow.Running) -> None:
+        self.session_tree.set_running(message.running, message.now, message.changed)
+        self.transcript.set_running(message.running, message.now, message.changed)
+
+    # -- keys: each hands the job to the part that does it -------------------------------------
+
+    def action_move(self, delta: int) -> None:
+        if delta < 0:
+            self.live.pause()
+        self.session_tree.move(delta)
+
+    def action_edge(self, where: str) -> None:
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # Home/End/g/G in the search line are the line's
+        if where == "bottom" and self.live.following:
+            self.action_resume()
+            return
+        if where == "top":
+            self.live.pause()
+        self.session_tree.to_edge(bottom=where == "bottom")
+
+    def action_turn(self, delta: int) -> None:
+        if delta < 0:
+            self.live.pause()
+        self.session_tree.jump_turn(delta)
+
+    def action_expand(self) -> None:
+        self.keys.expand()
+
+    def action_collapse(self) -> None:
+        self.keys.collapse()
+
+    async def action_search(self) -> None:
+        await self.search.open()
+
+    def action_next_match(self, delta: int) -> None:
+        self.search.step(delta)
+
+    def action_toggle_thinking(self) -> None:
+        self.keys.toggle_thinking()
+
+    def action_cycle_output(self) -> None:
+        self.keys.cycle_output()
+
+    def action_copy(self) -> None:
+        self.keys.copy()
+
+    def action_branches(self) -> None:
+        if self.loaded is None:
+            return
+        from ink_tui.ui.screens.branches import BranchesScreen
+
+        def chosen(leaf_id: str | None) -> None:
+            if leaf_id is not None:
+                self.app.push_screen(SessionScreen(self.path, leaf_id))
+
+        # A copy: following goes on applying what Ink appends while the branches are read.
+        session = snapshot(self.loaded.session)
+        self.app.push_screen(BranchesScreen(session, self.loaded.leaf_id), chosen)
+
+    def action_toggle_follow(self) -> None:
+        if self.live.following:
+            self.live.stop()
+            self.notify("following stopped", timeout=2)
+        else:
+            self._start_following()
+            self.notify("following: new records appear as Ink writes them", timeout=3)
+
+    def action_resume(self) -> None:
+        """Jump to the end; resume following if it was paused."""
+        self.live.resume()
+        self.jump_to_end()
+
+    def action_switch_newer(self) -> None:
+        self.live.switch_newer()
+
+    def action_chat(self) -> None:
+        self.keys.chat()
+
+    def action_toggle_tree(self) -> None:
+        self.keys.toggle_tree()
+
+    def action_back(self) -> None:
+        self.keys.back()
 
     def theme_changed(self) -> None:
         """Rendered content takes its colours from the theme: draw it again."""
-        self.query_one(Transcript).invalidate()
+        self.transcript.invalidate()
         if self.loaded is not None:
-            self.query_one(SessionHeader).show(
-                self.loaded, live=self.following, last_write=self.last_write
-            )
-            self.query_one(SessionTree).relabel()
-
-    def _set_options(self, options: RenderOptions) -> None:
-        self.options = options
-        self.query_one(Transcript).invalidate()
+            self._show_header()
+            self.session_tree.relabel()

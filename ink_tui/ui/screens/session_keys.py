@@ -1,92 +1,171 @@
-"""The session view's keys: moving, opening, searching, copying, branches, going back.
+"""The session view's keys: the key map, as data, and the actions that are more than a hand-over.
 
-The base of :class:`~ink_tui.ui.screens.session.SessionScreen` (which provides the widgets, the
-loaded branch and the tree/transcript sync used here).
+:data:`SESSION_KEYS` is the one table the screen's bindings, the footer, the help screen and the
+command palette are all made from (as harlequin keeps its key maps). Each key names an action of
+:class:`~ink_tui.ui.screens.session.SessionScreen`, which hands it to the part that does the job:
+the tree moves, the search searches, following follows, and :class:`SessionKeys` does the rest
+(display options, copying, continuing, the tree's place, going back).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, Final, Protocol
 
-from textual import on
-from textual.widgets import Input, Static
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.notifications import SeverityLevel
 
 from ink_tui.agent.start import continue_point
-from ink_tui.session.view import find_item, row_entry_id, row_text, search_turns
+from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.view import Turn, find_item, row_entry_id, row_text
 from ink_tui.ui.messages import GoBack, OpenChat
-from ink_tui.ui.render.blocks import OutputMode, RenderOptions
-from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.session_live import LiveFollowing
+from ink_tui.ui.render.blocks import OutputMode
+from ink_tui.ui.render.safe import ansi_text, plain
+from ink_tui.ui.screens.session_live import LiveFollow
+from ink_tui.ui.widgets.session_replay import SessionReplay
+from ink_tui.ui.widgets.session_search import SessionSearch
 from ink_tui.ui.widgets.session_tree import SessionTree
 
-__all__ = ["SessionKeys"]
+__all__ = [
+    "OUTPUT_CYCLE",
+    "SESSION_KEYS",
+    "Key",
+    "SessionKeys",
+    "SessionView",
+    "bindings",
+    "shown_text",
+]
 
-_OUTPUT_CYCLE: dict[OutputMode, OutputMode] = {"cut": "full", "full": "hidden", "hidden": "cut"}
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One key binding: the keys (comma-separated), the action, and how the footer shows it."""
+
+    keys: str
+    action: str
+    description: str
+    show: bool = False  # in the footer (every key is in the help and the palette)
+    display: str | None = None
+    priority: bool = False  # before the focused widget's own (the action skips when typing)
 
 
-class SessionKeys(LiveFollowing):
-    """Key actions of the session view."""
+SESSION_KEYS: Final[tuple[Key, ...]] = (
+    Key("j,down", "move(1)", "Down"),
+    Key("k,up", "move(-1)", "Up"),
+    Key("g,home", "edge('top')", "Top", priority=True),
+    Key("G,end", "edge('bottom')", "Bottom", priority=True),
+    Key("left_square_bracket", "turn(-1)", "Prev turn", display="["),
+    Key("right_square_bracket", "turn(1)", "Next turn", show=True, display="]"),
+    Key("l", "expand", "Expand"),
+    Key("h", "collapse", "Collapse"),
+    Key("slash", "search", "Search", show=True, display="/"),
+    Key("n", "next_match(1)", "Next match"),
+    Key("N", "next_match(-1)", "Previous match"),
+    Key("t", "toggle_thinking", "Thinking", show=True),
+    Key("o", "cycle_output", "Output", show=True),
+    Key("y", "copy", "Copy", show=True),
+    Key("b", "branches", "Branches", show=True),
+    Key("f", "toggle_follow", "Follow", show=True),
+    Key("c", "chat", "Continue", show=True),
+    Key("v", "toggle_tree", "Tree", show=True),
+    Key("F", "resume", "Resume following"),
+    Key("s", "switch_newer", "Newer session"),
+    Key("escape", "back", "Back"),
+)
+
+OUTPUT_CYCLE: Final[dict[OutputMode, OutputMode]] = {
+    "cut": "full",
+    "full": "hidden",
+    "hidden": "cut",
+}
+
+
+def bindings(keys: Iterable[Key]) -> list[BindingType]:
+    """Textual bindings for a key table."""
+    return [
+        Binding(
+            key.keys,
+            key.action,
+            key.description,
+            show=key.show,
+            key_display=key.display,
+            priority=key.priority,
+        )
+        for key in keys
+    ]
+
+
+class SessionView(Protocol):
+    """What the key actions need of the session screen."""
 
     path: Path
-    _matches: list[str]
-    _match: int
+    loaded: LoadedBranch | None
 
-    # Provided by the session screen.
-    def _reveal(self, key: str, *, from_transcript: bool = False) -> None:
-        raise NotImplementedError
+    @property
+    def app(self) -> App[Any]: ...
 
-    def _set_options(self, options: RenderOptions) -> None:
-        raise NotImplementedError
+    @property
+    def session_tree(self) -> SessionTree: ...
 
-    # -- actions -----------------------------------------------------------------------------
+    @property
+    def transcript(self) -> SessionReplay: ...
 
-    def action_move(self, delta: int) -> None:
-        tree = self.query_one(SessionTree)
-        if delta < 0:
-            self.pause_following()
-        (tree.action_cursor_down if delta > 0 else tree.action_cursor_up)()
+    @property
+    def live(self) -> LiveFollow: ...
 
-    def action_edge(self, where: str) -> None:
-        if where == "bottom" and self.following:
-            self.action_resume()
-            return
-        if where == "top":
-            self.pause_following()
-        tree = self.query_one(SessionTree)
-        if tree.last_line >= 0:
-            tree.move_cursor_to_line(0 if where == "top" else tree.last_line)
+    @property
+    def search(self) -> SessionSearch: ...
 
-    def action_turn(self, delta: int) -> None:
-        if delta < 0:
-            self.pause_following()
-        tree = self.query_one(SessionTree)
-        turns = list(tree.root.children)
-        if not turns:
-            return
-        current = tree.cursor_node
-        while (
-            current is not None and current.parent is not None and current.parent is not tree.root
-        ):
-            current = current.parent
-        index = turns.index(current) if current in turns else -1
-        target = turns[max(0, min(len(turns) - 1, index + delta))]
-        tree.move_cursor(target)
+    def has_class(self, *class_names: str) -> bool: ...
 
-    def action_expand(self) -> None:
-        tree = self.query_one(SessionTree)
+    def toggle_class(self, *class_names: str) -> Any: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def call_after_refresh(self, callback: Callable[[], Any]) -> bool: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+
+def shown_text(turns: list[Turn], key: str) -> str:
+    """What ``y`` copies: the row's text as the replay shows it (tool output without its
+    escape sequences: colours dropped, other controls made visible)."""
+    item = find_item(turns, key)
+    if item is not None and item.tool is not None:
+        head = plain(f"{item.tool.name} {item.tool.key_argument}").plain
+        return f"{head}\n{ansi_text(item.tool.output).plain}"
+    if item is not None and item.kind == "orphan_result":
+        return ansi_text(item.text).plain
+    return plain(row_text(turns, key)).plain
+
+
+class SessionKeys:
+    """The key actions that are more than a hand-over: opening rows, display options,
+    copying, continuing in the chat pane, the tree's place, going back."""
+
+    def __init__(self, view: SessionView) -> None:
+        self.view = view
+
+    def expand(self) -> None:
+        tree = self.view.session_tree
         node = tree.cursor_node
         if node is not None and node.allow_expand and not node.is_expanded:
             tree.open_node(node)
 
-    def _toggle_full_output(self, key: str) -> None:
-        item = find_item(self.loaded.turns, key) if self.loaded is not None else None
-        if item is None or item.tool is None:
-            return
-        self._set_options(replace(self.options, expanded=frozenset(self.options.expanded ^ {key})))
-
-    def action_collapse(self) -> None:
-        tree = self.query_one(SessionTree)
+    def collapse(self) -> None:
+        tree = self.view.session_tree
         node = tree.cursor_node
         if node is None:
             return
@@ -95,99 +174,78 @@ class SessionKeys(LiveFollowing):
         elif node.parent is not None and node.parent is not tree.root:
             tree.move_cursor(node.parent)
 
-    def action_toggle_thinking(self) -> None:
-        self._set_options(replace(self.options, show_thinking=not self.options.show_thinking))
-        self.notify(
-            "thinking shown" if self.options.show_thinking else "thinking hidden", timeout=2
-        )
-
-    def action_cycle_output(self) -> None:
-        mode = _OUTPUT_CYCLE[self.options.output]
-        self._set_options(replace(self.options, output=mode, expanded=frozenset()))
-        self.notify(f"tool output: {mode}", timeout=2)
-
-    def action_copy(self) -> None:
-        node = self.query_one(SessionTree).cursor_node
-        if node is None or node.data is None or self.loaded is None:
+    def toggle_full_output(self, key: str) -> None:
+        view = self.view
+        item = find_item(view.loaded.turns, key) if view.loaded is not None else None
+        if item is None or item.tool is None:
             return
-        text = row_text(self.loaded.turns, node.data)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"copied {len(text)} characters", timeout=2)
+        replay = view.transcript
+        expanded = frozenset(replay.options.expanded ^ {key})
+        replay.set_options(replace(replay.options, expanded=expanded))
 
-    def action_search(self) -> None:
-        search = self.query_one("#search", Input)
-        search.value = ""
-        search.display = True
-        search.focus()
+    def toggle_thinking(self) -> None:
+        view, replay = self.view, self.view.transcript
+        shown = not replay.options.show_thinking
+        replay.set_options(replace(replay.options, show_thinking=shown, thinking_open=frozenset()))
+        view.notify("thinking shown" if shown else "thinking hidden", timeout=2)
 
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
-        if self.loaded is None:
+    def cycle_output(self) -> None:
+        view, replay = self.view, self.view.transcript
+        mode = OUTPUT_CYCLE[replay.options.output]
+        replay.set_options(replace(replay.options, output=mode, expanded=frozenset()))
+        view.notify(f"tool output: {mode}", timeout=2)
+
+    def copy(self) -> None:
+        view = self.view
+        node = view.session_tree.cursor_node
+        if node is None or node.data is None or view.loaded is None:
             return
-        self._matches = search_turns(self.loaded.turns, event.value)
-        self._match = -1
-        event.input.display = False
-        self.query_one(SessionTree).focus()
-        if not self._matches:
-            self._status(f"no match for {event.value!r}" if event.value else "")
-            return
-        self.action_next_match(1)
+        text = shown_text(view.loaded.turns, node.data)
+        view.app.copy_to_clipboard(text)
+        view.notify(f"copied {len(text)} characters", timeout=2)
 
-    def action_next_match(self, delta: int) -> None:
-        if not self._matches:
-            self._status("no search: press / to search")
-            return
-        self._match = (self._match + delta) % len(self._matches)
-        self._status(f"match {self._match + 1} of {len(self._matches)}  (n next, N previous)")
-        self._reveal(self._matches[self._match])
-
-    def _status(self, text: str) -> None:
-
-        status = self.query_one("#search-status", Static)
-        status.update(plain(text))
-        status.display = bool(text)
-
-    def action_branches(self) -> None:
-        if self.loaded is None:
-            return
-        from ink_tui.ui.screens.branches import BranchesScreen
-        from ink_tui.ui.screens.session import SessionScreen
-
-        def chosen(leaf_id: str | None) -> None:
-            if leaf_id is not None and self.loaded is not None:
-                self.app.push_screen(SessionScreen(self.path, leaf_id))
-
-        self.app.push_screen(BranchesScreen(self.loaded.session, self.loaded.leaf_id), chosen)
-
-    def action_chat(self) -> None:
+    def chat(self) -> None:
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
-        if self.loaded is None:
+        view = self.view
+        loaded = view.loaded
+        if loaded is None:
             return
-        node = self.query_one(SessionTree).cursor_node
-        entry_id = row_entry_id(self.loaded.turns, node.data) if node and node.data else None
-        leaf = self.loaded.leaf_id
-        point = continue_point(self.loaded.entries, entry_id) if entry_id else leaf
+        node = view.session_tree.cursor_node
+        entry_id = row_entry_id(loaded.turns, node.data) if node and node.data else None
+        leaf = loaded.leaf_id
+        point = continue_point(loaded.entries, entry_id) if entry_id else leaf
         if point == leaf:
-            self.stop_watching()
-            self.post_message(OpenChat(self.path, leaf))
+            view.live.stop_watching()
+            view.post_message(OpenChat(view.path, leaf))
             return
         from ink_tui.ui.screens.chat_modals import ForkScreen
 
         def chosen(answer: str | None) -> None:
             if answer is None:
                 return
-            self.stop_watching()
-            self.post_message(OpenChat(self.path, point if answer == "fork" else leaf))
+            view.live.stop_watching()
+            view.post_message(OpenChat(view.path, point if answer == "fork" else leaf))
 
-        text = row_text(self.loaded.turns, node.data) if node and node.data else ""
+        text = row_text(loaded.turns, node.data) if node and node.data else ""
         first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
-        self.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
+        view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
 
-    def action_back(self) -> None:
-        search = self.query_one("#search", Input)
-        if search.display:
-            search.display = False
-            self.query_one(SessionTree).focus()
+    def tree_shown(self) -> bool:
+        """Whether the tree is on screen: by default when wide, toggled by ``v``."""
+        return self.view.has_class("-narrow") == self.view.has_class("-tree-toggled")
+
+    def toggle_tree(self) -> None:
+        self.view.toggle_class("-tree-toggled")
+        self.view.call_after_refresh(self.focus_view)
+
+    def focus_view(self) -> None:
+        """Focus the tree when it is shown, else the replay."""
+        (self.view.session_tree if self.tree_shown() else self.view.transcript).focus()
+
+    def back(self) -> None:
+        view = self.view
+        if view.search.is_open:
+            view.search.action_close()
             return
-        self.stop_watching()
-        self.post_message(GoBack())
+        view.live.stop_watching()
+        view.post_message(GoBack())

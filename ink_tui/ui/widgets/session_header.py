@@ -1,21 +1,48 @@
-"""The session view's header: project, model, thinking level, counts and token usage."""
+"""The session view's header: what the session is, and what the shown branch holds.
+
+Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule), the project,
+the model and the thinking level a resume restores, and the follow state; then the branch's
+counts and token usage. What does not fit is cut with ``…``: the title first (down to a few
+characters), then the project folder from its start, then the rest from the end.
+"""
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widgets import Static
 
-from ink_tui.humanize import plural
+from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, model_title
+from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.reader import SessionFile
+from ink_tui.session.tree import explicit_model_selection, restored_model
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
-if TYPE_CHECKING:
-    from ink_tui.session.branchview import LoadedBranch
+__all__ = ["HeaderState", "LiveState", "SessionHeader", "fallback_title"]
 
-__all__ = ["SessionHeader"]
+MIN_TITLE = 12  # cells the title keeps before the project folder is cut
+
+
+def fallback_title(session: SessionFile) -> str:
+    """The title of a session without a name (``catalog.titles``, Ink's ``/sessions`` rule):
+    the first user message in whole-file order, else the model of a session holding only a
+    model selection, else ``(empty session)``. Reads one message at most (call it off the loop).
+    """
+    has_messages = False
+    for entry in session.entries:
+        if entry.type != "message":
+            continue
+        has_messages = True
+        message = entry.record.get("message")
+        if isinstance(message, dict) and message.get("role") == "user":
+            return first_line_title(message.get("content"))
+    model = restored_model(session)[0]
+    if not has_messages and explicit_model_selection(session) and model is not None:
+        return model_title(model)
+    return EMPTY_TITLE
 
 
 def _count(value: int) -> str:
@@ -26,8 +53,99 @@ def _count(value: int) -> str:
     return f"{value:,}"
 
 
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count:,} {one if count == 1 else (many or one + 's')}"
+
+
+@dataclass(frozen=True, slots=True)
+class LiveState:
+    """Following: when Ink last wrote, and what is wrong with the file if Ink cannot open it."""
+
+    last_write: float | None = None
+    now: float = 0.0
+    trouble: str | None = None  # a short note: the file holds a line Ink rejects
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderState:
+    """Everything the header shows."""
+
+    title: str
+    loaded: LoadedBranch
+    live: LiveState | None = None
+
+
+def _elide_start(text: Text, width: int) -> Text:
+    """``text`` cut to ``width`` cells from its start: ``…/code/calc-kit``."""
+    if text.cell_len <= width:
+        return text
+    if width <= 1:
+        return Text("…"[:width])
+    keep = text.plain
+    while keep and Text(keep).cell_len > width - 1:
+        keep = keep[1:]
+    return Text.assemble(("…", text.style), Text(keep, style=text.style))
+
+
+def _cut(text: Text, width: int) -> Text:
+    text = text.copy()
+    text.truncate(max(0, width), overflow="ellipsis")
+    return text
+
+
+def _live_part(live: LiveState) -> Text:
+    if live.trouble is not None:
+        return Text.assemble(
+            ("⚠ LIVE · ", f"bold {palette.current.error}"),
+            plain(live.trouble, palette.current.error),
+        )
+    part = Text("● LIVE", style=f"bold {palette.current.ok}")
+    if live.last_write is not None:
+        ago = max(0, int(live.now - live.last_write))
+        stamp = time.strftime("%H:%M:%S", time.localtime(live.last_write))
+        part.append(f" · last write {stamp} ({ago}s ago)", style=palette.current.ok)
+    return part
+
+
+def first_line(state: HeaderState, width: int) -> Text:
+    """Title, project, model, thinking level and follow state, in ``width`` cells."""
+    header = state.loaded.header
+    title = plain(state.title, "bold")
+    project = plain(header["project"], palette.current.argument)
+    facts = Text.assemble(
+        "  ",
+        plain(header["model"], palette.current.secondary),
+        "  thinking ",
+        plain(header["thinking"], palette.current.warning),
+    )
+    live = Text.assemble("  ", _live_part(state.live)) if state.live is not None else Text()
+    fixed = facts.cell_len + live.cell_len + 2  # the two spaces before the project
+    room = width - fixed
+    if title.cell_len + project.cell_len > room:
+        title = _cut(title, max(MIN_TITLE, room - project.cell_len))
+        project = _elide_start(project, max(0, room - title.cell_len))
+    line = Text.assemble(title, "  " if project else "", project, facts, live)
+    return _cut(line, width)
+
+
+def second_line(state: HeaderState, width: int) -> Text:
+    """The branch's counts and token usage, in ``width`` cells."""
+    stats = state.loaded.stats
+    errors = f", {stats.tool_errors:,} failed" if stats.tool_errors else ""
+    missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
+    compactions = f" · {_plural(stats.compactions, 'compaction')}" if stats.compactions else ""
+    text = Text(
+        f"{_plural(stats.turns, 'turn')} · {_plural(stats.messages, 'message')} · "
+        f"{_plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
+        f"tokens in {_count(stats.input_tokens)} out {_count(stats.output_tokens)} "
+        f"cache r {_count(stats.cache_read_tokens)} w {_count(stats.cache_write_tokens)}",
+        style="dim",
+    )
+    return _cut(text, width)
+
+
 class SessionHeader(Static):
-    """Two lines about the shown branch."""
+    """Two lines about the shown session and branch, each cut to the width (never wrapped)."""
 
     DEFAULT_CSS = """
     SessionHeader {
@@ -37,39 +155,22 @@ class SessionHeader(Static):
     }
     """
 
-    def show(
-        self, loaded: LoadedBranch, *, live: bool = False, last_write: float | None = None
-    ) -> None:
-        header, stats, session = loaded.header, loaded.stats, loaded.session
-        name = header.get("name")
-        first = Text.assemble(
-            plain(name or session.path.name, "bold"),
-            "  ",
-            plain(header["project"], palette.current.argument),
-            "  ",
-            plain(header["model"], palette.current.secondary),
-            "  thinking ",
-            plain(header["thinking"], palette.current.warning),
-        )
-        if live:
-            first.append("  ● LIVE", style=f"bold {palette.current.ok}")
-            if last_write is not None:
-                ago = max(0, int(time.time() - last_write))
-                stamp = time.strftime("%H:%M:%S", time.localtime(last_write))
-                first.append(f" · last write {stamp} ({ago}s ago)", style=palette.current.ok)
-        errors = f", {stats.tool_errors} failed" if stats.tool_errors else ""
-        missing = f", {stats.unanswered} without result" if stats.unanswered else ""
-        compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
-        second = Text.assemble(
-            (
-                f"{plural(stats.turns, 'turn')} · {plural(stats.messages, 'message')} · "
-                f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · ",
-                "dim",
-            ),
-            (
-                f"tokens in {_count(stats.input_tokens)} out {_count(stats.output_tokens)} "
-                f"cache r {_count(stats.cache_read_tokens)} w {_count(stats.cache_write_tokens)}",
-                "dim",
-            ),
-        )
-        self.update(Text("\n").join([first, second]))
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._state: HeaderState | None = None
+
+    def show(self, state: HeaderState) -> None:
+        self._state = state
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """The two lines as shown at the current width."""
+        return str(self.render())
+
+    def render(self) -> Text:
+        if self._state is None:
+            return Text()
+        width = max(1, self.content_region.width or self.size.width - 2)
+        line = Text("\n")
+        return line.join([first_line(self._state, width), second_line(self._state, width)])

@@ -1,29 +1,40 @@
-"""The tree of the current branch: one node per user turn, its items underneath."""
+"""The tree of the current branch: one node per user turn, its items underneath.
+
+Every row fits the tree's width: a long title or argument is cut with ``…`` (a tool row keeps
+its status mark), and a row's label (``# label``) comes before its title so it is never the part
+cut away. Rows matching the search are marked. The tree also knows how to move by turns: ``[``
+goes to the start of the current turn (from inside it) or of the previous one (from its start),
+``]`` to the start of the next turn (at the last one: to the branch's last row).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ink_tui.session.view import Item, Turn
+from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["SessionTree", "item_label", "turn_label"]
+__all__ = ["SessionTree", "fit_label", "item_label", "turn_label"]
 
 Node = TreeNode[str]
+MATCH_MARK = "◆ "
 _ITEM_ICONS = {
     "text": ("¶ ", ""),
     "thinking": ("· thinking ", "dim italic"),
     "orphan_result": ("⚠ result with no call ", "error"),
     "compaction": ("⟳ compaction ", "bold warning"),
     "branch_summary": ("⑂ branch summary ", "warning"),
-    "thinking_level": ("· thinking level ", "dim"),
+    "thinking_level": ("· thinking → ", "dim"),
+    "model_change": ("· model → ", "dim"),
     "session_info": ("· name ", "dim"),
     "label": ("· label ", "dim"),
 }
@@ -37,39 +48,68 @@ def _first_line(text: str, width: int = 60) -> str:
     return ""
 
 
+def _label_part(label: str | None) -> Text:
+    if not label:
+        return Text()
+    return plain(f"# {label} · ", f"italic {palette.current.accent}")
+
+
 def turn_label(turn: Turn, number: int, label: str | None) -> Text:
+    """``  3 # label · the prompt's first line``."""
     shown = f"{number:>3} " if number > 0 else "  · "  # unknown while earlier turns load
-    title = Text.assemble((shown, "dim"), plain(_first_line(turn.title), "bold"))
-    if label:
-        title.append_text(plain(f"  # {label}", f"italic {palette.current.accent}"))
-    return title
+    return Text.assemble((shown, "dim"), _label_part(label), plain(_first_line(turn.title), "bold"))
 
 
-def item_label(item: Item, label: str | None, running: dict[str, float] | None = None) -> Text:
+def _item_head(item: Item, label: str | None) -> Text:
     if item.tool is not None:
-        tool = item.tool
-        text = Text.assemble(
-            plain(tool.name, "bold"),
+        return Text.assemble(
+            plain(item.tool.name, "bold"),
             " ",
-            plain(_first_line(tool.key_argument, 40), palette.current.argument),
-            " ",
-            status_mark(tool, (running or {}).get(item.key)),
+            _label_part(label),
+            plain(_first_line(item.tool.key_argument, 40), palette.current.argument),
         )
+    icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
+    style = style.replace("warning", palette.current.warning).replace(
+        "error", palette.current.error
+    )
+    detail = _first_line(item.text)
+    if item.kind == "compaction":
+        detail = f"({item.entry.record.get('tokensBefore', '?')} tokens before)"
+    elif item.kind == "thinking":
+        detail = f"({len(item.text)} chars)"
+    return Text.assemble(plain(icon, style), _label_part(label), plain(detail, style))
+
+
+def item_label(
+    item: Item, label: str | None, running: dict[str, float] | None = None, now: float = 0.0
+) -> tuple[Text, Text]:
+    """A row's label as ``(head, tail)``: the tail (a tool's status) is never cut."""
+    head = _item_head(item, label)
+    if item.tool is None:
+        return head, Text()
+    return head, Text.assemble(" ", status_mark(item.tool, (running or {}).get(item.key), now))
+
+
+def fit_label(text: Text, width: int, keep: int = 0) -> Text:
+    """``text`` cut to ``width`` cells with ``…``, keeping its last ``keep`` characters."""
+    if width <= 0 or text.cell_len <= width:
+        return text
+    tail = text[len(text) - keep :] if keep else Text()
+    if tail.cell_len >= width - 1:
+        head, tail = text, Text()  # too narrow for the tail: cut the whole label
     else:
-        icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
-        style = style.replace("warning", palette.current.warning).replace(
-            "error", palette.current.error
-        )
-        detail = _first_line(item.text)
-        if item.kind == "compaction":
-            tokens = item.entry.record.get("tokensBefore", "?")
-            detail = f"({tokens} tokens before)"
-        elif item.kind == "thinking":
-            detail = f"({len(item.text)} chars)"
-        text = Text.assemble(plain(icon, style), plain(detail, style))
-    if label:
-        text.append_text(plain(f"  # {label}", f"italic {palette.current.accent}"))
-    return text
+        head = text[: len(text) - keep] if keep else text
+    head = head.copy()
+    head.truncate(max(1, width - tail.cell_len), overflow="ellipsis")
+    return Text.assemble(head, tail)
+
+
+@dataclass(slots=True)
+class _Row:
+    """What a node shows: a turn, or an item under it."""
+
+    turn: Turn
+    item: Item | None = None
 
 
 class SessionTree(Tree[str]):
@@ -83,9 +123,12 @@ class SessionTree(Tree[str]):
 
     def __init__(self, label: str, *, id: str | None = None) -> None:
         super().__init__(label, id=id)
-        self._labels: dict[str, str] = {}
-        self._turn_of: dict[str, Turn] = {}  # item key -> its turn
-        self._turn_by_key: dict[str, Turn] = {}
+        self._row_labels: dict[str, str] = {}  # row key -> label
+        self._calls_running: dict[str, float] = {}
+        self._now = 0.0
+        self._matches: frozenset[str] = frozenset()
+        self._rows: dict[str, _Row] = {}  # row key -> what it shows
+        self._tails: dict[int, int] = {}  # node id -> characters of its label never cut
         self._turn_node: dict[str, Node] = {}
         self._node_for_key: dict[str, Node] = {}
         self._populated: set[str] = set()
@@ -93,10 +136,36 @@ class SessionTree(Tree[str]):
         self._prompts = 0
         self._bulk = False
 
+    # -- labels ------------------------------------------------------------------------------
+
     def process_label(self, label: str | Text) -> Text:
         # Labels are built from untrusted text: never parse them as markup.
         text = label if isinstance(label, Text) else plain(label)
         return text.split()[0] if "\n" in text.plain else text
+
+    def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
+        text = super().render_label(node, base_style, style)
+        depth, parent = 0, node.parent
+        while parent is not None and parent is not self.root:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - depth * self.guide_depth
+        return fit_label(text, room, self._tails.get(node.id, 0))
+
+    def _label(self, key: str) -> tuple[Text, Text]:
+        row = self._rows[key]
+        label = self._row_labels.get(key)
+        if row.item is None:
+            head, tail = turn_label(row.turn, self._numbers.get(key, 0), label), Text()
+        else:
+            head, tail = item_label(row.item, label, self._calls_running, self._now)
+        if key in self._matches:
+            head = Text.assemble((MATCH_MARK, f"bold {palette.current.warning}"), head)
+        return head, tail
+
+    def _set_label(self, node: Node, key: str) -> None:
+        head, tail = self._label(key)
+        self._tails[node.id] = len(tail)
+        node.set_label(Text.assemble(head, tail))
 
     @contextmanager
     def bulk(self) -> Iterator[None]:
@@ -113,15 +182,17 @@ class SessionTree(Tree[str]):
         if not self._bulk:
             super()._invalidate()
 
+    # -- content -----------------------------------------------------------------------------
+
     def show_turns(
-        self, turns: list[Turn], labels: dict[str, str], *, first_number: int = 1
+        self, turns: list[Turn], row_labels: dict[str, str], *, first_number: int = 1
     ) -> None:
         """Rebuild the tree: one node per turn; a turn's items are added when it first opens."""
         self.clear()
         self.root.expand()
-        self._labels = labels
-        self._turn_of = {}
-        self._turn_by_key = {}
+        self._row_labels = row_labels
+        self._rows = {}
+        self._tails = {}
         self._turn_node = {}
         self._node_for_key = {}
         self._populated = set()
@@ -129,7 +200,7 @@ class SessionTree(Tree[str]):
         self._prompts = first_number - 1 if first_number > 0 else -(10**9)
         with self.bulk():
             for turn in turns:
-                self.add_turn(turn, labels)
+                self.add_turn(turn)
         if self.root.children:
             self._populate(self.root.children[-1])
             self.root.children[-1].expand()
@@ -138,67 +209,59 @@ class SessionTree(Tree[str]):
         """The number shown for a turn (prompts count from 1)."""
         return self._numbers.get(turn.key, 0)
 
-    def add_turn(self, turn: Turn, labels: dict[str, str]) -> Node:
+    def add_turn(self, turn: Turn) -> Node:
         """Add a turn node at the end (its items are added when it first opens)."""
-        self._labels = labels
         if turn.user is not None:
             self._prompts += 1
-        number = self._prompts
-        self._numbers[turn.key] = number
-        label = labels.get(turn.user_id) if turn.user is not None else None
-        node = self.root.add(turn_label(turn, number, label), data=turn.key)
+        self._numbers[turn.key] = self._prompts
+        self._rows[turn.key] = _Row(turn)
+        for item in turn.items:
+            self._rows[item.key] = _Row(turn, item)
+        node = self.root.add("", data=turn.key)
+        self._set_label(node, turn.key)
         node.allow_expand = True
         self._node_for_key[turn.key] = node
         self._turn_node[turn.key] = node
-        self._turn_by_key[turn.key] = turn
-        for item in turn.items:
-            self._turn_of[item.key] = turn
         return node
 
     def add_item(self, turn: Turn, item: Item) -> None:
         """A row arrived under a turn: show it if the turn's rows are already shown."""
-        self._turn_of[item.key] = turn
+        self._rows[item.key] = _Row(turn, item)
         turn_node = self._turn_node.get(turn.key)
         if turn_node is not None and turn.key in self._populated:
             self._add_item_node(turn_node, item)
 
-    def refresh_item(self, item: Item, running: dict[str, float] | None = None) -> None:
-        """A tool call got its result (or its running time changed): relabel it."""
+    def refresh_item(self, item: Item) -> None:
+        """A tool call got its result (or its label or running time changed): relabel it."""
         node = self._node_for_key.get(item.key)
         if node is None:
             return
-        node.set_label(item_label(item, self._labels.get(item.entry.id), running))
+        self._set_label(node, item.key)
         if item.tool is not None and item.tool.result is not None and not node.children:
             node.allow_expand = True
             node.add_leaf(self._result_label(item), data=item.key)
 
-    def relabel(
-        self, labels: dict[str, str] | None = None, *, only: set[str] | None = None
-    ) -> None:
-        """Build shown labels again: all (the theme changed) or those of the entry ids ``only``."""
-        if labels is not None:
-            self._labels = labels
-        for turn_key, node in self._turn_node.items():
-            turn = self._turn_by_key[turn_key]
-            if only is not None and turn.user_id not in only:
-                if turn_key in self._populated:
-                    for item in turn.items:
-                        if item.entry.id in only:
-                            self.refresh_item(item)
-                continue
-            label = self._labels.get(turn.user_id) if turn.user is not None else None
-            node.set_label(turn_label(turn, self._numbers.get(turn_key, 0), label))
-            if turn_key in self._populated:
-                for item in turn.items:
-                    self.refresh_item(item)
+    def relabel(self, keys: set[str] | None = None) -> None:
+        """Build shown labels again: all of them (the theme changed), or those of ``keys``."""
+        for key, node in list(self._node_for_key.items()):
+            if keys is None or key in keys:
+                self._set_label(node, key)
 
-    def refresh_key(self, key: str, running: dict[str, float]) -> None:
-        turn = self._turn_of.get(key)
-        if turn is None:
-            return
-        for item in turn.items:
-            if item.key == key:
-                self.refresh_item(item, running)
+    def set_row_labels(self, row_labels: dict[str, str], changed: set[str]) -> None:
+        """The labels shown on rows changed (a ``label`` record arrived): relabel ``changed``."""
+        self._row_labels = row_labels
+        self.relabel(changed)
+
+    def set_running(self, running: dict[str, float], now: float, keys: set[str]) -> None:
+        """Calls still waiting for their result, and since when; relabel ``keys``."""
+        self._calls_running, self._now = running, now
+        self.relabel(keys)
+
+    def mark_matches(self, keys: frozenset[str]) -> None:
+        """Mark the rows matching the search (and unmark the others)."""
+        changed = set(keys ^ self._matches)
+        self._matches = keys
+        self.relabel(changed)
 
     @staticmethod
     def _result_label(item: Item) -> Text:
@@ -208,23 +271,23 @@ class SessionTree(Tree[str]):
         return plain(f"↳ {preview}", style)
 
     def _add_item_node(self, turn_node: Node, item: Item) -> None:
-        item_node_label = item_label(item, self._labels.get(item.entry.id))
         if item.tool is not None and item.tool.result is not None:
-            node = turn_node.add(item_node_label, data=item.key)
+            node = turn_node.add("", data=item.key)
             node.add_leaf(self._result_label(item), data=item.key)
         else:
-            node = turn_node.add_leaf(item_node_label, data=item.key)
+            node = turn_node.add_leaf("", data=item.key)
+        self._set_label(node, item.key)
         self._node_for_key.setdefault(item.key, node)
 
     def _populate(self, turn_node: Node) -> None:
         """Add the items of a turn node, once."""
         if turn_node.data is None or turn_node.data in self._populated:
             return
-        turn = self._turn_by_key.get(turn_node.data)
-        if turn is None:
+        row = self._rows.get(turn_node.data)
+        if row is None:
             return
         self._populated.add(turn_node.data)
-        for item in turn.items:
+        for item in row.turn.items:
             self._add_item_node(turn_node, item)
 
     def _on_tree_node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
@@ -240,8 +303,9 @@ class SessionTree(Tree[str]):
     def node_for(self, key: str) -> Node | None:
         """The node standing for a transcript key (its turn's items are added if needed)."""
         node = self._node_for_key.get(key)
-        if node is None and key in self._turn_of:
-            turn_node = self._turn_node.get(self._turn_of[key].key)
+        row = self._rows.get(key)
+        if node is None and row is not None:
+            turn_node = self._turn_node.get(row.turn.key)
             if turn_node is not None:
                 self._populate(turn_node)
                 node = self._node_for_key.get(key)
@@ -255,3 +319,60 @@ class SessionTree(Tree[str]):
             parent = parent.parent
         _ = self._tree_lines  # rebuild line numbers after expanding (Textual builds lazily)
         self.move_cursor(node)
+
+    def grow(self, changes: list[TurnChanges]) -> None:
+        """Turns and rows that arrived while following, and calls that got their result."""
+        with self.bulk():
+            for change in changes:
+                for turn in change.new_turns:
+                    self.add_turn(turn)
+                for turn, item in change.new_items:
+                    self.add_item(turn, item)
+                for item in change.answered:
+                    self.refresh_item(item)
+
+    # -- moving ------------------------------------------------------------------------------
+
+    def move(self, delta: int) -> None:
+        """One row down (``delta`` > 0) or up."""
+        (self.action_cursor_down if delta > 0 else self.action_cursor_up)()
+
+    def to_edge(self, bottom: bool) -> None:
+        """The first or the last row shown."""
+        if self.last_line >= 0:
+            self.move_cursor_to_line(self.last_line if bottom else 0)
+
+    def reveal_last(self) -> None:
+        """Open the last turn and put the cursor on its last row."""
+        if not self.root.children:
+            return
+        last_turn = self.root.children[-1]
+        self.open_node(last_turn)
+        self.reveal(last_turn.children[-1] if last_turn.children else last_turn)
+
+    def _turn_of(self, node: Node | None) -> Node | None:
+        while node is not None and node.parent is not None and node.parent is not self.root:
+            node = node.parent
+        return node if node is not None and node.parent is self.root else None
+
+    def jump_turn(self, delta: int) -> None:
+        """``[`` (``delta`` -1) and ``]`` (+1), as ``{`` and ``}`` move by paragraphs.
+
+        ``[``: to the start of the current turn when inside it, else to the previous turn's
+        start. ``]``: to the next turn's start; in the last turn, to the branch's last row.
+        """
+        turns = list(self.root.children)
+        if not turns:
+            return
+        cursor = self.cursor_node
+        turn = self._turn_of(cursor)
+        if turn is None:
+            self.move_cursor(turns[0] if delta < 0 else turns[-1])
+            return
+        index = turns.index(turn)
+        if delta < 0:
+            self.move_cursor(turn if cursor is not turn else turns[max(0, index - 1)])
+        elif index + 1 < len(turns):
+            self.move_cursor(turns[index + 1])
+        else:
+            self.reveal_last()

@@ -1,28 +1,68 @@
 """The replay pane: the branch as one continuous transcript (Line API, rendered lazily).
 
 Each block (a turn's prompt or one item under it) is rendered to strips only when it comes into
-view, at the current width, and cached. Blocks not rendered yet have an estimated height; when a
-block's real height replaces its estimate, the view keeps its top line (or the bottom, when the
-view sat there) in place, so nothing jumps.
+view, at the current width, and kept in a bounded cache (an ``LRUCache`` keyed by the block, the
+width and the render generation, as toolong's Line-API views keep theirs): a long session read
+from end to end holds only the last :data:`CACHED_BLOCKS` renderings. A block's height stays
+known once it was rendered, so one that was dropped and is rendered again does not move the
+view. Blocks not rendered yet have an estimated height; when a block's real height replaces its
+estimate, the view keeps its top line (or the bottom, when the view sat there) in place, so
+nothing jumps. Text matching the search (:meth:`Transcript.set_highlight`) is highlighted in every
+block, whatever renders it (Markdown, code, tool output).
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
+from typing import Final
 
 from rich.console import RenderableType
 from rich.segment import Segment
+from rich.style import Style
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-__all__ = ["BlockSpec", "Transcript"]
+__all__ = ["CACHED_BLOCKS", "BlockSpec", "Transcript", "highlight_line"]
 
 GUTTER = 2
+CACHED_BLOCKS: Final = 400
+"""Rendered blocks kept (a screen shows a few dozen at most; the rest is the scroll history)."""
+
+_CacheKey = tuple[str, int, int]  # block key, width, render generation
+
+
+def highlight_line(
+    segments: Iterable[Segment], pattern: re.Pattern[str], style: Style
+) -> list[Segment]:
+    """``segments`` (one rendered line) with the text matching ``pattern`` restyled."""
+    line = list(segments)
+    text = "".join(segment.text for segment in line)
+    spans = [match.span() for match in pattern.finditer(text) if match.end() > match.start()]
+    if not spans:
+        return line
+    result: list[Segment] = []
+    position = 0
+    for segment in line:
+        start, end = position, position + len(segment.text)
+        position = end
+        if segment.control or not any(a < end and b > start for a, b in spans):
+            result.append(segment)
+            continue
+        cuts = sorted({start, end, *(x for span in spans for x in span if start < x < end)})
+        for left, right in pairwise(cuts):
+            piece = segment.text[left - start : right - start]
+            inside = any(a <= left and right <= b for a, b in spans)
+            piece_style = (segment.style or Style()) + style if inside else segment.style
+            result.append(Segment(piece, piece_style))
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +84,13 @@ class Transcript(ScrollView, can_focus=True):
     Transcript > .transcript--gutter {
         color: $accent;
     }
+    Transcript > .transcript--match {
+        background: $warning 70%;
+        color: $background;
+        text-style: bold;
+    }
     """
-    COMPONENT_CLASSES = {"transcript--gutter"}
+    COMPONENT_CLASSES = {"transcript--gutter", "transcript--match"}
 
     @dataclass
     class TopChanged(Message):
@@ -68,7 +113,9 @@ class Transcript(ScrollView, can_focus=True):
         self._index: dict[str, int] = {}
         self._heights: list[int] = []
         self._offsets: list[int] = [0]
-        self._strips: dict[int, list[Strip]] = {}
+        self._strips: LRUCache[_CacheKey, list[Strip]] = LRUCache(CACHED_BLOCKS)
+        self._generation = 0  # bumped when every block must be rendered again
+        self._highlight: re.Pattern[str] | None = None
         self._width = 0
         self.selected_key: str | None = None
         self._last_top: str | None = None
@@ -84,16 +131,20 @@ class Transcript(ScrollView, can_focus=True):
         self._specs = list(specs)
         self._index = {spec.key: index for index, spec in enumerate(self._specs)}
         self._heights = [max(1, spec.estimate) + 1 for spec in self._specs]
-        self._strips.clear()
+        self._forget_all()
         self._relayout()
         if anchor is not None and anchor in self._index:
             self.scroll_to_key(anchor, select=False)
         self.refresh()
 
+    def _forget_all(self) -> None:
+        self._generation += 1
+        self._strips.clear()
+
     def invalidate(self) -> None:
         """Render every block again (display options changed), keeping the view in place."""
         anchor = self.top_key()
-        self._strips.clear()
+        self._forget_all()
         self._heights = [max(1, spec.estimate) + 1 for spec in self._specs]
         self._relayout()
         if anchor is not None:
@@ -113,13 +164,31 @@ class Transcript(ScrollView, can_focus=True):
 
     def refresh_block(self, key: str) -> None:
         """Forget one block's rendering (its content changed); it renders again when seen."""
-        index = self._index.get(key)
-        if index is not None and self._strips.pop(index, None) is not None:
+        cache_key = (key, self._width, self._generation)
+        if key in self._index and cache_key in self._strips:
+            self._strips.discard(cache_key)
+            self.refresh()
+
+    def set_highlight(self, pattern: re.Pattern[str] | None) -> None:
+        """Highlight the text matching ``pattern`` in every block (``None``: no highlight)."""
+        if pattern != self._highlight:
+            self._highlight = pattern
+            self._forget_all()
             self.refresh()
 
     @property
     def keys(self) -> list[str]:
         return [spec.key for spec in self._specs]
+
+    @property
+    def cached_blocks(self) -> int:
+        """How many rendered blocks the cache holds."""
+        return len(self._strips)
+
+    def block_strips(self, index: int) -> list[Strip]:
+        """Block ``index`` as rendered at the current width (rendering it if needed)."""
+        self._render_block(index)
+        return self._strips.get(self._cache_key(index)) or []
 
     # -- geometry ----------------------------------------------------------------------------
 
@@ -136,20 +205,30 @@ class Transcript(ScrollView, can_focus=True):
     def _block_at(self, y: int) -> int:
         return max(0, min(len(self._specs) - 1, bisect_right(self._offsets, y) - 1))
 
+    def _cache_key(self, index: int) -> _CacheKey:
+        return (self._specs[index].key, self._width, self._generation)
+
     def _render_block(self, index: int) -> bool:
         """Render block ``index`` if needed. True when its height changed."""
-        if index in self._strips:
+        if self._content_width() != self._width:
+            self._width = self._content_width()
+            self._strips.clear()
+        cache_key = self._cache_key(index)
+        if cache_key in self._strips:
             return False
-        width = self._content_width()
         renderable = self._specs[index].render()
         strips: list[Strip] = []
         if renderable is not None:
             console = self.app.console
-            options = console.options.update(width=max(1, width - GUTTER), height=None)
+            options = console.options.update(width=max(1, self._width - GUTTER), height=None)
+            pattern = self._highlight
+            match_style = self.get_component_rich_style("transcript--match") if pattern else None
             for line in console.render_lines(renderable, options, pad=False):
+                if pattern is not None and match_style is not None:
+                    line = highlight_line(line, pattern, match_style)
                 strips.append(Strip(line))
         strips.append(Strip.blank(0))
-        self._strips[index] = strips
+        self._strips.set(cache_key, strips)
         changed = len(strips) != self._heights[index]
         self._heights[index] = len(strips)
         return changed
@@ -168,9 +247,6 @@ class Transcript(ScrollView, can_focus=True):
         pinned = self._pinned_offset()
         if pinned is not None and self.scroll_y != pinned:
             self._scroll_quietly(pinned)
-        if self._content_width() != self._width:
-            self._width = self._content_width()
-            self._strips.clear()
         height = self.scrollable_content_region.height
         at_bottom = self._stick_to_bottom or (
             self.scroll_y >= self.max_scroll_y and self.max_scroll_y > 0
@@ -273,7 +349,7 @@ class Transcript(ScrollView, can_focus=True):
         if not self._specs or absolute >= self._offsets[-1]:
             return Strip.blank(width, base)
         index = self._block_at(absolute)
-        strips = self._strips.get(index)
+        strips = self._strips.get(self._cache_key(index))
         line = absolute - self._offsets[index]
         if strips is None or line >= len(strips):
             return Strip.blank(width, base)

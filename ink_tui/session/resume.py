@@ -1,0 +1,30 @@
+"""What a resume restores of a session, by Ink's runner rules: the thinking level and the model.
+
+One rule for every part of ink-tui that shows or uses them (the session view's header, the
+chat pane): the thinking level is the last ``thinkingLevelChange`` in whole-file order (an
+unknown level there restores nothing), else :data:`DEFAULT_THINKING`; the model is the latest
+``session_model`` in file order, else the header's ``model`` (:func:`restored_model`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ink_tui.session.reader import SessionFile
+from ink_tui.session.tree import ModelRef, restored_model, thinking_level
+
+__all__ = ["DEFAULT_THINKING", "resumed_model", "resumed_thinking"]
+
+DEFAULT_THINKING: Final = "medium"
+"""The level when neither the file nor the command line names one."""
+
+
+def resumed_thinking(session: SessionFile | None) -> str:
+    """The thinking level a resume of ``session`` starts with (no ``--thinking`` given)."""
+    restored = thinking_level(session) if session is not None else None
+    return restored or DEFAULT_THINKING
+
+
+def resumed_model(session: SessionFile) -> ModelRef | None:
+    """The model a resume of ``session`` starts with (no ``--model`` given), if it names one."""
+    return restored_model(session)[0]

@@ -1,0 +1,97 @@
+"""The session view's replay: the branch's turns and rows as one transcript.
+
+A :class:`~ink_tui.ui.widgets.transcript.Transcript` that knows the view rows: it makes one block
+per prompt and per row, renders them with the display options (thinking, tool output, running
+calls, thinking opened by a search) and the rows' labels, and renders again exactly the blocks a
+change touches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+
+from rich.console import RenderableType
+
+from ink_tui.session.view import Item, Turn, TurnChanges
+from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
+from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
+
+__all__ = ["SessionReplay"]
+
+
+def _estimate(text: str) -> int:
+    """A cheap guess of a block's height (the real one replaces it once it is rendered)."""
+    return min(text.count("\n", 0, 8000), 200) + 2
+
+
+class SessionReplay(Transcript):
+    """The replay of a branch (block keys are the rows' keys, as in the tree)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.options = RenderOptions()
+        self._row_labels: dict[str, str] = {}
+        self._number: Callable[[Turn], int] = lambda turn: 0
+
+    def show(
+        self, turns: list[Turn], row_labels: dict[str, str], number: Callable[[Turn], int]
+    ) -> None:
+        """Show these turns (``number`` gives a turn's number), at the end."""
+        self._row_labels, self._number = row_labels, number
+        self.set_blocks(self._blocks(turns))
+        self.scroll_to_end_of_transcript()
+
+    def grow(self, changes: list[TurnChanges]) -> None:
+        """Turns and rows that arrived while following; calls that got their result."""
+        specs: list[BlockSpec] = []
+        for change in changes:
+            for item in change.answered:
+                self.refresh_block(item.key)
+            for turn in change.new_turns:
+                specs.extend(self._blocks([Turn(turn.user)]))
+            specs.extend(self._item_spec(item) for _turn, item in change.new_items)
+        self.append_blocks(specs)
+
+    def set_options(self, options: RenderOptions) -> None:
+        """The display options changed: render every block again."""
+        self.options = options
+        self.invalidate()
+
+    def set_row_labels(self, row_labels: dict[str, str], changed: set[str]) -> None:
+        self._row_labels = row_labels
+        for key in changed:
+            self.refresh_block(key)
+
+    def set_running(self, running: dict[str, float], now: float, changed: set[str]) -> None:
+        """Calls still waiting for their result (key -> start), at ``now`` on the app's clock."""
+        self.options = replace(self.options, running=running, now=now)
+        for key in changed:
+            self.refresh_block(key)
+
+    def open_thinking(self, key: str) -> None:
+        """Show the thinking of row ``key`` although thinking is hidden (a search found it)."""
+        if not self.options.show_thinking and key not in self.options.thinking_open:
+            opened = frozenset(self.options.thinking_open | {key})
+            self.options = replace(self.options, thinking_open=opened)
+            self.refresh_block(key)
+
+    def _blocks(self, turns: list[Turn]) -> list[BlockSpec]:
+        specs: list[BlockSpec] = []
+        for turn in turns:
+            if turn.user is not None:
+                render = partial(self._render_turn, turn)
+                specs.append(BlockSpec(turn.key, render, _estimate(turn.prompt)))
+            specs.extend(self._item_spec(item) for item in turn.items)
+        return specs
+
+    def _item_spec(self, item: Item) -> BlockSpec:
+        estimate = _estimate(item.text) if item.tool is None else 6
+        return BlockSpec(item.key, partial(self._render_item, item), estimate)
+
+    def _render_turn(self, turn: Turn) -> RenderableType:
+        return turn_block(turn, self._number(turn), self._row_labels.get(turn.key))
+
+    def _render_item(self, item: Item) -> RenderableType | None:
+        return item_block(item, self.options, self._row_labels.get(item.key))
