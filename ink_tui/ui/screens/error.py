@@ -246,8 +246,7 @@ class ErrorScreen(Screen[None]):
             if self.rows and not quiet:
                 self.notify("no single line is at fault here", timeout=3)
             return
-        transcript.scroll_to_key(OFFENDING_KEY)
-        transcript.scroll_relative(y=-3, animate=False, immediate=True)
+        transcript.scroll_to_key(OFFENDING_KEY, above=3)
 
     def action_back(self) -> None:
         self.post_message(GoBack())

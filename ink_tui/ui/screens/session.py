@@ -94,6 +94,14 @@ class SessionScreen(Screen[None]):
     def newer_session(self) -> Path | None:
         return self.live.newer_session
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_tree":  # only a narrow view hides the tree
+            return self.has_class("-narrow")
+        return True
+
+    def on_resize(self) -> None:
+        self.refresh_bindings()  # the breakpoint may have changed what v does
+
     def on_mount(self) -> None:
         tree = self.session_tree
         tree.show_root = False

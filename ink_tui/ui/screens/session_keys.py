@@ -59,6 +59,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("g,home", "edge('top')", "Top", priority=True),
     Key("G,end", "edge('bottom')", "Bottom", priority=True),
     Key("left_square_bracket", "turn(-1)", "Prev turn", display="["),
+    Key("v", "toggle_tree", "Tree", show=True),  # acts only when narrow: shows or hides it
     Key("right_square_bracket", "turn(1)", "Next turn", show=True, display="]"),
     Key("l", "expand", "Expand"),
     Key("h", "collapse", "Collapse"),
@@ -71,7 +72,6 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("b", "branches", "Branches", show=True),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "chat", "Continue", show=True),
-    Key("v", "toggle_tree", "Tree", show=True),
     Key("F", "resume", "Resume following"),
     Key("s", "switch_newer", "Newer session"),
     Key("escape", "back", "Back"),
@@ -231,8 +231,8 @@ class SessionKeys:
         view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
 
     def tree_shown(self) -> bool:
-        """Whether the tree is on screen: by default when wide, toggled by ``v``."""
-        return self.view.has_class("-narrow") == self.view.has_class("-tree-toggled")
+        """Whether the tree is on screen: always when wide; when narrow, after ``v``."""
+        return not self.view.has_class("-narrow") or self.view.has_class("-tree-toggled")
 
     def toggle_tree(self) -> None:
         self.view.toggle_class("-tree-toggled")
@@ -240,7 +240,13 @@ class SessionKeys:
 
     def focus_view(self) -> None:
         """Focus the tree when it is shown, else the replay."""
-        (self.view.session_tree if self.tree_shown() else self.view.transcript).focus()
+        if not self.tree_shown():
+            self.view.transcript.focus()
+            return
+        tree = self.view.session_tree
+        tree.focus()
+        if tree.cursor_node is not None:
+            tree.scroll_to_node(tree.cursor_node, animate=False)
 
     def back(self) -> None:
         view = self.view

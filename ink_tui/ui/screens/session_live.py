@@ -192,6 +192,7 @@ class LiveFollow(Widget):
             self.stop()
             self.post_message(self.Reopen(self, session.leaf_id))
             return
+        relabelled = loaded.add_labels(update.entries)
         changes = (
             loaded.extend(extension, update.session_models)
             if extension or update.session_models
@@ -199,7 +200,6 @@ class LiveFollow(Widget):
         )
         if not changes:
             loaded.refresh_facts()
-        relabelled = loaded.add_labels(update.entries)
         if self.paused:
             self.unseen += len(update.entries) + len(update.markers)
         self.post_message(self.Grew(self, changes, relabelled))

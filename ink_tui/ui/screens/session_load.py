@@ -60,11 +60,13 @@ class BranchLoader(Widget):
         """Read ``path`` (a followed file: up to its last complete line) and its branch."""
         if not self.query(ProgressBar):
             self.mount(ProgressBar(id="load-progress", show_eta=False))
+        self.display = True
         self._read(path, leaf_id, complete_only)
 
     def done(self) -> None:
         """The branch is shown: take the bar out (a hidden bar still animates)."""
         self.query(ProgressBar).remove()
+        self.display = False
 
     @work(thread=True, exclusive=True, group="load")
     def _read(self, path: Path, leaf_id: str | None, complete_only: bool) -> None:

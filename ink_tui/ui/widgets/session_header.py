@@ -2,8 +2,9 @@
 
 Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule), the project,
 the model and the thinking level a resume restores, and the follow state; then the branch's
-counts and token usage. What does not fit is cut with ``…``: the title first (down to a few
-characters), then the project folder from its start, then the rest from the end.
+counts and token usage. What does not fit is cut with ``…``: the project folder from its start
+(to a third of the room), then the title; on a very narrow terminal the folder is left out; the
+rest of a line is cut from its end.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from ink_tui.ui.render.safe import plain
 
 __all__ = ["HeaderState", "LiveState", "SessionHeader", "fallback_title"]
 
-MIN_TITLE = 12  # cells the title keeps before the project folder is cut
+MIN_TITLE = 12  # cells the title keeps, however narrow
+MIN_PROJECT = 16  # cells the project folder keeps when both are cut (else it is left out)
 
 
 def fallback_title(session: SessionFile) -> str:
@@ -119,11 +121,15 @@ def first_line(state: HeaderState, width: int) -> Text:
         plain(header["thinking"], palette.current.warning),
     )
     live = Text.assemble("  ", _live_part(state.live)) if state.live is not None else Text()
-    fixed = facts.cell_len + live.cell_len + 2  # the two spaces before the project
-    room = width - fixed
-    if title.cell_len + project.cell_len > room:
-        title = _cut(title, max(MIN_TITLE, room - project.cell_len))
-        project = _elide_start(project, max(0, room - title.cell_len))
+    room = width - facts.cell_len - live.cell_len
+    if title.cell_len + 2 + project.cell_len > room:
+        if room < MIN_TITLE + 2 + MIN_PROJECT:
+            project = Text()  # no room for both: the title, and the facts after it
+            title = _cut(title, max(MIN_TITLE, room))
+        else:
+            share = max(MIN_PROJECT, room // 3, room - 2 - title.cell_len)
+            project = _elide_start(project, min(project.cell_len, share))
+            title = _cut(title, room - 2 - project.cell_len)
     line = Text.assemble(title, "  " if project else "", project, facts, live)
     return _cut(line, width)
 

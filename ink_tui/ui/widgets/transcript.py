@@ -122,6 +122,7 @@ class Transcript(ScrollView, can_focus=True):
         self._stick_to_bottom = False
         self._quiet = False
         self._pending_key: str | None = None
+        self._pending_above = 0  # lines shown above the block held in place
 
     # -- content -----------------------------------------------------------------------------
 
@@ -238,7 +239,8 @@ class Transcript(ScrollView, can_focus=True):
         key = self._pending_key
         if key is None or key not in self._index:
             return None
-        return float(min(self._offsets[self._index[key]], self.max_scroll_y))
+        top = max(0, self._offsets[self._index[key]] - self._pending_above)
+        return float(min(top, self.max_scroll_y))
 
     def _ensure_visible_rendered(self) -> None:
         """Render what the viewport shows; keep the top (or bottom) line where it was."""
@@ -281,8 +283,9 @@ class Transcript(ScrollView, can_focus=True):
             return None
         return self._specs[self._block_at(int(self.scroll_y))].key
 
-    def scroll_to_key(self, key: str, *, select: bool = True) -> None:
-        """Bring block ``key`` to the top of the view (rendering it first)."""
+    def scroll_to_key(self, key: str, *, select: bool = True, above: int = 0) -> None:
+        """Bring block ``key`` to the top of the view (rendering it first), with ``above``
+        lines of what comes before it still in sight."""
         index = self._index.get(key)
         if index is None:
             return
@@ -293,8 +296,8 @@ class Transcript(ScrollView, can_focus=True):
                 self._relayout()
         self._stick_to_bottom = False
         self._last_top = key
-        self._pending_key = key
-        self._scroll_quietly(self._offsets[index])
+        self._pending_key, self._pending_above = key, above
+        self._scroll_quietly(max(0, self._offsets[index] - above))
         self.refresh()
 
     def _scroll_quietly(self, y: float) -> None:

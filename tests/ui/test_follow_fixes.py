@@ -1,0 +1,162 @@
+"""Pilot tests of following (issue 9 §5): End resumes, a line Ink rejects stays on screen, labels
+and model switches arriving while following.
+
+Waits are bounded polls (``_until``), never bare sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ink_tui.session import ModelRef
+from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.app import InkApp, LaunchOptions
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.widgets.transcript import Transcript
+
+WAIT_SECONDS = 20.0
+
+
+async def _until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def _assistant(text: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "blocks": [{"type": "text", "text": text}],
+        "usage": {"inputTokens": 3, "outputTokens": 2},
+        "stopReason": "end_turn",
+    }
+
+
+def _writer(tmp_path: Path) -> SessionWriter:
+    writer = SessionWriter.new(tmp_path / "sessions" / "p", "/home/ada/code/calc-kit")
+    for n in (1, 2, 3):
+        writer.append_message({"role": "user", "content": f"prompt {n}"})
+        writer.append_message(_assistant(f"answer {n}"))
+    return writer
+
+
+def _app(tmp_path: Path, path: Path) -> InkApp:
+    return InkApp(
+        LaunchOptions(
+            sessions_dir=tmp_path / "sessions",
+            cwd="/nowhere",
+            open_path=path,
+            config_path=tmp_path / "config.toml",
+            follow=True,
+        )
+    )
+
+
+async def _following(pilot: Any) -> SessionScreen:
+    def ready() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, SessionScreen) and screen.following
+
+    await _until(pilot, ready, "following")
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen)
+    return screen
+
+
+def _header(screen: SessionScreen) -> str:
+    return screen.query_one("#session-header").render().plain
+
+
+def _banner(screen: SessionScreen) -> str:
+    banner = screen.query_one("#follow-banner")
+    return str(banner.render()) if banner.display else ""
+
+
+def _replay(screen: SessionScreen) -> str:
+    transcript = screen.query_one(Transcript)
+    return "\n".join(
+        strip.text
+        for index in range(len(transcript.keys))
+        for strip in transcript.block_strips(index)
+    )
+
+
+async def test_end_jumps_back_and_resumes_following(tmp_path: Path) -> None:
+    writer = _writer(tmp_path)
+    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+        screen = await _following(pilot)
+        tree = screen.query_one(SessionTree)
+        await pilot.press("k", "k")
+        assert screen.paused
+        writer.append_message({"role": "user", "content": "while away"})
+        await _until(
+            pilot,
+            lambda: "new record(s)" in str(screen.query_one("#search-status").render()),
+            "the counter",
+        )
+        await pilot.press("end")
+        assert not screen.paused
+        await _until(pilot, lambda: str(tree.cursor_node.label).endswith("while away"), "the end")
+        writer.append_message(_assistant("and following again"))
+        await _until(
+            pilot, lambda: "and following again" in str(tree.cursor_node.label), "following"
+        )
+
+
+async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(tmp_path: Path) -> None:
+    writer = _writer(tmp_path)
+    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+        screen = await _following(pilot)
+        turns = len(screen.query_one(SessionTree).root.children)
+        with writer.path.open("ab") as stream:
+            stream.write(b'{"type":"message","id":\n')  # a complete line, not JSON
+        await _until(pilot, lambda: _banner(screen), "the banner")
+        assert "line 8 is not a valid record (invalid JSON" in _banner(screen)
+        assert "torn final line" in _banner(screen)  # as the last line, Ink would drop it
+        assert "● LIVE" not in _header(screen) and "line 8 rejected" in _header(screen)
+        after = {
+            "type": "message",
+            "id": "ffff000011112222",
+            "parentId": writer.leaf_id,
+            "timestamp": "2026-11-02T10:00:00.000Z",
+            "message": {"role": "user", "content": "written after it"},
+        }
+        with writer.path.open("ab") as stream:  # (the writer refuses: the file changed)
+            stream.write(json.dumps(after).encode() + b"\n")
+        await _until(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
+        assert "Ink cannot open this file any more: session line 8: invalid JSON" in _banner(screen)
+        assert "Ink cannot open this file (line 8)" in _header(screen)
+        tree = screen.query_one(SessionTree)
+        assert len(tree.root.children) == turns + 1  # what was shown is kept; following goes on
+        assert "written after it" in _replay(screen)
+        await pilot.pause(0.3)
+        assert "any more" in _banner(screen)  # it stays (not a toast)
+
+
+async def test_labels_and_model_switches_arriving_while_following_are_shown(
+    tmp_path: Path,
+) -> None:
+    writer = _writer(tmp_path)
+    first_prompt = [line for line in writer.path.read_text().splitlines() if "prompt 1" in line]
+    target = json.loads(first_prompt[0])["id"]
+    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+        screen = await _following(pilot)
+        tree = screen.query_one(SessionTree)
+        writer.append_entry("label", {"targetId": target, "label": "start-here"})
+        await _until(pilot, lambda: "# start-here" in str(tree.root.children[0].label), "label")
+        assert "# start-here" in _replay(screen)
+        writer.append_session_model(ModelRef("zai", "glm-5.3"))
+        writer.append_entry("thinkingLevelChange", {"thinkingLevel": "low"})
+        await _until(pilot, lambda: "· model → zai/glm-5.3" in _replay(screen), "the model row")
+        await _until(pilot, lambda: "thinking low" in _header(screen), "the header")
+        assert "zai/glm-5.3" in _header(screen)
+        writer.append_entry("label", {"targetId": target, "label": ""})
+        await _until(pilot, lambda: "#" not in str(tree.root.children[0].label), "label removed")
