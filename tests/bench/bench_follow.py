@@ -3,7 +3,8 @@
 - Latency: a writer subprocess appends real-shaped records (from the demo generator) to a
   session the app follows headless (``App.run_test``), at a steady 20 records/s and in bursts
   of 1,000. For each record: the time the writer finished writing it, and the time the session
-  view applied it (``LiveFollow.on_arrived``). Prints p50/p99/max in milliseconds.
+  view showed it (the session screen's handler of ``LiveFollow.Grew``, which
+  runs after ``LiveFollow.on_arrived`` applied the batch). Prints p50/p99/max in milliseconds.
 - Idle: the app follows a quiet file for 10 s; prints the CPU it used (user+system) as a share
   of one core, beside a minimal Textual app idling as long in the same run.
 
@@ -32,7 +33,7 @@ from textual.app import App  # noqa: E402
 from ink_tui.demo import generate_session  # noqa: E402
 from ink_tui.launch import app_collector  # noqa: E402
 from ink_tui.ui.app import InkApp, LaunchOptions  # noqa: E402
-from ink_tui.ui.follow import Arrived  # noqa: E402
+from ink_tui.ui.screens.session import SessionScreen  # noqa: E402
 from ink_tui.ui.screens.session_live import LiveFollow  # noqa: E402
 
 WRITER = r"""
@@ -77,15 +78,15 @@ async def _latency(folder: Path, mode: str, count: int) -> list[float]:
     body = folder / f"body-{mode}.jsonl"
     body.write_bytes(b"".join(lines[3 : 3 + count]))
     applied: dict[str, float] = {}
-    original = LiveFollow.on_arrived
+    original = SessionScreen.on_live_follow_grew
 
-    def timed(self: LiveFollow, message: Arrived) -> None:
+    def timed(self: SessionScreen, message: LiveFollow.Grew) -> None:
         original(self, message)
         now = time.time()
-        for entry in message.update.entries:
+        for entry in message.entries:
             applied.setdefault(entry.id, now)
 
-    LiveFollow.on_arrived = timed  # type: ignore[method-assign]
+    SessionScreen.on_live_follow_grew = timed  # type: ignore[method-assign]
     log = folder / f"stamps-{mode}.json"
     app = InkApp(
         LaunchOptions(
@@ -106,7 +107,7 @@ async def _latency(folder: Path, mode: str, count: int) -> list[float]:
             for _ in range(100):
                 await pilot.pause(0.05)
     finally:
-        LiveFollow.on_arrived = original  # type: ignore[method-assign]
+        SessionScreen.on_live_follow_grew = original  # type: ignore[method-assign]
     stamps = json.loads(log.read_text())
     return [applied[key] - stamp for key, stamp in stamps.items() if key in applied]
 

@@ -397,3 +397,22 @@ async def test_a_wide_terminal_keeps_the_tree_beside_the_replay(tmp_path: Path) 
         assert tree.region.width >= 30 and transcript.region.x >= tree.region.right
         await pilot.press("v")  # nothing to toggle here
         assert tree.region.width >= 30
+
+
+def test_a_cut_output_one_line_over_says_one_more_line() -> None:
+    import io
+
+    from rich.console import Console
+
+    from ink_tui.session.reader import Entry
+    from ink_tui.session.view import Item, ToolExchange
+    from ink_tui.ui.render.blocks import CUT_LINES, RenderOptions, item_block
+
+    output = "\n".join(f"row {n}" for n in range(CUT_LINES + 1))
+    call = Entry({"type": "message", "id": "a1", "parentId": None}, 2, 0, 1)
+    exchange = ToolExchange("c1", "bash", {"command": "ls"}, _result("c1", output)["results"][0])
+    block = item_block(Item("tool", call, 0, "", exchange), RenderOptions())
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(block)
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "… 1 more line (o: show all)" in shown

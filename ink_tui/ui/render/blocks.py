@@ -174,7 +174,8 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
                 piece, more = _cut(piece, CUT_LINES)
                 body.append(piece)
                 if more:
-                    body.append(plain(f"… {more} more lines (o: show all)", "dim italic"))
+                    lines = "line" if more == 1 else "lines"
+                    body.append(plain(f"… {more} more {lines} (o: show all)", "dim italic"))
             else:
                 body.append(piece)
         style = palette.current.error if exchange.status == "error" else ""

@@ -61,6 +61,7 @@ class SessionScreen(Screen[None]):
         self._row_labels: dict[str, str] = {}
         self._follow_after_load = follow
         self._from_transcript: set[str] = set()
+        self._banner_note = ""
 
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="session-header")
@@ -272,8 +273,7 @@ class SessionScreen(Screen[None]):
         self._follow_after_load = True
         self.reload(message.leaf_id)
 
-    @on(LiveFollow.Grew)
-    def _grew(self, message: LiveFollow.Grew) -> None:
+    def on_live_follow_grew(self, message: LiveFollow.Grew) -> None:
         """Show new turns and rows, calls that got their result, and changed labels."""
         loaded = self.loaded
         if loaded is None:
@@ -293,9 +293,12 @@ class SessionScreen(Screen[None]):
     def _follow_changed(self, message: LiveFollow.Changed) -> None:
         live = self.live
         self._show_header()
+        note = live.trouble.note if live.trouble is not None else ""
         banner = self.query_one("#follow-banner", Static)
-        banner.update(plain(live.trouble.note) if live.trouble is not None else "")
-        banner.display = live.trouble is not None
+        if banner.display != bool(note) or (note and note != self._banner_note):
+            banner.update(plain(note))
+            banner.display = bool(note)
+        self._banner_note = note
         self.status.say(live.status, "follow")
 
     @on(LiveFollow.Running)

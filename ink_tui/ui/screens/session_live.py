@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.reader import Entry
 from ink_tui.session.tail import FileTrouble
 from ink_tui.session.view import TurnChanges
 from ink_tui.ui.follow import Arrived, Follower, NewerSession
@@ -66,6 +67,7 @@ class LiveFollow(Widget):
         follow: LiveFollow
         changes: list[TurnChanges]
         relabelled: set[str] = field(default_factory=set)  # row keys whose label changed
+        entries: list[Entry] = field(default_factory=list)  # the batch's entries, file order
 
     @dataclass
     class Reopen(Message):
@@ -202,8 +204,8 @@ class LiveFollow(Widget):
             loaded.refresh_facts()
         if self.paused:
             self.unseen += len(update.entries) + len(update.markers)
-        self.post_message(self.Grew(self, changes, relabelled))
-        self._tick()
+        self.post_message(self.Grew(self, changes, relabelled, update.entries))
+        self._check_running()
         self.post_message(self.Changed(self))
 
     def on_newer_session(self, message: NewerSession) -> None:
@@ -225,12 +227,17 @@ class LiveFollow(Widget):
     # -- running tools ---------------------------------------------------------------------------
 
     def _tick(self) -> None:
-        """Every second while following: calls still running, and the header's clock."""
+        """Every second while following: running times, and the header's "Ns ago"."""
+        self._check_running(every=True)
+        if self.following and self.last_write is not None:
+            self.post_message(self.Changed(self))
+
+    def _check_running(self, *, every: bool = False) -> None:
+        """Post the calls still running when they changed (``every``: their times too)."""
         now = app_now(self)
         running = running_calls(self._loaded, now) if self.following and self._loaded else {}
         changed = set(running) ^ set(self._calls_running)
-        if running or changed:
-            self.post_message(self.Running(self, running, now, changed | set(running)))
+        redraw = changed | set(running) if every else changed
+        if redraw:
+            self.post_message(self.Running(self, running, now, redraw))
         self._calls_running = running
-        if self.following and self.last_write is not None:
-            self.post_message(self.Changed(self))  # "last write Ns ago"

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Tree
@@ -143,13 +144,23 @@ class SessionTree(Tree[str]):
         text = label if isinstance(label, Text) else plain(label)
         return text.split()[0] if "\n" in text.plain else text
 
-    def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
-        text = super().render_label(node, base_style, style)
+    def _room(self, node: Node) -> int:
+        """Cells left for ``node``'s label after its guides."""
         depth, parent = 0, node.parent
         while parent is not None and parent is not self.root:
             depth, parent = depth + 1, parent.parent
-        room = self.scrollable_content_region.width - depth * self.guide_depth
-        return fit_label(text, room, self._tails.get(node.id, 0))
+        return self.scrollable_content_region.width - depth * self.guide_depth
+
+    def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
+        text = super().render_label(node, base_style, style)
+        return fit_label(text, self._room(node), self._tails.get(node.id, 0))
+
+    def get_label_width(self, node: Node) -> int:
+        # Asked for every line at each rebuild: measure, do not render (labels fit the room).
+        icon = cell_len(self.ICON_NODE) if node.allow_expand else 0
+        width = node._label.cell_len + icon
+        room = self._room(node)
+        return min(width, room) if room > 0 else width
 
     def _label(self, key: str) -> tuple[Text, Text]:
         row = self._rows[key]

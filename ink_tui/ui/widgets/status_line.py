@@ -33,7 +33,7 @@ class StatusLine(Static):
 
     def say(self, text: str, source: str) -> None:
         """Show ``text`` from ``source``; an empty text clears ``source``'s note if shown."""
-        if not text and self._source != source:
+        if (not text and self._source != source) or (text, source) == (self.text, self._source):
             return
         self.text, self._source = text, source
         self.update(plain(text))
