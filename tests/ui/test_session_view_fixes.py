@@ -218,6 +218,34 @@ async def test_a_match_in_hidden_thinking_is_shown_highlighted_and_marked(tmp_pa
         assert _label(tree.cursor_node).startswith("◆")  # the tree row is marked
 
 
+async def test_a_match_past_the_cut_of_a_tool_output_shows_the_whole_output(
+    tmp_path: Path,
+) -> None:
+    writer = SessionWriter.new(tmp_path / "sessions" / "p", CWD)
+    writer.append_message({"role": "user", "content": "list them"})
+    writer.append_message(_assistant([_bash("c1", "ls")], "tool_use"))
+    writer.append_message(_result("c1", "\n".join(f"file-{n}.txt" for n in range(40))))
+    writer.append_message(_assistant([{"type": "text", "text": "Forty files."}]))
+    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        transcript = screen.query_one(Transcript)
+        assert "file-39.txt" not in _replay_text(transcript)  # past the cut
+        await pilot.press("slash", *"file-39", "enter")
+        tree = screen.query_one(SessionTree)
+        await _until(pilot, lambda: "bash" in _label(tree.cursor_node), "the call")
+        assert "file-39.txt" in _replay_text(transcript)
+
+
+async def test_keys_typed_in_the_search_line_are_text(tmp_path: Path) -> None:
+    """g, G, Home and End move the view, but not while the search line is typed in."""
+    writer, _ = _three_turns(tmp_path / "sessions" / "p")
+    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+        screen = await _loaded(pilot)
+        await pilot.press("slash", *"big G", "home", "end", "enter")
+        status = str(screen.query_one("#search-status").render())
+        assert "no match for 'big G'" in status
+
+
 # -- copying ---------------------------------------------------------------------------------------
 
 

@@ -19,7 +19,6 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, Tree
 
-from ink_tui.session import SessionFile
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.tail import snapshot
 from ink_tui.session.view import find_item
@@ -27,7 +26,7 @@ from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
-from ink_tui.ui.screens.session_load import BranchLoader
+from ink_tui.ui.screens.session_load import BranchLoader, torn_note
 from ink_tui.ui.widgets.session_header import (
     HeaderState,
     LiveState,
@@ -43,6 +42,10 @@ __all__ = ["NARROW_BELOW", "SessionScreen"]
 
 
 NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
+
+
+def _holds(text: str, query: str) -> bool:
+    return query.casefold() in text.casefold()
 
 
 class SessionScreen(Screen[None]):
@@ -155,22 +158,13 @@ class SessionScreen(Screen[None]):
             else:
                 self.call_after_refresh(self._select_last)
         else:
-            self._torn_notice(loaded.session)
+            torn = torn_note(loaded.session)
+            if torn is not None:
+                self.notify(torn, severity="warning", timeout=8)
             self.call_after_refresh(self._select_last)
         if self._follow_after_load:
             self._follow_after_load = False
             self.call_after_refresh(self._start_following)
-
-    def _torn_notice(self, session: SessionFile) -> None:
-        if session.dropped_final_line is not None:
-            dropped = session.dropped_final_line
-            self.notify(
-                f"torn final line {dropped.line} ignored: {dropped.reason}",
-                severity="warning",
-                timeout=8,
-            )
-        elif not session.ends_with_newline:
-            self.notify("the final record has no newline (a crash mid-write?)", severity="warning")
 
     def _select_last(self) -> None:
         self.session_tree.to_edge(bottom=True)
@@ -251,6 +245,8 @@ class SessionScreen(Screen[None]):
         item = find_item(self.loaded.turns, key) if self.loaded is not None else None
         if item is not None and item.kind == "thinking":
             self.transcript.open_thinking(key)  # a match inside hidden thinking: show it
+        elif item is not None and item.tool is not None and _holds(item.tool.output, message.query):
+            self.transcript.open_output(key)  # in the output: it may be past the cut, or hidden
         self.live.pause()
         self.reveal(key)
 

@@ -21,9 +21,20 @@ from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
 from ink_tui.ui.widgets.session_header import fallback_title
 
-__all__ = ["QUICK_ENTRIES", "BranchLoader"]
+__all__ = ["QUICK_ENTRIES", "BranchLoader", "torn_note"]
 
 QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
+
+
+def torn_note(session: SessionFile) -> str | None:
+    """What to say about the file's end when it was opened: a dropped torn line, a missing
+    final newline, or nothing."""
+    dropped = session.dropped_final_line
+    if dropped is not None:
+        return f"torn final line {dropped.line} ignored: {dropped.reason}"
+    if not session.ends_with_newline:
+        return "the final record has no newline (a crash mid-write?)"
+    return None
 
 
 class BranchLoader(Widget):

@@ -77,6 +77,13 @@ class SessionReplay(Transcript):
             self.options = replace(self.options, thinking_open=opened)
             self.refresh_block(key)
 
+    def open_output(self, key: str) -> None:
+        """Show the whole output of tool row ``key`` (a search found text in it)."""
+        if self.options.output != "full" and key not in self.options.expanded:
+            expanded = frozenset(self.options.expanded | {key})
+            self.options = replace(self.options, expanded=expanded)
+            self.refresh_block(key)
+
     def _blocks(self, turns: list[Turn]) -> list[BlockSpec]:
         specs: list[BlockSpec] = []
         for turn in turns:
