@@ -1,34 +1,22 @@
 """Pilot tests of following (issue 9 §5): End resumes, a line Ink rejects stays on screen, labels
 and model switches arriving while following.
 
-Waits are bounded polls (``_until``), never bare sleeps.
+Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from waiting import wait_for
+
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
-from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
-
-WAIT_SECONDS = 20.0
-
-
-async def _until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 def _assistant(text: str) -> dict[str, Any]:
@@ -48,24 +36,12 @@ def _writer(tmp_path: Path) -> SessionWriter:
     return writer
 
 
-def _app(tmp_path: Path, path: Path) -> InkApp:
-    return InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd="/nowhere",
-            open_path=path,
-            config_path=tmp_path / "config.toml",
-            follow=True,
-        )
-    )
-
-
 async def _following(pilot: Any) -> SessionScreen:
     def ready() -> bool:
         screen = pilot.app.screen
         return isinstance(screen, SessionScreen) and screen.following
 
-    await _until(pilot, ready, "following")
+    await wait_for(pilot, ready, "following")
     screen = pilot.app.screen
     assert isinstance(screen, SessionScreen)
     return screen
@@ -89,36 +65,38 @@ def _replay(screen: SessionScreen) -> str:
     )
 
 
-async def test_end_jumps_back_and_resumes_following(tmp_path: Path) -> None:
+async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: Any) -> None:
     writer = _writer(tmp_path)
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("k", "k")
         assert screen.paused
         writer.append_message({"role": "user", "content": "while away"})
-        await _until(
+        await wait_for(
             pilot,
             lambda: "new record(s)" in str(screen.query_one("#search-status").render()),
             "the counter",
         )
         await pilot.press("end")
         assert not screen.paused
-        await _until(pilot, lambda: str(tree.cursor_node.label).endswith("while away"), "the end")
+        await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("while away"), "the end")
         writer.append_message(_assistant("and following again"))
-        await _until(
+        await wait_for(
             pilot, lambda: "and following again" in str(tree.cursor_node.label), "following"
         )
 
 
-async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(tmp_path: Path) -> None:
+async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
+    tmp_path: Path, make_app: Any
+) -> None:
     writer = _writer(tmp_path)
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         turns = len(screen.query_one(SessionTree).root.children)
         with writer.path.open("ab") as stream:
             stream.write(b'{"type":"message","id":\n')  # a complete line, not JSON
-        await _until(pilot, lambda: _banner(screen), "the banner")
+        await wait_for(pilot, lambda: _banner(screen), "the banner")
         assert "line 8 is not a valid record (invalid JSON" in _banner(screen)
         assert "torn final line" in _banner(screen)  # as the last line, Ink would drop it
         assert "● LIVE" not in _header(screen) and "line 8 rejected" in _header(screen)
@@ -131,32 +109,37 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(tmp_path: Path
         }
         with writer.path.open("ab") as stream:  # (the writer refuses: the file changed)
             stream.write(json.dumps(after).encode() + b"\n")
-        await _until(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
+        await wait_for(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
         assert "Ink cannot open this file any more: session line 8: invalid JSON" in _banner(screen)
         assert "Ink cannot open this file (line 8)" in _header(screen)
         tree = screen.query_one(SessionTree)
         assert len(tree.root.children) == turns + 1  # what was shown is kept; following goes on
         assert "written after it" in _replay(screen)
-        await pilot.pause(0.3)
+        later = dict(after, id="ffff000011113333", parentId=after["id"])
+        later["message"] = {"role": "user", "content": "and later still"}
+        with writer.path.open("ab") as stream:
+            stream.write(json.dumps(later).encode() + b"\n")
+        await wait_for(pilot, lambda: "and later still" in _replay(screen), "a later record")
         assert "any more" in _banner(screen)  # it stays (not a toast)
+        assert "Ink cannot open this file (line 8)" in _header(screen)
 
 
 async def test_labels_and_model_switches_arriving_while_following_are_shown(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     writer = _writer(tmp_path)
     first_prompt = [line for line in writer.path.read_text().splitlines() if "prompt 1" in line]
     target = json.loads(first_prompt[0])["id"]
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         tree = screen.query_one(SessionTree)
         writer.append_entry("label", {"targetId": target, "label": "start-here"})
-        await _until(pilot, lambda: "# start-here" in str(tree.root.children[0].label), "label")
+        await wait_for(pilot, lambda: "# start-here" in str(tree.root.children[0].label), "label")
         assert "# start-here" in _replay(screen)
         writer.append_session_model(ModelRef("zai", "glm-5.3"))
         writer.append_entry("thinkingLevelChange", {"thinkingLevel": "low"})
-        await _until(pilot, lambda: "· model → zai/glm-5.3" in _replay(screen), "the model row")
-        await _until(pilot, lambda: "thinking low" in _header(screen), "the header")
+        await wait_for(pilot, lambda: "· model → zai/glm-5.3" in _replay(screen), "the model row")
+        await wait_for(pilot, lambda: "thinking low" in _header(screen), "the header")
         assert "zai/glm-5.3" in _header(screen)
         writer.append_entry("label", {"targetId": target, "label": ""})
-        await _until(pilot, lambda: "#" not in str(tree.root.children[0].label), "label removed")
+        await wait_for(pilot, lambda: "#" not in str(tree.root.children[0].label), "label removed")

@@ -2,51 +2,28 @@
 loading and inside hidden thinking, copying tool output, labels, model and thinking rows, the
 header, tree titles, narrow terminals.
 
-Waits are bounded polls (``_until``), never bare sleeps.
+Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 """
 
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.geometry import Region
+from waiting import DEFAULT_TIMEOUT, wait_for
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
-from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
 
-WAIT_SECONDS = 20.0
 CWD = "/home/ada/code/calc-kit"
 ESCAPES = "\x1b[32m3 passed\x1b[0m in 0.2s \x1b]0;pwned\x07 done"
-
-
-async def _until(pilot: Any, predicate: Callable[[], object], what: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-    await pilot.pause()
-
-
-def _app(tmp_path: Path, path: Path) -> InkApp:
-    return InkApp(
-        LaunchOptions(
-            sessions_dir=tmp_path / "sessions",
-            cwd="/nowhere",
-            open_path=path,
-            config_path=tmp_path / "config.toml",
-        )
-    )
 
 
 async def _loaded(pilot: Any) -> SessionScreen:
@@ -54,7 +31,7 @@ async def _loaded(pilot: Any) -> SessionScreen:
         screen = pilot.app.screen
         return isinstance(screen, SessionScreen) and screen.loaded is not None
 
-    await _until(pilot, ready, "the session view")
+    await wait_for(pilot, ready, "the session view")
     screen = pilot.app.screen
     assert isinstance(screen, SessionScreen)
     return screen
@@ -125,6 +102,12 @@ def _replay_text(transcript: Transcript) -> str:
     )
 
 
+def _screen_lines(app: Any) -> list[str]:
+    """The screen as the compositor paints it, line by line."""
+    strips = app.screen._compositor.render_strips()
+    return ["".join(segment.text for segment in strip) for strip in strips]
+
+
 def _label(node: Any) -> str:
     return str(node.label)
 
@@ -132,9 +115,11 @@ def _label(node: Any) -> str:
 # -- [ and ] -------------------------------------------------------------------------------------
 
 
-async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(tmp_path: Path) -> None:
+async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(
+    tmp_path: Path, make_app: Any
+) -> None:
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("G")  # the last row: inside turn 3
@@ -154,7 +139,7 @@ async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(tmp_path
 
 
 async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:
     import ink_tui.ui.screens.session_load as session_load
     from ink_tui.demo import generate_session
@@ -166,7 +151,7 @@ async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
 
     def held(session: Any, leaf: Any, *, last: int | None = None) -> Any:
         if last is None:
-            assert release.wait(WAIT_SECONDS), "the test never released the full load"
+            assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
         return original(session, leaf, last=last)
 
     monkeypatch.setattr(session_load, "load_branch", held)
@@ -179,32 +164,36 @@ async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
         compact=False,
         fork=False,
     )
-    async with _app(tmp_path, path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         assert screen.loaded is not None and screen.loaded.earlier > 0  # only the tail so far
         await pilot.press("slash", *"the", "enter")
         status = screen.query_one("#search-status")
-        await _until(pilot, lambda: "match 1 of" in str(status.render()), "the first match")
+        await wait_for(pilot, lambda: "match 1 of" in str(status.render()), "the first match")
         assert "still loading" in str(status.render())
         release.set()
-        await _until(pilot, lambda: screen.loaded is not None and not screen.loaded.earlier, "all")
+        await wait_for(
+            pilot, lambda: screen.loaded is not None and not screen.loaded.earlier, "all"
+        )
         expected = len(search_turns(screen.loaded.turns, "the", screen.loaded.row_labels()))
-        await _until(
+        await wait_for(
             pilot, lambda: f"of {expected:,}" in str(status.render()), f"{expected} matches"
         )
         shown = str(status.render())
         assert "loading" not in shown and "match 1 of" not in shown  # the same match, renumbered
 
 
-async def test_a_match_in_hidden_thinking_is_shown_highlighted_and_marked(tmp_path: Path) -> None:
+async def test_a_match_in_hidden_thinking_is_shown_highlighted_and_marked(
+    tmp_path: Path, make_app: Any
+) -> None:
     writer, ids = _three_turns(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         transcript = screen.query_one(Transcript)
         tree = screen.query_one(SessionTree)
         assert "zebra-crossing" not in _replay_text(transcript)  # thinking is hidden
         await pilot.press("slash", *"ZEBRA-crossing", "enter")
-        await _until(pilot, lambda: "thinking" in _label(tree.cursor_node), "the thinking row")
+        await wait_for(pilot, lambda: "thinking" in _label(tree.cursor_node), "the thinking row")
         assert "zebra-crossing" in _replay_text(transcript)  # that thinking is shown
         index = transcript.keys.index(f"{ids['call']}:0")
         match_style = transcript.get_component_rich_style("transcript--match")
@@ -219,27 +208,27 @@ async def test_a_match_in_hidden_thinking_is_shown_highlighted_and_marked(tmp_pa
 
 
 async def test_a_match_past_the_cut_of_a_tool_output_shows_the_whole_output(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     writer = SessionWriter.new(tmp_path / "sessions" / "p", CWD)
     writer.append_message({"role": "user", "content": "list them"})
     writer.append_message(_assistant([_bash("c1", "ls")], "tool_use"))
     writer.append_message(_result("c1", "\n".join(f"file-{n}.txt" for n in range(40))))
     writer.append_message(_assistant([{"type": "text", "text": "Forty files."}]))
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         transcript = screen.query_one(Transcript)
         assert "file-39.txt" not in _replay_text(transcript)  # past the cut
         await pilot.press("slash", *"file-39", "enter")
         tree = screen.query_one(SessionTree)
-        await _until(pilot, lambda: "bash" in _label(tree.cursor_node), "the call")
+        await wait_for(pilot, lambda: "bash" in _label(tree.cursor_node), "the call")
         assert "file-39.txt" in _replay_text(transcript)
 
 
-async def test_keys_typed_in_the_search_line_are_text(tmp_path: Path) -> None:
+async def test_keys_typed_in_the_search_line_are_text(tmp_path: Path, make_app: Any) -> None:
     """g, G, Home and End move the view, but not while the search line is typed in."""
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         await pilot.press("slash", *"big G", "home", "end", "enter")
         status = str(screen.query_one("#search-status").render())
@@ -249,9 +238,9 @@ async def test_keys_typed_in_the_search_line_are_text(tmp_path: Path) -> None:
 # -- copying ---------------------------------------------------------------------------------------
 
 
-async def test_y_on_a_bash_call_copies_the_output_as_shown(tmp_path: Path) -> None:
+async def test_y_on_a_bash_call_copies_the_output_as_shown(tmp_path: Path, make_app: Any) -> None:
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         await pilot.press("g", "l", "j", "j")  # turn 1, opened: its thinking, then the call
         assert "bash" in _label(screen.query_one(SessionTree).cursor_node)
@@ -278,10 +267,10 @@ def _labelled(folder: Path) -> tuple[SessionWriter, dict[str, str]]:
 
 
 async def test_labels_show_in_the_tree_and_the_replay_and_search_finds_them(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     writer, _ids = _labelled(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         transcript = screen.query_one(Transcript)
@@ -292,7 +281,7 @@ async def test_labels_show_in_the_tree_and_the_replay_and_search_finds_them(
         assert "# fix-point" in replay and "# green run" in replay
         assert "# gone" not in replay and "old name" not in replay
         await pilot.press("slash", *"green run", "enter")
-        await _until(pilot, lambda: "bash" in _label(tree.cursor_node), "the labelled call")
+        await wait_for(pilot, lambda: "bash" in _label(tree.cursor_node), "the labelled call")
         assert "# green run" in _label(tree.cursor_node)
         assert "match 1 of 1" in str(screen.query_one("#search-status").render())
 
@@ -301,13 +290,13 @@ async def test_labels_show_in_the_tree_and_the_replay_and_search_finds_them(
 
 
 async def test_model_switches_and_thinking_changes_are_rows_and_the_header_follows_ink(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
     writer.append_entry("thinkingLevelChange", {"thinkingLevel": "high"})
     writer.append_session_model(ModelRef("zai", "glm-5.3"))
     writer.append_message({"role": "user", "content": "after the switch"})
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         header = str(screen.query_one("#session-header").render())
         assert "zai/glm-5.3" in header and "thinking high" in header
@@ -319,12 +308,12 @@ async def test_model_switches_and_thinking_changes_are_rows_and_the_header_follo
 
 
 async def test_without_a_thinking_change_the_header_says_medium_as_the_chat_does(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     from ink_tui.agent.start import load_chat
 
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 40)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         header = str(screen.query_one("#session-header").render())
         assert f"thinking {load_chat(writer.path).thinking}" in header
@@ -341,7 +330,7 @@ LONG_PROMPT = (
 
 
 async def test_the_header_is_one_line_each_at_120_and_titles_as_the_picker(
-    tmp_path: Path,
+    tmp_path: Path, make_app: Any
 ) -> None:
     from ink_tui.catalog.summary import summarize_file
 
@@ -350,7 +339,7 @@ async def test_the_header_is_one_line_each_at_120_and_titles_as_the_picker(
     writer.append_message({"role": "user", "content": LONG_PROMPT})
     writer.append_message(_assistant([{"type": "text", "text": "On it."}]))
     title = summarize_file(writer.path).title
-    async with _app(tmp_path, writer.path).run_test(size=(120, 36)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 36)) as pilot:
         screen = await _loaded(pilot)
         header = screen.query_one("#session-header")
         first, second = header.render().plain.split("\n")
@@ -361,7 +350,7 @@ async def test_the_header_is_one_line_each_at_120_and_titles_as_the_picker(
         assert "…" in first and "zai/glm-5.3" in first and "thinking medium" in first
 
 
-async def test_every_cut_tree_title_ends_with_an_ellipsis(tmp_path: Path) -> None:
+async def test_every_cut_tree_title_ends_with_an_ellipsis(tmp_path: Path, make_app: Any) -> None:
     writer = SessionWriter.new(tmp_path / "sessions" / "p", CWD)
     writer.append_message({"role": "user", "content": LONG_PROMPT})
     writer.append_message(
@@ -370,7 +359,7 @@ async def test_every_cut_tree_title_ends_with_an_ellipsis(tmp_path: Path) -> Non
         )
     )
     writer.append_message(_result("c1", "ok"))
-    async with _app(tmp_path, writer.path).run_test(size=(120, 36)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 36)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("G")
@@ -387,11 +376,11 @@ async def test_every_cut_tree_title_ends_with_an_ellipsis(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("size", [(80, 24), (40, 12)])
 async def test_a_narrow_terminal_gives_the_replay_the_width_and_v_shows_the_tree(
-    tmp_path: Path, size: tuple[int, int]
+    tmp_path: Path, size: tuple[int, int], make_app: Any
 ) -> None:
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
-    columns, _rows = size
-    async with _app(tmp_path, writer.path).run_test(size=size) as pilot:
+    columns, rows = size
+    async with make_app(open_path=writer.path).run_test(size=size) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         transcript = screen.query_one(Transcript)
@@ -400,25 +389,32 @@ async def test_a_narrow_terminal_gives_the_replay_the_width_and_v_shows_the_tree
         region = Region(0, 0, transcript.size.width, transcript.size.height)
         shown = "\n".join(strip.text for strip in transcript.render_lines(region))
         assert "Then the changelog." in shown  # the last answer is on screen, whole
+        lines = _screen_lines(pilot.app)
+        assert len(lines) == rows and all(len(line) <= columns for line in lines)
+        assert any("Then the changelog." in line for line in lines)
+        assert "v Tree" in lines[-1]  # the footer says how to see the tree
         header = screen.query_one("#session-header")
         assert header.content_region.height == 2
         assert all(
             len(line) <= header.content_region.width for line in header.render().plain.split("\n")
         )
+        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line > 0, "the last row")
         await pilot.press("k")  # the keys still move through the rows
         assert "First, the README." in _label(tree.cursor_node)
         await pilot.press("v")
-        await _until(pilot, lambda: tree.region.height > 0, "the tree")
+        await wait_for(pilot, lambda: tree.region.height > 0, "the tree")
         assert tree.region.width >= columns - 2 and tree.region.y < transcript.region.y
         assert tree.has_focus
         assert any("First, the README." in line for line in _tree_text(tree))  # cursor in sight
         await pilot.press("v")
-        await _until(pilot, lambda: tree.region.height == 0, "the tree hidden again")
+        await wait_for(pilot, lambda: tree.region.height == 0, "the tree hidden again")
 
 
-async def test_a_wide_terminal_keeps_the_tree_beside_the_replay(tmp_path: Path) -> None:
+async def test_a_wide_terminal_keeps_the_tree_beside_the_replay(
+    tmp_path: Path, make_app: Any
+) -> None:
     writer, _ = _three_turns(tmp_path / "sessions" / "p")
-    async with _app(tmp_path, writer.path).run_test(size=(120, 36)) as pilot:
+    async with make_app(open_path=writer.path).run_test(size=(120, 36)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         transcript = screen.query_one(Transcript)

@@ -105,12 +105,14 @@ class SessionScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.refresh_bindings()  # the breakpoint may have changed what v does
+        self.keys.focus_view()  # and whether the tree is shown
 
     def on_mount(self) -> None:
         tree = self.session_tree
         tree.show_root = False
         tree.auto_expand = False
         tree.focus()
+        self.call_after_refresh(self.keys.focus_view)
         self.query_one("#follow-banner", Static).display = False
         self.reload(self.leaf_id)
 

@@ -18,6 +18,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.notifications import SeverityLevel
+from textual.widget import Widget
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.branchview import LoadedBranch
@@ -127,6 +128,8 @@ class SessionView(Protocol):
     def post_message(self, message: Message) -> bool: ...
 
     def call_after_refresh(self, callback: Callable[[], Any]) -> bool: ...
+
+    def set_focus(self, widget: Widget | None) -> None: ...
 
     def notify(
         self,
@@ -239,11 +242,18 @@ class SessionKeys:
         self.view.call_after_refresh(self.focus_view)
 
     def focus_view(self) -> None:
-        """Focus the tree when it is shown, else the replay."""
-        if not self.tree_shown():
-            self.view.transcript.focus()
+        """Focus the tree when it is shown (its cursor in sight). A narrow view with the tree
+        hidden focuses nothing: every key goes to the screen's bindings (the replay, focused,
+        would take a layout change for the user scrolling and move the cursor)."""
+        view = self.view
+        if view.search.is_open:
             return
-        tree = self.view.session_tree
+        shown = self.tree_shown()
+        view.transcript.can_focus = shown
+        if not shown:
+            view.set_focus(None)
+            return
+        tree = view.session_tree
         tree.focus()
         if tree.cursor_node is not None:
             tree.scroll_to_node(tree.cursor_node, animate=False)
