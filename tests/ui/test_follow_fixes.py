@@ -122,6 +122,10 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
         await wait_for(pilot, lambda: "and later still" in _replay(screen), "a later record")
         assert "any more" in _banner(screen)  # it stays (not a toast)
         assert "Ink cannot open this file (line 8)" in _header(screen)
+        await pilot.press("f")  # stop following: no LIVE, the trouble still said
+        await wait_for(pilot, lambda: not screen.following, "following stopped")
+        assert "LIVE" not in _header(screen) and "⚠ Ink cannot open this file" in _header(screen)
+        assert "any more" in _banner(screen)
 
 
 async def test_labels_and_model_switches_arriving_while_following_are_shown(

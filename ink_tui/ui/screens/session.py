@@ -179,9 +179,8 @@ class SessionScreen(Screen[None]):
         live = self.live
         state = None
         if live.following or live.trouble is not None:
-            state = LiveState(
-                live.last_write, app_now(self), live.trouble.short if live.trouble else None
-            )
+            trouble = live.trouble.short if live.trouble is not None else None
+            state = LiveState(live.last_write, app_now(self), trouble, live.following)
         title = self.loaded.header.get("name") or self._fallback_title
         self.query_one(SessionHeader).show(HeaderState(title, self.loaded, state))
 

@@ -66,6 +66,7 @@ class LiveState:
     last_write: float | None = None
     now: float = 0.0
     trouble: str | None = None  # a short note: the file holds a line Ink rejects
+    following: bool = True  # False: following stopped (the trouble is still shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ def _cut(text: Text, width: int) -> Text:
 def _live_part(live: LiveState) -> Text:
     if live.trouble is not None:
         return Text.assemble(
-            ("⚠ LIVE · ", f"bold {palette.current.error}"),
+            ("⚠ LIVE · " if live.following else "⚠ ", f"bold {palette.current.error}"),
             plain(live.trouble, palette.current.error),
         )
     part = Text("● LIVE", style=f"bold {palette.current.ok}")
