@@ -125,14 +125,15 @@ def _header(session: SessionFile, entries: list[Entry]) -> dict[str, str]:
 
 
 def load_branch(
-    session: SessionFile, leaf_id: str | None, *, last: int | None = None
+    session: SessionFile, leaf_id: str | None, *, last: int | None = None, models: bool = False
 ) -> LoadedBranch:
     """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``.
 
     With ``last``, only about the last ``last`` entries are built (from a user prompt on, so the
-    first turn is whole): what a big session's first screen needs, while the rest loads. The
-    model switches of the file (``session_model`` markers) are placed among the entries shown,
-    in file order.
+    first turn is whole): what a big session's first screen needs, while the rest loads. With
+    ``models``, the model switches of the file (``session_model`` markers) are rows too, placed
+    among the entries shown in file order (the session view's replay; a preview of the last
+    turns, read from the tail, has none).
     """
     entries = branch(session, leaf_id)
     earlier = 0
@@ -142,8 +143,8 @@ def load_branch(
     session.preload(entries)
     builder = TurnBuilder()
     first_line = entries[0].line if earlier and entries else 0
-    models = [marker for marker in session.session_models if marker.line > first_line]
-    _feed(builder, entries, models, None)
+    markers = [m for m in session.session_models if m.line > first_line] if models else []
+    _feed(builder, entries, markers, None)
     loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
     loaded.refresh_facts()
     return loaded

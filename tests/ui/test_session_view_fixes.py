@@ -149,10 +149,10 @@ async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
     release = threading.Event()
     original = session_load.load_branch
 
-    def held(session: Any, leaf: Any, *, last: int | None = None) -> Any:
+    def held(session: Any, leaf: Any, *, last: int | None = None, **options: Any) -> Any:
         if last is None:
             assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
-        return original(session, leaf, last=last)
+        return original(session, leaf, last=last, **options)
 
     monkeypatch.setattr(session_load, "load_branch", held)
     path = generate_session(

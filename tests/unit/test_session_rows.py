@@ -71,7 +71,13 @@ def test_model_switches_are_rows_among_the_branchs_entries_in_file_order(sf: Any
         sf.user("u2", "t1", "second"),
         sf.assistant("a2", "u2", "ok"),
     )
-    loaded = load_branch(open_session(path, warn=None), "a2")
+    session = open_session(path, warn=None)
+    assert not any(  # the preview's build has no model rows
+        item.kind == "model_change"
+        for turn in load_branch(session, "a2").turns
+        for item in turn.items
+    )
+    loaded = load_branch(session, "a2", models=True)
     rows = [(turn.key, [(item.kind, item.text) for item in turn.items]) for turn in loaded.turns]
     assert rows == [
         ("start:turn", [("model_change", "anthropic/claude-sonnet-4-5")]),
@@ -95,7 +101,7 @@ def test_a_partial_load_shows_only_the_model_switches_after_its_first_entry(sf: 
         sf.session_model("zai", "glm-5.3"),
         sf.assistant("a2", "u2", "ok"),
     )
-    loaded = load_branch(open_session(path, warn=None), "a2", last=2)
+    loaded = load_branch(open_session(path, warn=None), "a2", last=2, models=True)
     kinds = [(item.kind, item.text) for turn in loaded.turns for item in turn.items]
     assert kinds == [("model_change", "zai/glm-5.3"), ("text", "ok")]
 

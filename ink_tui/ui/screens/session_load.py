@@ -90,9 +90,9 @@ class BranchLoader(Widget):
             leaf = leaf_id or session.leaf_id
             title = fallback_title(session)
             if len(session.entries) > QUICK_ENTRIES:
-                quick = load_branch(session, leaf, last=QUICK_ENTRIES)
+                quick = load_branch(session, leaf, last=QUICK_ENTRIES, models=True)
                 self.post_message(self.Loaded(quick, title))
-            self.post_message(self.Loaded(load_branch(session, leaf), title))
+            self.post_message(self.Loaded(load_branch(session, leaf, models=True), title))
         except SessionError as error:
             self.post_message(self.Failed(error, session))
         except OSError as error:

@@ -209,11 +209,16 @@ class Transcript(ScrollView, can_focus=True):
     def _cache_key(self, index: int) -> _CacheKey:
         return (self._specs[index].key, self._width, self._generation)
 
-    def _render_block(self, index: int) -> bool:
-        """Render block ``index`` if needed. True when its height changed."""
+    def _check_width(self) -> None:
+        """A new width (a resize, a scrollbar that came or went): render again at it."""
         if self._content_width() != self._width:
             self._width = self._content_width()
             self._strips.clear()
+            self._relayout()  # the virtual width follows, or a horizontal scrollbar appears
+
+    def _render_block(self, index: int) -> bool:
+        """Render block ``index`` if needed. True when its height changed."""
+        self._check_width()
         cache_key = self._cache_key(index)
         if cache_key in self._strips:
             return False
@@ -246,6 +251,7 @@ class Transcript(ScrollView, can_focus=True):
         """Render what the viewport shows; keep the top (or bottom) line where it was."""
         if not self._specs:
             return
+        self._check_width()
         pinned = self._pinned_offset()
         if pinned is not None and self.scroll_y != pinned:
             self._scroll_quietly(pinned)
