@@ -83,8 +83,7 @@ async def test_the_header_and_the_replay_count_in_the_singular(
         transcript = app.screen.query_one(Transcript)
         lines = []
         for index in range(len(transcript.keys)):
-            transcript._render_block(index)
-            lines += ["".join(s.text for s in strip) for strip in transcript._strips[index]]
+            lines += ["".join(s.text for s in strip) for strip in transcript.block_strips(index)]
         replay = " ".join(" ".join(lines).split())
         assert "kept 1 message as the retained tail" in replay
         assert "(s)" not in text and "(s)" not in replay

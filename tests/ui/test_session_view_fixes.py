@@ -389,10 +389,14 @@ async def test_a_narrow_terminal_gives_the_replay_the_width_and_v_shows_the_tree
         region = Region(0, 0, transcript.size.width, transcript.size.height)
         shown = "\n".join(strip.text for strip in transcript.render_lines(region))
         assert "Then the changelog." in shown  # the last answer is on screen, whole
-        lines = _screen_lines(pilot.app)
+
+        def painted() -> list[str] | None:  # the screen once it shows the last answer
+            lines = _screen_lines(pilot.app)
+            return lines if any("Then the changelog." in line for line in lines) else None
+
+        lines = await wait_for(pilot, painted, "the last answer painted")
         assert len(lines) == rows and all(len(line) <= columns for line in lines)
-        assert any("Then the changelog." in line for line in lines)
-        assert "v Tree" in lines[-1]  # the footer says how to see the tree
+        await wait_for(pilot, lambda: "v Tree" in _screen_lines(pilot.app)[-1], "v in the footer")
         header = screen.query_one("#session-header")
         assert header.content_region.height == 2
         assert all(

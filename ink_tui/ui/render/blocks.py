@@ -174,8 +174,7 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
                 piece, more = _cut(piece, CUT_LINES)
                 body.append(piece)
                 if more:
-                    lines = "line" if more == 1 else "lines"
-                    body.append(plain(f"… {more} more {lines} (o: show all)", "dim italic"))
+                    body.append(plain(f"… {plural(more, 'more line')} (o: show all)", "dim italic"))
             else:
                 body.append(piece)
         style = palette.current.error if exchange.status == "error" else ""

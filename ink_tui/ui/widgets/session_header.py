@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, model_title
+from ink_tui.humanize import plural
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.reader import SessionFile
 from ink_tui.session.tree import explicit_model_selection, restored_model
@@ -53,10 +54,6 @@ def _count(value: int) -> str:
     if value >= 10_000:
         return f"{value / 1000:.0f}k"
     return f"{value:,}"
-
-
-def _plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count:,} {one if count == 1 else (many or one + 's')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +137,10 @@ def second_line(state: HeaderState, width: int) -> Text:
     stats = state.loaded.stats
     errors = f", {stats.tool_errors:,} failed" if stats.tool_errors else ""
     missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
-    compactions = f" · {_plural(stats.compactions, 'compaction')}" if stats.compactions else ""
+    compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
     text = Text(
-        f"{_plural(stats.turns, 'turn')} · {_plural(stats.messages, 'message')} · "
-        f"{_plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
+        f"{plural(stats.turns, 'turn')} · {plural(stats.messages, 'message')} · "
+        f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
         f"tokens in {_count(stats.input_tokens)} out {_count(stats.output_tokens)} "
         f"cache r {_count(stats.cache_read_tokens)} w {_count(stats.cache_write_tokens)}",
         style="dim",
