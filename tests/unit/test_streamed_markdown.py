@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console, RenderableType
 
@@ -54,6 +54,11 @@ def lines(renderable: RenderableType, width: int = 70) -> list[str]:
 
 @settings(max_examples=300, deadline=None)
 @given(documents, st.lists(st.integers(1, 40), min_size=1, max_size=20))
+@example(  # an HTML block runs to the next blank line and swallows the fence opener after it
+    "<div>\n\nhtml with a blank line\n\n</div>\n```python\ndef f():\n\n    return 1\n```\n"
+    "<div>\n\nhtml with a blank line\n\n</div>",
+    [1],
+)
 def test_a_reply_fed_in_any_pieces_renders_as_the_whole_text(text: str, cuts: list[int]) -> None:
     reply = StreamedMarkdown()
     start = 0
@@ -69,22 +74,36 @@ def test_a_reply_fed_in_any_pieces_renders_as_the_whole_text(text: str, cuts: li
     assert lines(StreamedMarkdown(text, finished=True)) == whole
 
 
-@given(st.text(alphabet=st.sampled_from("ab -*_1.)`~ \t\n>#|"), max_size=200))
+@given(st.text(alphabet=st.sampled_from("ab -*_1.)`~ \t\n>#|<"), max_size=200))
 def test_the_parts_and_the_rest_are_the_text(text: str) -> None:
-    parts, rest = split_parts(text)
+    parts, rest, _ = split_parts(text)
     assert "".join(parts) + rest == text
     assert all(part.strip() for part in parts)
 
 
 def test_parts_end_at_blank_lines_outside_fences_only() -> None:
     text = "intro\n\n```\ncode\n\nstill code\n```\n\nafter\n\n- a\n\n- b\n\n  more b\n\nend"
-    parts, rest = split_parts(text)
+    parts, rest, html = split_parts(text)
+    assert not html
     assert parts == [
         "intro\n\n",
         "```\ncode\n\nstill code\n```\n\n",
         "after\n\n- a\n\n- b\n\n  more b\n\n",  # a list item may go on a loose list
     ]
     assert rest == "end"
+
+
+def test_nothing_after_a_line_that_may_open_an_html_block_is_cut() -> None:
+    text = "intro\n\n<div>\n\n```\nnot a fence\n\nafter\n\nend"
+    parts, rest, html = split_parts(text)
+    assert (parts, rest, html) == (["intro\n\n"], text.removeprefix("intro\n\n"), True)
+    reply = StreamedMarkdown()
+    for char in text:
+        reply.feed(char)
+    assert reply.part_count == 1  # and no more, however much text follows
+    reply.feed("\n\nmore\n\nand more\n\n")
+    assert reply.part_count == 1
+    assert split_parts("```\n<div>\n\ncode\n```\n\nafter")[2] is False  # `<` in code is code
 
 
 def test_a_repaint_renders_only_the_unfinished_rest(monkeypatch: pytest.MonkeyPatch) -> None:

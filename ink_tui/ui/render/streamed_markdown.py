@@ -7,7 +7,9 @@ whole reply each time would block the event loop for a quarter of a second once 
 text cannot change (a blank line outside a code fence, followed by an unindented line that
 neither continues a list nor starts HTML), each finished part is rendered once per width and
 kept, and only the rest is rendered at each repaint. Text with a link reference definition
-(``[id]: url``, which can serve links anywhere) is not cut at all.
+(``[id]: url``, which can serve links anywhere) is not cut at all, and nothing after a line
+that may open an HTML block is cut: such a block runs to the next blank line whatever it
+holds (a fence opener included), so what follows it cannot be read reliably line by line.
 
 Each part after the first is rendered as Rich renders a block that follows another (behind a
 one-line stand-in paragraph that is then dropped), so the parts put together render as the
@@ -33,6 +35,7 @@ from ink_tui.ui.render.safe import markdown
 __all__ = ["Section", "StreamedMarkdown", "split_parts"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_HTML = re.compile(r" {0,3}<")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:", re.MULTILINE)
 _LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 # Rich puts no blank line after a rule, so a part never starts right after one
@@ -44,8 +47,9 @@ Lines = list[list[Segment]]
 _rendered: OrderedDict[tuple[str, bool, int], Lines] = OrderedDict()
 
 
-def split_parts(text: str) -> tuple[list[str], str]:
-    """The finished parts of ``text`` and its rest (which more text could still change)."""
+def split_parts(text: str) -> tuple[list[str], str, bool]:
+    """The finished parts of ``text``, its rest (which more text could still change), and
+    whether the rest holds a line that may open an HTML block (then no later cut is safe)."""
     parts: list[str] = []
     start = 0  # where the current part begins
     fence: str | None = None  # the opening run of the fence we are inside
@@ -60,6 +64,11 @@ def split_parts(text: str) -> tuple[list[str], str]:
                 fence = None
         elif not line.strip():
             may_end = not after_rule
+        elif _HTML.match(line):
+            if may_end and line.startswith("<") and text[start:position].strip():
+                parts.append(text[start:position])  # the blank line ended what came before
+                start = position
+            return parts, text[start:], True
         else:
             if may_end and _starts_block(line) and text[start:position].strip():
                 parts.append(text[start:position])
@@ -70,10 +79,12 @@ def split_parts(text: str) -> tuple[list[str], str]:
             fence = opening.group(1) if opening is not None else None
         position = end + 1
     unfinished = text[position:]
-    if may_end and _starts_block(unfinished, finished=False) and text[start:position].strip():
+    html = fence is None and _HTML.match(unfinished) is not None
+    new_block = _starts_block(unfinished, finished=False) or (html and unfinished[:1] == "<")
+    if may_end and new_block and text[start:position].strip():
         parts.append(text[start:position])  # (may_end is never set inside a fence)
         start = position
-    return parts, text[start:]
+    return parts, text[start:], html
 
 
 def _starts_block(line: str, *, finished: bool = True) -> bool:
@@ -121,6 +132,7 @@ class StreamedMarkdown:
         self._parts: list[str] = []
         self._rest = ""
         self._whole = False
+        self._no_more_parts = False  # an HTML block may have begun: the rest grows as one
         self.feed(text)
 
     def feed(self, more: str) -> None:
@@ -132,7 +144,10 @@ class StreamedMarkdown:
             self._whole = True  # a reference definition may serve links in any part
             self._parts, self._rest = [], self.text
             return
-        parts, self._rest = split_parts(self._rest + more)
+        if self._no_more_parts:
+            self._rest += more
+            return
+        parts, self._rest, self._no_more_parts = split_parts(self._rest + more)
         self._parts.extend(parts)
 
     @property
