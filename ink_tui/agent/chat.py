@@ -37,6 +37,7 @@ from ink_tui.agent.tools import (
     validate_arguments,
 )
 from ink_tui.agent.windows import context_window, should_compact
+from ink_tui.humanize import plural
 from ink_tui.logs import log_exception
 from ink_tui.session.records import THINKING_LEVELS
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
@@ -262,7 +263,8 @@ class ChatEngine:
         if not self.store.model_pending:
             self.model = restored_model(conflict.session)[0] or self.model
         self.sink.on_branch([*conflict.arrived_messages, *self.store.prefix])
-        self.sink.on_notice(f"went on from the new leaf ({len(conflict.arrived)} new records)")
+        arrived = plural(len(conflict.arrived), "new record")
+        self.sink.on_notice(f"went on from the new leaf ({arrived})")
 
     async def _record(self, message: Message) -> None:
         notice = await self.store.append_message(message)

@@ -89,7 +89,9 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: A
         writer.append_message({"role": "user", "content": "while paused"})
         writer.append_message(_assistant([{"type": "text", "text": "ok"}]))
         status = screen.query_one("#search-status")
-        await wait_for(pilot, lambda: "2 new record(s)" in str(status.render()), "the counter")
+        await wait_for(
+            pilot, lambda: "2 new records while paused" in str(status.render()), "the counter"
+        )
         tree = screen.query_one(SessionTree)
         assert "while paused" not in str(tree.cursor_node.label)
         await pilot.press("F")

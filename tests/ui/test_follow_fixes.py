@@ -75,7 +75,7 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
         writer.append_message({"role": "user", "content": "while away"})
         await wait_for(
             pilot,
-            lambda: "new record(s)" in str(screen.query_one("#search-status").render()),
+            lambda: "1 new record while paused" in str(screen.query_one("#search-status").render()),
             "the counter",
         )
         await pilot.press("end")

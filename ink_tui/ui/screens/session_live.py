@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
+from ink_tui.humanize import plural
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.reader import Entry
 from ink_tui.session.tail import FileTrouble
@@ -162,7 +163,7 @@ class LiveFollow(Widget):
         if not (self.following and self.paused):
             return ""
         if self.unseen:
-            return f"{self.unseen} new record(s) while paused: F or End to jump back"
+            return f"{plural(self.unseen, 'new record')} while paused: F or End to jump back"
         return "following paused: F or End to jump back"
 
     # -- what arrived --------------------------------------------------------------------------
