@@ -236,7 +236,9 @@ def check_lines(report: SessionReport) -> list[str]:
     for marker in session.skipped_markers:
         lines.append(f"  warning   line {marker.line}: {marker.reason} (Ink ignores it)")
     calls = plural(len(pairing.calls), "tool call")
-    lines.append(f"  pairing   {calls}, {len(pairing.dangling)} dangling")
+    closed = sum(call.unknown_outcome for call in pairing.calls)
+    unknown = f", {closed} closed with unknown outcome ([ink]/[imp])" if closed else ""
+    lines.append(f"  pairing   {calls}, {len(pairing.dangling)} dangling{unknown}")
     for call in pairing.dangling:
         lines.append(f"  dangling  {call.id} ({call.name}), message {call.message_index}")
     for label, ids in (

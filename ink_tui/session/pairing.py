@@ -61,6 +61,7 @@ class ToolCall:
     result_index: int | None = None
     arguments: Any = None
     is_error: bool | None = None  # of its result, once paired
+    unknown_outcome: bool = False  # its result is a continuation's [ink]/[imp] closure
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,6 +165,7 @@ def pair_tool_calls(messages: Sequence[Message]) -> Pairing:
                 else:
                     found.result_index = index
                     found.is_error = bool(result.get("isError"))
+                    found.unknown_outcome = is_unknown_outcome(result)
                     pending.pop(call_id, None)
     return pairing
 

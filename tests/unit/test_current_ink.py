@@ -140,6 +140,9 @@ def test_both_closures_read_as_unknown_outcome_and_paired(
     assert code == 0
     report = json.loads(out)
     assert report["dangling"] == [] and report["problem"] is None
+    code, out, _ = run(["check", str(path)], capsys)
+    assert code == 0
+    assert "1 tool call, 0 dangling, 1 closed with unknown outcome" in out
 
 
 def test_an_ordinary_error_result_is_not_an_unknown_outcome() -> None:
