@@ -9,18 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ink_tui.session.branchstats import BranchStats, add_to_stats, branch_stats
 from ink_tui.session.reader import Entry, Marker, SessionFile
 from ink_tui.session.resume import resumed_model, resumed_thinking
 from ink_tui.session.tree import branch, labels, session_name
-from ink_tui.session.view import (
-    BranchStats,
-    Turn,
-    TurnBuilder,
-    TurnChanges,
-    add_to_stats,
-    branch_stats,
-    update_labels,
-)
+from ink_tui.session.view import Turn, TurnBuilder, TurnChanges, update_labels
 
 __all__ = ["LoadedBranch", "last_model_used", "load_branch"]
 

@@ -18,22 +18,15 @@ from ink_tui.session.reader import Entry, Marker
 from ink_tui.session.skills import skill_summary
 
 __all__ = [
-    "BranchStats",
     "Item",
     "ToolExchange",
     "Turn",
     "TurnBuilder",
     "TurnChanges",
-    "add_to_stats",
-    "branch_stats",
     "build_turns",
     "content_text",
-    "find_item",
     "key_argument",
     "model_label",
-    "row_entry_id",
-    "row_text",
-    "search_turns",
     "update_labels",
 ]
 
@@ -312,58 +305,6 @@ def build_turns(branch_entries: list[Entry]) -> list[Turn]:
     return builder.turns
 
 
-@dataclass(slots=True)
-class BranchStats:
-    """Counts and token usage of one branch, for the session header."""
-
-    turns: int = 0
-    messages: int = 0
-    tool_calls: int = 0
-    tool_errors: int = 0
-    unanswered: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    compactions: int = 0
-
-
-def _tokens(usage: Any, key: str) -> int:
-    value = usage.get(key) if isinstance(usage, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
-    """Count what the branch holds and add up the usage its assistant messages report."""
-    stats = BranchStats()
-    add_to_stats(stats, branch_entries, turns)
-    return stats
-
-
-def add_to_stats(stats: BranchStats, new_entries: list[Entry], turns: list[Turn]) -> None:
-    """Add entries that continued the branch to its stats (the call counts are redone)."""
-    stats.turns = sum(1 for turn in turns if turn.user is not None)
-    for entry in new_entries:
-        if entry.type == "compaction":
-            stats.compactions += 1
-        if entry.type != "message":
-            continue
-        stats.messages += 1
-        message = entry.record["message"]
-        if message.get("role") == "assistant":
-            usage = message.get("usage")
-            stats.input_tokens += _tokens(usage, "inputTokens")
-            stats.output_tokens += _tokens(usage, "outputTokens")
-            stats.cache_read_tokens += _tokens(usage, "cacheReadTokens")
-            stats.cache_write_tokens += _tokens(usage, "cacheWriteTokens")
-    stats.tool_calls = stats.tool_errors = stats.unanswered = 0
-    for turn in turns:
-        for tool in turn.tools():
-            stats.tool_calls += 1
-            stats.tool_errors += tool.status == "error"
-            stats.unanswered += tool.status == "missing"
-
-
 def update_labels(labels: dict[str, str], entries: list[Entry]) -> set[str]:
     """Apply the ``label`` entries among ``entries`` (file order) to ``labels`` in place.
 
@@ -384,73 +325,3 @@ def update_labels(labels: dict[str, str], entries: list[Entry]) -> set[str]:
         if labels.get(target) != before:
             changed.add(target)
     return changed
-
-
-def _item_haystack(item: Item) -> str:
-    if item.tool is None:
-        return item.text
-    arguments = item.tool.arguments
-    rendered = (
-        " ".join(str(value) for value in arguments.values()) if isinstance(arguments, dict) else ""
-    )
-    return f"{item.tool.name} {rendered}\n{item.tool.output}"
-
-
-def find_item(turns: list[Turn], key: str) -> Item | None:
-    """The row with transcript key ``key``."""
-    for turn in turns:
-        for item in turn.items:
-            if item.key == key:
-                return item
-    return None
-
-
-def row_entry_id(turns: list[Turn], key: str) -> str | None:
-    """The entry a row stands for; a turn row stands for the last entry of its turn."""
-    for turn in turns:
-        if turn.key == key:
-            if turn.items:
-                return turn.items[-1].entry.id
-            return turn.user.id if turn.user is not None else None
-    item = find_item(turns, key)
-    return item.entry.id if item is not None else None
-
-
-def row_text(turns: list[Turn], key: str) -> str:
-    """The plain text of a row (what ``y`` copies): a prompt, a text, or a call and its output."""
-    for turn in turns:
-        if turn.key == key:
-            return turn.prompt
-    item = find_item(turns, key)
-    if item is None:
-        return ""
-    if item.tool is not None:
-        return f"{item.tool.name} {item.tool.key_argument}\n{item.tool.output}"
-    return item.text
-
-
-def search_turns(
-    turns: list[Turn], query: str, row_labels: dict[str, str] | None = None
-) -> list[str]:
-    """Keys of the rows (prompts, text, thinking, tool calls and their output, labels) holding
-    ``query``. ``row_labels`` maps a row key to the label shown on it.
-
-    Case-insensitive; in transcript order.
-    """
-    needle = query.casefold()
-    if not needle:
-        return []
-    shown = row_labels or {}
-    found: list[str] = []
-    for turn in turns:
-        if turn.user is not None and (
-            needle in turn.prompt.casefold() or needle in shown.get(turn.key, "").casefold()
-        ):
-            found.append(turn.key)
-        for item in turn.items:
-            if (
-                needle in _item_haystack(item).casefold()
-                or needle in shown.get(item.key, "").casefold()
-            ):
-                found.append(item.key)
-    return found

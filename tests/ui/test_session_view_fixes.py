@@ -143,7 +143,7 @@ async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
 ) -> None:
     import ink_tui.ui.screens.session_load as session_load
     from ink_tui.demo import generate_session
-    from ink_tui.session.view import search_turns
+    from ink_tui.session.rows import search_turns
 
     monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
     release = threading.Event()

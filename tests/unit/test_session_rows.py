@@ -12,8 +12,8 @@ from ink_tui.agent.start import DEFAULT_THINKING, load_chat
 from ink_tui.session.branchview import load_branch
 from ink_tui.session.reader import open_session
 from ink_tui.session.resume import resumed_model, resumed_thinking
+from ink_tui.session.rows import search_turns
 from ink_tui.session.tail import FileTrouble, SessionTail, open_for_follow
-from ink_tui.session.view import search_turns
 
 
 def _labelled(sf: Any) -> Any:

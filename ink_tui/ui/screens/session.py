@@ -20,8 +20,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, Tree
 
 from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.rows import find_item
 from ink_tui.session.tail import snapshot
-from ink_tui.session.view import find_item
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings

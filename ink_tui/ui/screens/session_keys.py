@@ -22,7 +22,8 @@ from textual.widget import Widget
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.view import Turn, find_item, row_entry_id, row_text
+from ink_tui.session.rows import find_item, row_entry_id, row_text
+from ink_tui.session.view import Turn
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode
 from ink_tui.ui.render.safe import ansi_text, plain

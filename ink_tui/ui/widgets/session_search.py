@@ -18,7 +18,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from ink_tui.session.view import Turn, search_turns
+from ink_tui.session.rows import search_turns
+from ink_tui.session.view import Turn
 
 __all__ = ["SessionSearch", "match_pattern"]
 
