@@ -27,7 +27,7 @@ from ink_tui.agent.compaction_step import CompactionError, summarise
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.persist import ChatStore, Conflict
 from ink_tui.agent.prompt import system_prompt
-from ink_tui.agent.providers import ProviderError, resolve_endpoint, stream_turn
+from ink_tui.agent.providers import BadArgument, ProviderError, resolve_endpoint, stream_turn
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import (
@@ -129,7 +129,7 @@ class ChatEngine:
     async def set_thinking(self, level: str) -> bool:
         """``/think``: a ``thinkingLevelChange`` entry when the level actually changes."""
         if level not in THINKING_LEVELS:
-            raise ValueError(f"thinking levels: {', '.join(THINKING_LEVELS)} — e.g. /think medium")
+            raise BadArgument(f"thinking levels: {', '.join(THINKING_LEVELS)} — e.g. /think medium")
         if level == self.thinking:
             return False
         self.store.pending_thinking = None  # the startup level, superseded before it was written
@@ -178,8 +178,12 @@ class ChatEngine:
         return done.note
 
     async def _auto_compact(self, model: ModelRef) -> None:
-        """Before a turn, compact as Ink does when the estimate is over its trigger."""
-        window = context_window(model, self.env)
+        """Before a turn, compact as Ink does when the estimate is over its trigger.
+
+        A summary that fails (cut, empty, or the provider's error) is a note: the message is
+        still sent, as with Ink.
+        """
+        window = await asyncio.to_thread(context_window, model, self.env)  # may read a file
         estimate = estimate_tokens(self.messages, self.compaction_boundary)
         plan = plan_compaction(self.messages, self.compaction_boundary)
         if not should_compact(estimate, window) or plan is None:
@@ -190,9 +194,10 @@ class ChatEngine:
         )
         try:
             self.sink.on_notice(await self._compact_with(plan, model))
-        except CompactionError as error:
+        except (CompactionError, ProviderError) as error:
             if not self._stop.is_set():
-                self.sink.on_notice(f"{error}; sending without compacting")
+                said = str(error) if isinstance(error, CompactionError) else f"compaction: {error}"
+                self.sink.on_notice(f"{said}; sending without compacting")
 
     # -- a turn ------------------------------------------------------------------------------
 

@@ -76,3 +76,26 @@ async def test_a_failed_automatic_compaction_still_sends_the_message(chat_kit: A
     after = records(path)
     assert len(after) == before + 2 and all(r["type"] == "message" for r in after)
     chat_kit.check(engine)
+
+
+async def test_a_provider_error_in_the_summary_still_sends_the_message(chat_kit: Any) -> None:
+    """The context is over the trigger, so the summary request is the one most likely to fail
+    (too long for the model): the failure is a note and the user's message still goes."""
+    fake = chat_kit.fake
+    fake.error(400, {"type": "error", "error": {"type": "x", "message": "prompt is too long"}})
+    fake.anthropic(text="Continuing.")
+    sink = chat_kit.sink()
+    path = big_session(chat_kit)
+    before = len(records(path))
+    engine = chat_kit.engine(load_chat(path), sink, env={**fake.env(), **SMALL_WINDOW})
+    outcome = await engine.send("next")
+    assert outcome.status == "done"
+    assert any(
+        note.startswith("compaction: ")
+        and "prompt is too long" in note
+        and "without compacting" in note
+        for note in sink.notices
+    )
+    after = records(path)
+    assert len(after) == before + 2 and all(r["type"] == "message" for r in after)
+    chat_kit.check(engine)
