@@ -181,11 +181,11 @@ def run_app(argv: Sequence[str]) -> int:
         raise LaunchError("--follow and --chat do not go together: follow, then press c")
     model = None
     if args.model:
-        from ink_tui.agent.providers import parse_model_ref
+        from ink_tui.agent.providers import BadArgument, parse_model_ref
 
         try:
             model = parse_model_ref(args.model)
-        except ValueError as error:
+        except BadArgument as error:
             raise LaunchError(f"--model: {error}") from error
         if model.provider == "openai-codex":
             raise LaunchError(

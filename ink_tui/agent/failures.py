@@ -10,7 +10,7 @@ app goes on.
 from __future__ import annotations
 
 from ink_tui.agent.chat import CompactionError, NoModel
-from ink_tui.agent.providers import ProviderError
+from ink_tui.agent.providers import BadArgument, ProviderError
 from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError
 from ink_tui.session.writer import ConcurrentWriteError, WriteBlockedError
@@ -21,7 +21,7 @@ FORESEEN: tuple[type[Exception], ...] = (
     ProviderError,  # a missing key, an HTTP error, a stream cut short
     SessionError,
     OSError,  # the file system, and PermissionError for a read-only start
-    ValueError,  # a bad /model or /think argument
+    BadArgument,  # a bad --model, /model or /think argument
     ConcurrentWriteError,
     WriteBlockedError,
     CompactionError,

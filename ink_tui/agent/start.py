@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ink_tui.agent.providers.errors import BadArgument
 from ink_tui.catalog.scan import iter_summaries
 from ink_tui.humanize import plural
 from ink_tui.session.context import build_context
@@ -112,7 +113,7 @@ def _resolve_model(
 def _resolve_thinking(session: SessionFile | None, wanted: str | None) -> str:
     if wanted is not None:
         if wanted not in THINKING_LEVELS:
-            raise ValueError(
+            raise BadArgument(
                 f"unknown thinking level {wanted!r} (one of {', '.join(THINKING_LEVELS)})"
             )
         return wanted

@@ -16,6 +16,7 @@ environment variables), no retry policy beyond the SDKs' own.
 from __future__ import annotations
 
 from ink_tui.agent.providers.errors import (
+    BadArgument,
     IncompleteStream,
     MissingApiKey,
     ProviderError,
@@ -33,6 +34,7 @@ from ink_tui.session.tree import ModelRef
 
 __all__ = [
     "PROVIDERS",
+    "BadArgument",
     "Endpoint",
     "IncompleteStream",
     "MissingApiKey",

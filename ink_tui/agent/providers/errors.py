@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+class BadArgument(ValueError):
+    """An argument the user gave that ink-tui cannot use (a blank model, an unknown thinking
+    level): said as one line, never a bug."""
+
+
 class ProviderError(Exception):
     """A request to a model provider failed (HTTP error, connection error, bad config)."""
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from ink_tui.agent.providers.errors import MissingApiKey, UnsupportedProvider
+from ink_tui.agent.providers.errors import BadArgument, MissingApiKey, UnsupportedProvider
 from ink_tui.session.lines import JS_WHITESPACE
 from ink_tui.session.tree import ModelRef
 
@@ -62,10 +62,11 @@ PROVIDERS: dict[str, ProviderInfo] = {
 def parse_model_ref(reference: str) -> ModelRef:
     """Ink's ``parseModelRef``: bare id → anthropic (``glm-*`` → zai); unknown prefix → whole
     string as an anthropic id. Prefixes match case-insensitively after trimming (as JavaScript
-    trims). Raises ``ValueError`` for a blank reference: Ink refuses a file naming a blank id."""
+    trims). Raises :class:`BadArgument` for a blank reference: Ink refuses a file naming a
+    blank id."""
     trimmed = reference.strip(JS_WHITESPACE)
     if not trimmed:
-        raise ValueError("a model is provider/modelId, e.g. anthropic/claude-sonnet-4-5")
+        raise BadArgument("a model is provider/modelId, e.g. anthropic/claude-sonnet-4-5")
     slash = trimmed.find("/")
     if slash == -1:
         if trimmed.lower().startswith("glm-"):

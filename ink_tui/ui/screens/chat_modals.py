@@ -17,7 +17,7 @@ from textual.widgets import Input, Static
 
 from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
-from ink_tui.agent.providers import parse_model_ref
+from ink_tui.agent.providers import BadArgument, parse_model_ref
 from ink_tui.humanize import plural
 from ink_tui.session.tree import ModelRef
 from ink_tui.session.view import content_text
@@ -172,7 +172,7 @@ class ModelScreen(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
             parse_model_ref(event.value)
-        except ValueError as error:
+        except BadArgument as error:
             self.query_one("#model-hint", Static).update(plain(str(error), "bold"))
             return
         self.dismiss(event.value)
