@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.agent.tools._common import (
+    ToolFailure,
     as_number,
     byte_length,
     js_number,
@@ -76,7 +77,7 @@ def preview_call(name: str, arguments: object, cwd: Path, *, max_lines: int = 40
         if name == "write":
             return _write(arguments, cwd, max_lines)
         return CallPreview(name, name, _cut(_json(arguments), max_lines))
-    except (OSError, ValueError) as exc:  # a preview must never break the approval flow
+    except (OSError, ToolFailure) as exc:  # a preview must never break the approval flow
         reason = f"could not preview this call: {type(exc).__name__}: {exc}"
         return CallPreview(name, name, _cut(_json(arguments), max_lines), _one_line(reason))
     except Exception as exc:  # a bug: logged; the modal still asks
@@ -117,7 +118,7 @@ def _edit(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
     ]
     try:
         after, _ = _apply(before, edits)
-    except ValueError as exc:
+    except ToolFailure as exc:
         return CallPreview("edit", title, fallback, _one_line(f"Error: {exc}"))
     return CallPreview("edit", title, _cut(_diff(before, after, shown), max_lines))
 

@@ -76,7 +76,28 @@ def test_a_bug_in_a_tool_is_logged_and_the_call_still_gets_its_result(
 def test_a_tool_s_own_errors_are_its_result_and_not_logged(log_dir: Path, tmp_path: Path) -> None:
     outcome = asyncio.run(run_tool("read", {"path": "nul\x00byte"}, cwd=tmp_path))
     assert outcome.is_error and "internal error" not in outcome.content
+    assert "without null bytes" in outcome.content  # Node's refusal, as Ink's tool reports it
+    (tmp_path / "f.txt").write_text("one two\n")
+    edit = {"path": "f.txt", "edits": [{"oldText": "three", "newText": "3"}]}
+    missing = asyncio.run(run_tool("edit", edit, cwd=tmp_path))
+    assert missing.is_error and "was not found in the file" in missing.content
+    command = asyncio.run(run_tool("bash", {"command": "echo a\x00b"}, cwd=tmp_path))
+    assert command.is_error and "null byte" in command.content
     assert not log_dir.exists()
+
+
+def _value_bug(*_args: Any) -> Any:
+    return int("not a number")  # a bug raising ValueError: not a tool's own refusal
+
+
+def test_a_value_error_that_is_a_bug_is_logged_not_passed_off_as_the_tool_s_answer(
+    log_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(tools._FILE_TOOLS, "ls", (_value_bug, None))
+    outcome = asyncio.run(run_tool("ls", {}, cwd=tmp_path))
+    assert outcome.is_error
+    assert outcome.content.startswith("Error: internal error in the ls tool: ValueError:")
+    assert "in _value_bug" in (log_dir / logs.LOG_FILE_NAME).read_text()
 
 
 def test_a_bug_in_the_approval_preview_is_logged_and_the_modal_still_asks(

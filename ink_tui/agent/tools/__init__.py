@@ -33,7 +33,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ink_tui.agent.tools._common import ToolImage, ToolOutcome, clamp_int, error
+from ink_tui.agent.tools._common import (
+    ToolFailure,
+    ToolImage,
+    ToolOutcome,
+    clamp_int,
+    error,
+    is_nul_refusal,
+)
 from ink_tui.agent.tools.bash import run_bash
 from ink_tui.agent.tools.files import run_edit, run_read, run_write
 from ink_tui.agent.tools.search import (
@@ -119,8 +126,12 @@ async def run_tool(
     assert isinstance(arguments, dict)
     try:
         return await _dispatch(name, arguments, cwd, signal)
-    except (OSError, ValueError) as exc:  # the file system's answer, an embedded NUL byte
+    except (OSError, ToolFailure) as exc:  # the file system's answer, the tool's own refusal
         return error(str(exc) or type(exc).__name__)
+    except ValueError as exc:
+        if is_nul_refusal(exc):  # a NUL byte in a path or a command: Node refuses it too
+            return error(str(exc))
+        return error(f"Error: {unforeseen(exc, f'the {name} tool')}")
     except Exception as exc:  # a bug: logged, and the call still gets its result
         return error(f"Error: {unforeseen(exc, f'the {name} tool')}")
 

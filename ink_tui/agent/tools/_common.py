@@ -29,6 +29,11 @@ class ToolImage:
     mime_type: str
 
 
+class ToolFailure(Exception):
+    """A tool's own refusal (an edit that does not apply, a path with a NUL byte): its text is
+    the call's error result, as a thrown error is in Ink."""
+
+
 @dataclass(frozen=True, slots=True)
 class ToolOutcome:
     """What a tool call produced: Ink's ``content`` text and ``isError`` flag.
@@ -48,6 +53,12 @@ class ToolOutcome:
         blocks: list[dict[str, Any]] = [{"type": "text", "text": self.content}]
         blocks += [{"type": "image", "data": i.data, "mimeType": i.mime_type} for i in self.images]
         return blocks
+
+
+def is_nul_refusal(exc: ValueError) -> bool:
+    """Whether ``exc`` is the standard library refusing a NUL byte in a path or an argument
+    (``embedded null byte``), which Node refuses too: a tool error, not a bug."""
+    return "null byte" in str(exc)
 
 
 def error(text: str) -> ToolOutcome:
@@ -102,8 +113,14 @@ def resolve_path(requested: str, cwd: Path, *, normalize: bool = True) -> Path:
 
     With ``normalize`` (Ink's ``resolveToCwd``): Unicode spaces become plain spaces, a leading
     ``@`` is dropped and ``~`` expands to the home directory. Without it this is Node's
-    ``path.resolve(cwd, requested)`` (edit and write).
+    ``path.resolve(cwd, requested)`` (edit and write). A NUL byte in the path is refused as
+    Node's file system refuses it (:class:`ToolFailure`).
     """
+    if "\x00" in requested:
+        raise ToolFailure(
+            "The argument 'path' must be a string, Uint8Array, or URL without null bytes. "
+            f"Received {requested!r}"
+        )
     text = requested
     if normalize:
         text = _UNICODE_SPACES.sub(" ", text)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ink_tui.agent.tools._common import (
     MAX_BYTES,
+    ToolFailure,
     ToolImage,
     ToolOutcome,
     as_number,
@@ -125,23 +126,23 @@ def _apply(original: str, edits: list[tuple[str, str]]) -> tuple[str, list[tuple
     spans: list[tuple[int, int, int, str, str]] = []
     for index, (old, new) in enumerate(edits):
         if old == "":
-            raise ValueError(
+            raise ToolFailure(
                 f"edits[{index}].oldText is empty — provide the exact text to replace."
             )
         if old == new:
-            raise ValueError(
+            raise ToolFailure(
                 f"edits[{index}].newText is identical to oldText — nothing would change."
             )
         count = _count(original, old)
         if count == 0:
-            raise ValueError(
+            raise ToolFailure(
                 f"edits[{index}].oldText was not found in the file. The match is exact — "
                 "whitespace, indentation, and line breaks all matter. Read the file again, copy "
                 "the text exactly (including leading whitespace), and make sure it is unique. If "
                 "the file uses CRLF line endings, match them or keep oldText to a single line."
             )
         if count > 1:
-            raise ValueError(
+            raise ToolFailure(
                 f"edits[{index}].oldText matches {count} times. Include more surrounding lines "
                 "(comments, blank lines) to make it unique."
             )
@@ -151,7 +152,7 @@ def _apply(original: str, edits: list[tuple[str, str]]) -> tuple[str, list[tuple
     spans.sort(key=lambda span: span[0])
     for prev, cur in itertools.pairwise(spans):
         if cur[0] < prev[1]:
-            raise ValueError(
+            raise ToolFailure(
                 f"edits overlap around original line {cur[2]}. Overlapping or nested edits are "
                 "not allowed — merge them into a single edit that covers the whole region once."
             )
@@ -210,7 +211,7 @@ def run_edit(arguments: dict[str, object], cwd: Path) -> ToolOutcome:
     ]
     try:
         content, applied = _apply(_normalize_eol(text), edits)
-    except ValueError as exc:
+    except ToolFailure as exc:
         return error(f"Error: {exc}")
     if ending != "\n":
         content = content.replace("\n", ending)

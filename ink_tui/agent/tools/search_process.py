@@ -3,6 +3,7 @@ first 2000 bytes of stderr, stop the child on the guard, a timeout or a cancel."
 
 from __future__ import annotations
 
+import codecs
 import os
 import selectors
 import signal
@@ -32,19 +33,9 @@ class SearchError(Exception):
 
 
 def decode_prefix(data: bytes, cut: bool) -> str:
-    """UTF-8 text of ``data``; when it was ``cut``, an incomplete last character is dropped."""
-    end = len(data)
-    if cut and end:
-        start = end - 1
-        while start > 0 and (data[start] & 0xC0) == 0x80:
-            start -= 1
-        lead = data[start]
-        width = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4
-        if not 0xC2 <= lead <= 0xF4:
-            width = 1
-        if width > end - start:
-            end = start
-    return data[:end].decode("utf-8", "replace")
+    """UTF-8 text of ``data``; when it was ``cut``, an incomplete last character is dropped
+    (held back by the incremental decoder, as a stream decoder would until more bytes came)."""
+    return codecs.getincrementaldecoder("utf-8")("replace").decode(data, final=not cut)
 
 
 def _diagnostic(kept: bytes, observed: int) -> str:
