@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ink_tui.agent.windows import RESERVE_TOKENS
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
 
@@ -29,7 +30,6 @@ __all__ = [
 Message = dict[str, Any]
 
 KEEP_RECENT_TOKENS = 20000
-from ink_tui.agent.windows import RESERVE_TOKENS  # noqa: E402
 
 SUMMARY_MAX_TOKENS = math.floor(0.8 * RESERVE_TOKENS)
 IMAGE_CHARS = 4800
