@@ -26,6 +26,7 @@ from typing import Literal
 from ink_tui.session.entrytext import record_summary
 from ink_tui.session.peek import EntryPeek
 from ink_tui.session.reader import Entry, Marker, SessionFile
+from ink_tui.session.tree import fold_labels
 
 __all__ = [
     "BranchList",
@@ -142,16 +143,11 @@ def _path_up(by_id: dict[str, Entry], leaf_id: str | None) -> list[Entry]:
 
 
 def _labels(entries: tuple[Entry, ...], peek: EntryPeek) -> dict[str, str]:
-    """``targetId -> label``: file-wide, last write wins, an empty label removes it."""
+    """``targetId -> label`` by Ink's rule (:func:`fold_labels`), reading records via ``peek``."""
+    records = (peek.record(entry) for entry in entries if entry.type == "label")
+    writes = ((str(r.get("targetId")), str(r.get("label", ""))) for r in records)
     result: dict[str, str] = {}
-    for entry in entries:
-        if entry.type == "label":
-            record = peek.record(entry)
-            target, text = str(record.get("targetId")), str(record.get("label", ""))
-            if text:
-                result[target] = text
-            else:
-                result.pop(target, None)
+    fold_labels(result, writes)
     return result
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,8 @@ __all__ = [
     "branch",
     "children_map",
     "explicit_model_selection",
+    "fold_labels",
+    "label_writes",
     "labels",
     "leaves",
     "restored_model",
@@ -82,18 +85,33 @@ def leaves(session: SessionFile) -> list[Entry]:
     ]
 
 
-def labels(session: SessionFile) -> dict[str, str]:
-    """``targetId -> label``: file-wide, last write wins, an empty label removes it."""
-    result: dict[str, str] = {}
-    for entry in session.entries:
-        if entry.type != "label":
-            continue
-        target = str(entry.record["targetId"])
-        text = str(entry.record["label"])
+def fold_labels(labels: dict[str, str], writes: Iterable[tuple[str, str]]) -> set[str]:
+    """Ink's label rule: apply ``(targetId, label)`` writes, in file order, to ``labels`` in
+    place. File-wide, the last write wins, an empty label removes it. Returns the target ids
+    whose label changed."""
+    changed: set[str] = set()
+    for target, text in writes:
+        before = labels.get(target)
         if text:
-            result[target] = text
+            labels[target] = text
         else:
-            result.pop(target, None)
+            labels.pop(target, None)
+        if labels.get(target) != before:
+            changed.add(target)
+    return changed
+
+
+def label_writes(entries: Iterable[Entry]) -> Iterator[tuple[str, str]]:
+    """The ``(targetId, label)`` of each ``label`` entry among ``entries``."""
+    for entry in entries:
+        if entry.type == "label":
+            yield str(entry.record["targetId"]), str(entry.record["label"])
+
+
+def labels(session: SessionFile) -> dict[str, str]:
+    """``targetId -> label`` for the whole file (:func:`fold_labels`)."""
+    result: dict[str, str] = {}
+    fold_labels(result, label_writes(session.entries))
     return result
 
 

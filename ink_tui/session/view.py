@@ -16,6 +16,7 @@ from typing import Any, Literal
 from ink_tui.session.pairing import is_unknown_outcome
 from ink_tui.session.reader import Entry, Marker
 from ink_tui.session.skills import skill_summary
+from ink_tui.session.tree import fold_labels, label_writes
 
 __all__ = [
     "Item",
@@ -306,22 +307,6 @@ def build_turns(branch_entries: list[Entry]) -> list[Turn]:
 
 
 def update_labels(labels: dict[str, str], entries: list[Entry]) -> set[str]:
-    """Apply the ``label`` entries among ``entries`` (file order) to ``labels`` in place.
-
-    File-wide, last write wins, an empty label removes it. Returns the target ids whose label
-    changed.
-    """
-    changed: set[str] = set()
-    for entry in entries:
-        if entry.type != "label":
-            continue
-        target = str(entry.record["targetId"])
-        text = str(entry.record["label"])
-        before = labels.get(target)
-        if text:
-            labels[target] = text
-        else:
-            labels.pop(target, None)
-        if labels.get(target) != before:
-            changed.add(target)
-    return changed
+    """Apply the ``label`` entries among ``entries`` (file order) to ``labels`` in place, by
+    Ink's rule (:func:`~ink_tui.session.tree.fold_labels`); the target ids whose label changed."""
+    return fold_labels(labels, label_writes(entries))
