@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ink_tui.session.reader import Entry
 from ink_tui.session.view import content_text
 
-__all__ = ["SUMMARY_WIDTH", "entry_summary", "first_line", "record_summary", "short_time"]
+__all__ = ["SUMMARY_WIDTH", "first_line", "record_summary", "short_time"]
 
 SUMMARY_WIDTH = 80
 
@@ -70,13 +69,8 @@ def _message_summary(message: Any) -> str:
     return first_line(f"{role} message")
 
 
-def entry_summary(entry: Entry) -> str:
-    """One line saying what an entry is: the prompt's or reply's first line, else its type."""
-    return record_summary(entry.type, entry.record)
-
-
 def record_summary(kind: str, record: dict[str, Any]) -> str:
-    """:func:`entry_summary` of a record already read."""
+    """One line saying what a record is: the prompt's or reply's first line, else its type."""
     if kind == "message":
         return _message_summary(record.get("message"))
     if kind == "compaction":

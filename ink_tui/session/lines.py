@@ -17,7 +17,6 @@ __all__ = [
     "is_blank",
     "iter_line_blocks_backward",
     "iter_lines",
-    "iter_lines_backward",
     "split_lines",
 ]
 
@@ -168,15 +167,3 @@ def iter_line_blocks_backward(
             carry = parts[0]
         position = low
         yield block
-
-
-def iter_lines_backward(
-    stream: BinaryIO,
-    start: int,
-    end: int,
-    chunk_size: int = 256 * 1024,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[RawLine]:
-    """:func:`iter_line_blocks_backward`, one segment at a time (the last one first)."""
-    for block in iter_line_blocks_backward(stream, start, end, chunk_size, progress):
-        yield from block

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from testdata import session_file
 
 from ink_tui.session import leaves, open_session
-from ink_tui.session.entrytext import entry_summary, short_time
+from ink_tui.session.entrytext import record_summary, short_time
 from ink_tui.session.forks import BranchList, LeafRow, SessionSnapshot, build_branch_list
 from ink_tui.session.reader import Entry, SessionFile
 
@@ -248,19 +248,22 @@ def test_summaries() -> None:
     def message(msg: dict[str, Any]) -> Entry:
         return entry({"type": "message", "message": msg})
 
-    assert entry_summary(message({"role": "user", "content": "\n  hello  \nmore"})) == "hello"
+    def summary_of(one: Entry) -> str:
+        return record_summary(one.type, one.record)
+
+    assert summary_of(message({"role": "user", "content": "\n  hello  \nmore"})) == "hello"
     image = [{"type": "image", "data": "", "mimeType": "image/png"}]
-    assert entry_summary(message({"role": "user", "content": image})) == "(image)"
+    assert summary_of(message({"role": "user", "content": image})) == "(image)"
     calls = [{"type": "toolCall", "id": "c", "name": "bash", "arguments": {}}]
-    assert entry_summary(message({"role": "assistant", "blocks": calls})) == "calls bash"
+    assert summary_of(message({"role": "assistant", "blocks": calls})) == "calls bash"
     result = {"toolCallId": "c", "toolName": "bash", "content": "x", "isError": True}
-    summary = entry_summary(message({"role": "toolResult", "results": [result]}))
+    summary = summary_of(message({"role": "toolResult", "results": [result]}))
     assert summary == "result of bash (error)"
-    assert entry_summary(entry({"type": "thinkingLevelChange", "thinkingLevel": "high"})) == (
+    assert summary_of(entry({"type": "thinkingLevelChange", "thinkingLevel": "high"})) == (
         "thinking level: high"
     )
-    assert entry_summary(entry({"type": "session_info", "name": "  "})) == "name cleared"
-    assert len(entry_summary(message({"role": "user", "content": "x" * 500}))) == 80
+    assert summary_of(entry({"type": "session_info", "name": "  "})) == "name cleared"
+    assert len(summary_of(message({"role": "user", "content": "x" * 500}))) == 80
     assert short_time("2026-10-05T12:34:56.789Z") == "2026-10-05 12:34"
     assert short_time("yesterday") == "yesterday"
 

@@ -20,7 +20,7 @@ from ink_tui.demo import generate_demo
 from ink_tui.session import SessionError, lastturns, open_session
 from ink_tui.session.branchview import load_branch
 from ink_tui.session.lastturns import LastTurns, ScanCancelled, read_last_turns
-from ink_tui.session.lines import iter_lines, iter_lines_backward
+from ink_tui.session.lines import iter_line_blocks_backward, iter_lines
 from ink_tui.session.view import Turn
 
 COUNT = 3
@@ -255,5 +255,6 @@ def test_backward_lines_are_the_forward_lines_reversed(
 ) -> None:
     start = data.index(b"\n") + 1 if from_second_line and b"\n" in data else 0
     forward = list(iter_lines(io.BytesIO(data), start, chunk_size=chunk))
-    backward = list(iter_lines_backward(io.BytesIO(data), start, len(data), chunk_size=chunk))
+    blocks = iter_line_blocks_backward(io.BytesIO(data), start, len(data), chunk_size=chunk)
+    backward = [line for block in blocks for line in block]
     assert backward == forward[::-1]

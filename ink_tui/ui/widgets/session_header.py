@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, model_title
-from ink_tui.humanize import plural
+from ink_tui.humanize import compact_count, plural
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.reader import SessionFile
 from ink_tui.session.tree import explicit_model_selection, restored_model
@@ -46,14 +46,6 @@ def fallback_title(session: SessionFile) -> str:
     if not has_messages and explicit_model_selection(session) and model is not None:
         return model_title(model)
     return EMPTY_TITLE
-
-
-def _count(value: int) -> str:
-    if value >= 1_000_000:
-        return f"{value / 1_000_000:.1f}M"
-    if value >= 10_000:
-        return f"{value / 1000:.0f}k"
-    return f"{value:,}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +133,9 @@ def second_line(state: HeaderState, width: int) -> Text:
     text = Text(
         f"{plural(stats.turns, 'turn')} · {plural(stats.messages, 'message')} · "
         f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
-        f"tokens in {_count(stats.input_tokens)} out {_count(stats.output_tokens)} "
-        f"cache r {_count(stats.cache_read_tokens)} w {_count(stats.cache_write_tokens)}",
+        f"tokens in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)} "
+        f"cache r {compact_count(stats.cache_read_tokens)} "
+        f"w {compact_count(stats.cache_write_tokens)}",
         style="dim",
     )
     return _cut(text, width)
