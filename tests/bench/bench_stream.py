@@ -11,9 +11,10 @@ A reply of Markdown (paragraphs, lists, fenced Python) arrives in 60-character d
 2. **In the app, per repaint** (headless Textual app, 120x40): the CPU time of one repaint
    (update, layout and paint: ``pilot.pause()`` lets the screen refresh) when the reply reaches
    each size, median of :data:`RUNS`, each repaint after :data:`REPAINT_EVERY` deltas (what a
-   50 ms repaint timer sees from a fast model): ink-tui's ``ChatLog`` (one ``Static`` holding a
-   ``StreamedMarkdown``) against Textual's ``Markdown`` widget fed as ``MarkdownStream`` feeds it
-   (``Markdown.append`` of the fragments that arrived since its last update).
+   50 ms repaint timer sees from a fast model): ink-tui's ``ChatLog`` (its ``StreamView``: the
+   finished parts of a ``StreamedMarkdown`` in ``Static`` chunks, then the rest) against
+   Textual's ``Markdown`` widget fed as ``MarkdownStream`` feeds it (``Markdown.append`` of the
+   fragments that arrived since its last update).
 3. **In the app, a whole reply** at a model's pace (a delta every :data:`PACE` seconds): the
    process CPU time from the first delta until the screen shows the end, the real ``ChatLog``
    (``stream_delta``, its 50 ms timer) against a ``Markdown`` widget fed through
