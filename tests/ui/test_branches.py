@@ -306,8 +306,10 @@ async def test_b_then_enter_shows_that_branch_and_esc_comes_back(
         shown = app.screen
         assert isinstance(shown, SessionScreen) and shown.loaded is not None
         assert shown.loaded.leaf_id == chosen.id
+        assert "⑂ not the current branch" in screen_lines(app)[0]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is view, "back to the session view")
+        assert "not the current branch" not in screen_lines(app)[0]
 
 
 async def test_a_click_moves_the_cursor_and_a_second_click_shows_the_branch(

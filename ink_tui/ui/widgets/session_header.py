@@ -110,6 +110,8 @@ def first_line(state: HeaderState, width: int) -> Text:
         "  thinking ",
         plain(header["thinking"], palette.current.warning),
     )
+    if state.loaded.leaf_id != state.loaded.session.leaf_id:  # chosen on the branches screen
+        facts.append("  ⑂ not the current branch", style=f"bold {palette.current.warning}")
     live = Text.assemble("  ", _live_part(state.live)) if state.live is not None else Text()
     room = width - facts.cell_len - live.cell_len
     if title.cell_len + 2 + project.cell_len > room:
