@@ -20,7 +20,7 @@ from ink_tui.safetext import json_visible, visible
 from ink_tui.session import Context, SessionReport
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.repair import Continuation
+from ink_tui.session.repair import Continuation, TornRepair
 from ink_tui.session.tree import leaves
 
 __all__ = [
@@ -152,6 +152,17 @@ def _closed_ids(plan: Continuation) -> list[str]:
     return [str(result["toolCallId"]) for message in plan.appended for result in message["results"]]
 
 
+def _would_mend(torn: TornRepair) -> str:
+    if torn.action == "truncated":
+        return f"would drop a {torn.bytes}-byte torn tail"
+    return "would add the missing newline after the final record"
+
+
+def _would_close(closing: list[str]) -> str:
+    count = plural(len(closing), "interrupted tool call")
+    return f"would close {count} with an explicit unknown-outcome result"
+
+
 def would_repair(plan: Continuation) -> list[str]:
     """What ``ink-tui repair`` would do, in the conditional: nothing has been done yet.
 
@@ -159,17 +170,11 @@ def would_repair(plan: Continuation) -> list[str]:
     are printed only by a real repair, see :func:`repair_lines`.)
     """
     steps: list[str] = []
-    torn = plan.torn
-    if torn is not None and torn.action == "truncated":
-        steps.append(f"would drop a {torn.bytes}-byte torn tail")
-    elif torn is not None:
-        steps.append("would add the missing newline after the final record")
+    if plan.torn is not None:
+        steps.append(_would_mend(plan.torn))
     closing = _closed_ids(plan)
     if closing:
-        steps.append(
-            f"would close {plural(len(closing), 'interrupted tool call')} with an explicit "
-            "unknown-outcome result"
-        )
+        steps.append(_would_close(closing))
     return steps
 
 
@@ -187,7 +192,6 @@ def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str 
     """``(torn tail line, closing line)`` of ``repair``: after a real repair Ink's own note
     first (``dropped a 58-byte torn tail: truncated at byte …``), in a dry run what would be
     done (``would drop a 58-byte torn tail: truncate the file at byte …``)."""
-    steps = iter(would_repair(plan))
     torn_line = closing_line = None
     torn = plan.torn
     if torn is not None:
@@ -196,12 +200,12 @@ def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str 
             detail = f"truncate the file at {where}" if dry_run else f"truncated at {where}"
         else:
             detail = "append a newline" if dry_run else "appended a newline"
-        torn_line = f"{next(steps) if dry_run else torn.note}: {detail}"
+        torn_line = f"{_would_mend(torn) if dry_run else torn.note}: {detail}"
     closing = _closed_ids(plan)
     if closing:
         ids = ", ".join(closing)
         if dry_run:
-            closing_line = f"{next(steps)}: append one toolResult closing {ids}"
+            closing_line = f"{_would_close(closing)}: append one toolResult closing {ids}"
         else:  # Ink's note, verbatim
             closing_line = f"{plan.repairs[-1]}: appended one toolResult closing {ids}"
     return torn_line, closing_line
