@@ -158,7 +158,8 @@ class SessionTree(Tree[str]):
     def get_label_width(self, node: Node) -> int:
         # Asked for every line at each rebuild: measure, do not render (labels fit the room).
         icon = cell_len(self.ICON_NODE) if node.allow_expand else 0
-        width = node._label.cell_len + icon
+        label = node.label
+        width = (label.cell_len if isinstance(label, Text) else cell_len(label)) + icon
         room = self._room(node)
         return min(width, room) if room > 0 else width
 
@@ -328,7 +329,10 @@ class SessionTree(Tree[str]):
         while parent is not None and parent is not self.root:
             self.open_node(parent)
             parent = parent.parent
-        _ = self._tree_lines  # rebuild line numbers after expanding (Textual builds lazily)
+        # Textual numbers lines lazily and move_cursor reads a node's line number, stale right
+        # after expanding: Tree._tree_lines (private, textual==8.2.8) rebuilds them. Re-check
+        # on a Textual upgrade (tests/ui: search and [ ] reveal rows in collapsed turns).
+        _ = self._tree_lines
         self.move_cursor(node)
 
     def grow(self, changes: list[TurnChanges]) -> None:
