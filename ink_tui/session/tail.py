@@ -142,6 +142,15 @@ class FileTrouble:
         return FileTrouble(self.line, self.reason, True)
 
     @classmethod
+    def at_open(cls, session: SessionFile) -> FileTrouble | None:
+        """The trouble of a file opened up to its last complete line: the final line Ink
+        dropped as torn, if any (one more line after it and Ink cannot open the file)."""
+        dropped = session.dropped_final_line
+        if dropped is None:
+            return None
+        return cls(dropped.line, dropped.reason, False)
+
+    @classmethod
     def of(cls, previous: FileTrouble | None, update: TailUpdate) -> FileTrouble | None:
         """The file's trouble after ``update``, given what it was before (``None``: none)."""
         if previous is not None:
@@ -184,6 +193,8 @@ class SessionTail:
         self._header = session.header
         self._header_end = session.header_end
         self._line_count = session.line_count
+        if session.dropped_final_line is not None:  # a rejected line keeps its number
+            self._line_count = max(self._line_count, session.dropped_final_line.line)
         self._seq = session._seq
         self._identity = self._stat_identity()
         self._guard = self._read_guard()

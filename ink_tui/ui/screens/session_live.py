@@ -112,12 +112,18 @@ class LiveFollow(Widget):
 
     def start(self, loaded: LoadedBranch) -> bool:
         """Follow ``loaded``'s file from its end. False: the file must first be read again
-        without its last line (Ink is still writing it); a :class:`Reopen` is posted."""
+        without its last line (Ink is still writing it); a :class:`Reopen` is posted.
+
+        A complete last line that Ink rejects is no reason to read again: it is the file's
+        trouble from the start (Ink drops it as torn; a line after it and Ink cannot open the
+        file)."""
         session = loaded.session
-        if not session.ends_with_newline or session.dropped_final_line is not None:
+        if not session.ends_with_newline:  # the last line has no newline yet
             self.post_message(self.Reopen(self, loaded.leaf_id))
             return False
         self.stop_watching()
+        if self.trouble is None:
+            self.trouble = FileTrouble.at_open(session)
         self._loaded = loaded
         self._follower = Follower(self, session)
         self._follower.start()

@@ -1,0 +1,112 @@
+"""Pilot tests of starting to follow: a file whose last line Ink rejects, a file that is repaired
+while followed (its old trouble goes), a session still loading when ``f`` is pressed.
+
+Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from waiting import wait_for
+
+from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.screens.session_load import BranchLoader
+from ink_tui.ui.widgets.transcript import Transcript
+
+BAD_LINE = b'{"type":"message","id":\n'  # a complete line that is not JSON
+
+
+def _assistant(text: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "blocks": [{"type": "text", "text": text}],
+        "usage": {"inputTokens": 3, "outputTokens": 2},
+        "stopReason": "end_turn",
+    }
+
+
+def _writer(tmp_path: Path, turns: int = 3) -> SessionWriter:
+    writer = SessionWriter.new(tmp_path / "sessions" / "p", "/home/ada/code/calc-kit")
+    for n in range(1, turns + 1):
+        writer.append_message({"role": "user", "content": f"prompt {n}"})
+        writer.append_message(_assistant(f"answer {n}"))
+    return writer
+
+
+def _record(entry_id: str, parent: str | None, text: str) -> bytes:
+    record = {
+        "type": "message",
+        "id": entry_id,
+        "parentId": parent,
+        "timestamp": "2026-11-02T10:00:00.000Z",
+        "message": {"role": "user", "content": text},
+    }
+    return json.dumps(record).encode() + b"\n"
+
+
+def _screen(pilot: Any) -> SessionScreen | None:
+    screen = pilot.app.screen
+    return screen if isinstance(screen, SessionScreen) and screen.loaded is not None else None
+
+
+def _header(screen: SessionScreen) -> str:
+    return screen.query_one("#session-header").render().plain
+
+
+def _banner(screen: SessionScreen) -> str:
+    banner = screen.query_one("#follow-banner")
+    return str(banner.render()) if banner.display else ""
+
+
+def _replay(screen: SessionScreen) -> str:
+    transcript = screen.query_one(Transcript)
+    return "\n".join(
+        strip.text
+        for index in range(len(transcript.keys))
+        for strip in transcript.block_strips(index)
+    )
+
+
+def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    loads: list[Path] = []
+    load = BranchLoader.load
+
+    def counted(self: BranchLoader, path: Path, *args: Any, **kwargs: Any) -> None:
+        loads.append(path)
+        load(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(BranchLoader, "load", counted)
+    return loads
+
+
+@pytest.mark.parametrize("how", ["--follow", "f"])
+async def test_a_complete_last_line_ink_rejects_is_followed_as_the_file_s_trouble(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """Not reloaded again and again: only a line without its newline needs a reopen."""
+    writer = _writer(tmp_path)
+    leaf = writer.leaf_id
+    with writer.path.open("ab") as stream:
+        stream.write(BAD_LINE)  # line 8, complete: Ink drops it as a torn final line
+    loads = _count_loads(monkeypatch)
+    app = make_app(open_path=writer.path, follow=how == "--follow")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for(pilot, lambda: _screen(pilot), "the session view")
+        if how == "f":
+            await pilot.press("f")
+        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: _banner(screen), "the banner")
+        assert "line 8 is not a valid record (invalid JSON" in _banner(screen)
+        assert "line 8 rejected" in _header(screen)
+        assert len(loads) == 1  # read once
+        with writer.path.open("ab") as stream:
+            stream.write(_record("ffff000011112222", leaf, "written after it"))
+        await wait_for(pilot, lambda: "written after it" in _replay(screen), "the new record")
+        await wait_for(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
+        assert "Ink cannot open this file any more: session line 8" in _banner(screen)
+        assert len(loads) == 1
