@@ -110,3 +110,28 @@ async def test_a_complete_last_line_ink_rejects_is_followed_as_the_file_s_troubl
         await wait_for(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
         assert "Ink cannot open this file any more: session line 8" in _banner(screen)
         assert len(loads) == 1
+
+
+async def test_a_file_repaired_while_followed_loses_its_old_trouble(
+    tmp_path: Path, make_app: Any
+) -> None:
+    """A rejected line, then the file cut back (as a repair does): read again, nothing wrong."""
+    writer = _writer(tmp_path)
+    leaf, healthy = writer.leaf_id, writer.path.read_bytes()
+    async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
+        screen = await wait_for(pilot, lambda: _screen(pilot), "the session view")
+        await wait_for(pilot, lambda: screen.following, "following")
+        with writer.path.open("ab") as stream:
+            stream.write(BAD_LINE)
+        await wait_for(pilot, lambda: "line 8 rejected" in _header(screen), "the trouble")
+        first = screen.loaded
+        writer.path.write_bytes(healthy)  # the file shrank: read again from the start
+        await wait_for(
+            pilot, lambda: screen.loaded is not first and screen.following, "following again"
+        )
+        await wait_for(pilot, lambda: not _banner(screen), "the banner gone")
+        assert "rejected" not in _header(screen) and "⚠" not in _header(screen)
+        with writer.path.open("ab") as stream:
+            stream.write(_record("ffff000011112222", leaf, "written after the repair"))
+        await wait_for(pilot, lambda: "written after the repair" in _replay(screen), "a record")
+        assert not _banner(screen) and "Ink cannot open" not in _header(screen)

@@ -122,8 +122,10 @@ class LiveFollow(Widget):
             self.post_message(self.Reopen(self, loaded.leaf_id))
             return False
         self.stop_watching()
-        if self.trouble is None:
-            self.trouble = FileTrouble.at_open(session)
+        if self._loaded is None or self._loaded.session is not session:
+            # Read afresh (a first start, or after a reset): what was wrong with the file
+            # before is what this read found, not what the last one saw.
+            self.trouble, self.last_write = FileTrouble.at_open(session), None
         self._loaded = loaded
         self._follower = Follower(self, session)
         self._follower.start()
