@@ -7,11 +7,13 @@ Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 from __future__ import annotations
 
 import json
+import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from waiting import wait_for
+from waiting import DEFAULT_TIMEOUT, wait_for
 
 from ink_tui.session.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
@@ -135,3 +137,97 @@ async def test_a_file_repaired_while_followed_loses_its_old_trouble(
             stream.write(_record("ffff000011112222", leaf, "written after the repair"))
         await wait_for(pilot, lambda: "written after the repair" in _replay(screen), "a record")
         assert not _banner(screen) and "Ink cannot open" not in _header(screen)
+
+
+# -- f while a big session is still loading ---------------------------------------------------
+
+
+def _hold_the_full_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Big sessions paint their last turns first; the whole branch waits for the event."""
+    import ink_tui.ui.screens.session_load as session_load
+
+    monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
+    release = threading.Event()
+    original = session_load.load_branch
+
+    def held(session: Any, leaf: Any, *, last: int | None = None, **options: Any) -> Any:
+        if last is None:
+            assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
+        return original(session, leaf, last=last, **options)
+
+    monkeypatch.setattr(session_load, "load_branch", held)
+    return release
+
+
+def _big_session(tmp_path: Path) -> Path:
+    from ink_tui.demo import generate_session
+
+    return generate_session(
+        tmp_path / "sessions" / "p",
+        "/home/ada/code/calc-kit",
+        seed=4,
+        entries=300,
+        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
+        compact=False,
+        fork=False,
+    )
+
+
+def _status(screen: SessionScreen) -> str:
+    return str(screen.query_one("#search-status").render())
+
+
+async def test_f_while_the_session_loads_follows_the_whole_branch_once_it_is_read(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = _hold_the_full_load(monkeypatch)
+    path = _big_session(tmp_path)
+    async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
+        screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
+        assert screen.loaded is not None and screen.loaded.earlier > 0
+        await pilot.press("f")
+        assert not screen.following
+        assert "following starts once it is read" in _status(screen)
+        release.set()
+        await wait_for(pilot, lambda: screen.following, "following")
+        assert screen.loaded is not None and not screen.loaded.earlier
+        assert "following starts" not in _status(screen)
+        turns = screen.loaded.stats.turns
+        assert f"{turns} turns" in _header(screen)
+        with path.open("ab") as stream:
+            stream.write(_record("ffff000011112222", screen.loaded.leaf_id, "a new prompt"))
+        await wait_for(pilot, lambda: "a new prompt" in _replay(screen), "the new prompt")
+        await wait_for(pilot, lambda: f"{turns + 1} turns" in _header(screen), "counted")
+        assert screen.loaded.leaf_id == "ffff000011112222"  # what c and y act on
+
+
+async def test_f_twice_while_the_session_loads_does_not_follow(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = _hold_the_full_load(monkeypatch)
+    path = _big_session(tmp_path)
+    async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
+        screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
+        await pilot.press("f")
+        assert "following starts once it is read" in _status(screen)
+        await pilot.press("f")
+        assert "following starts" not in _status(screen)
+        release.set()
+        await wait_for(
+            pilot, lambda: screen.loaded is not None and not screen.loaded.earlier, "all"
+        )
+        assert not screen.following
+
+
+async def test_follow_from_the_command_line_says_it_waits_for_the_whole_branch(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = _hold_the_full_load(monkeypatch)
+    path = _big_session(tmp_path)
+    async with make_app(open_path=path, follow=True).run_test(size=(120, 40)) as pilot:
+        screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
+        assert "following starts once it is read" in _status(screen)
+        assert not screen.following
+        release.set()
+        await wait_for(pilot, lambda: screen.following, "following")
+        assert screen.loaded is not None and not screen.loaded.earlier

@@ -63,6 +63,7 @@ class SessionScreen(Screen[None]):
         self._fallback_title = ""
         self._row_labels: dict[str, str] = {}
         self._follow_after_load = follow
+        self._reading = False  # a load runs: following waits for the whole branch
         self._from_transcript: set[str] = set()
         self._banner_note = ""
 
@@ -121,6 +122,7 @@ class SessionScreen(Screen[None]):
     def reload(self, leaf_id: str | None = None) -> None:
         """Read the file again from the start (and show ``leaf_id``'s branch, if given)."""
         self.leaf_id = leaf_id
+        self._reading = True
         self.loader.load(self.path, leaf_id, complete_only=self._follow_after_load)
 
     @on(BranchLoader.Failed)
@@ -149,12 +151,12 @@ class SessionScreen(Screen[None]):
         self.transcript.show(loaded.turns, self._row_labels, tree.turn_number)
         self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.earlier > 0)
         if loaded.earlier:
-            note = f"showing the last turns; reading the {loaded.earlier} earlier entries…"
-            self.status.say(note, "load")
+            self._say_loading()
             self.call_after_refresh(self._select_last)
             return
+        self._reading = False
+        self.status.say("", "load")
         if previous is not None and previous.earlier:
-            self.status.say("", "load")
             if moved_to is not None:
                 self.call_after_refresh(self.reveal, moved_to)
             else:
@@ -167,6 +169,16 @@ class SessionScreen(Screen[None]):
         if self._follow_after_load:
             self._follow_after_load = False
             self.call_after_refresh(self._start_following)
+
+    def _say_loading(self) -> None:
+        loaded = self.loaded
+        if loaded is None or not loaded.earlier:
+            note = "reading the session…"
+        else:
+            note = f"showing the last turns; reading the {loaded.earlier} earlier entries…"
+        if self._follow_after_load:
+            note += " following starts once it is read"
+        self.status.say(note, "load")
 
     def _select_last(self) -> None:
         self.session_tree.to_edge(bottom=True)
@@ -363,6 +375,9 @@ class SessionScreen(Screen[None]):
         if self.live.following:
             self.live.stop()
             self.notify("following stopped", timeout=2)
+        elif self._reading:  # following part of the branch would miss the rest: wait for it
+            self._follow_after_load = not self._follow_after_load
+            self._say_loading()
         else:
             self._start_following()
             self.notify("following: new records appear as Ink writes them", timeout=3)
