@@ -2,7 +2,9 @@
 
 A big branch (over :data:`QUICK_ENTRIES` entries) is posted twice: its last turns first, so the
 first screen paints at once, then the whole branch. Each :class:`BranchLoader.Loaded` carries the
-session's title without a name (Ink's ``/sessions`` rule, read off the event loop).
+session's title without a name (Ink's ``/sessions`` rule, read off the event loop). A newer load
+supersedes an older one: the older thread cannot be stopped, so what it posts carries its
+generation and the loader drops it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import ProgressBar
+from textual.worker import get_current_worker
 
 from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
@@ -50,19 +53,26 @@ class BranchLoader(Widget):
     class Loaded(Message):
         loaded: LoadedBranch
         title: str  # the title without a name (the first prompt, …), in whole-file order
+        generation: int = 0  # which load read it (a superseded one's is dropped)
 
     @dataclass
     class Failed(Message):
         error: SessionError
         session: SessionFile | None
+        generation: int = 0
 
     @dataclass
     class Progress(Message):
         done: int
         total: int
+        generation: int = 0
 
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, BranchLoader.Progress)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._generation = 0  # of the latest load
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(id="load-progress", show_eta=False)
@@ -72,7 +82,8 @@ class BranchLoader(Widget):
         if not self.query(ProgressBar):
             self.mount(ProgressBar(id="load-progress", show_eta=False))
         self.display = True
-        self._read(path, leaf_id, complete_only)
+        self._generation += 1
+        self._read(path, leaf_id, complete_only, self._generation)
 
     def done(self) -> None:
         """The branch is shown: take the bar out (a hidden bar still animates)."""
@@ -80,29 +91,39 @@ class BranchLoader(Widget):
         self.display = False
 
     @work(thread=True, exclusive=True, group="load")
-    def _read(self, path: Path, leaf_id: str | None, complete_only: bool) -> None:
+    def _read(self, path: Path, leaf_id: str | None, complete_only: bool, generation: int) -> None:
+        worker = get_current_worker()
         total = max(1, path.stat().st_size) if path.exists() else 1
         session: SessionFile | None = None
+        report = partial(self._report, total, generation)
         try:
-            session = open_session(
-                path, warn=None, progress=partial(self._report, total), complete_only=complete_only
-            )
+            session = open_session(path, warn=None, progress=report, complete_only=complete_only)
             leaf = leaf_id or session.leaf_id
             title = fallback_title(session)
-            if len(session.entries) > QUICK_ENTRIES:
+            if len(session.entries) > QUICK_ENTRIES and not worker.is_cancelled:
                 quick = load_branch(session, leaf, last=QUICK_ENTRIES, models=True)
-                self.post_message(self.Loaded(quick, title))
-            self.post_message(self.Loaded(load_branch(session, leaf, models=True), title))
+                self.post_message(self.Loaded(quick, title, generation))
+            if not worker.is_cancelled:  # superseded: the newer load shows the file
+                whole = load_branch(session, leaf, models=True)
+                self.post_message(self.Loaded(whole, title, generation))
         except SessionError as error:
-            self.post_message(self.Failed(error, session))
+            self.post_message(self.Failed(error, session, generation))
         except OSError as error:
             reason = f"cannot read {path}: {error.strerror}"
-            self.post_message(self.Failed(SessionError(reason, path=path), None))
+            self.post_message(self.Failed(SessionError(reason, path=path), None, generation))
 
-    def _report(self, total: int, done: int) -> None:
-        self.post_message(self.Progress(done, total))
+    def _report(self, total: int, generation: int, done: int) -> None:
+        self.post_message(self.Progress(done, total, generation))
+
+    @on(Loaded)
+    @on(Failed)
+    def _drop_superseded(self, message: Loaded | Failed) -> None:
+        if message.generation != self._generation:
+            message.stop()  # a newer load was asked for: this one is not shown
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
+        if message.generation != self._generation:
+            return
         for bar in self.query(ProgressBar):
             bar.update(total=message.total, progress=message.done)
