@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from ink_tui.session.errors import EngineError, RecordError, SessionError
 from ink_tui.session.lines import RawLine, is_blank, iter_line_batches
@@ -207,33 +208,49 @@ class SessionTail:
         return stat.st_dev, stat.st_ino
 
     def _read_guard(self) -> bytes:
-        start = max(0, self.offset - _CHECK_BYTES)
         try:
             with self.path.open("rb") as stream:
-                stream.seek(start)
-                return stream.read(self.offset - start)
+                return self._guard_in(stream)
         except OSError:
             return b""
 
+    def _guard_in(self, stream: BinaryIO) -> bytes:
+        """The bytes just before the offset (they change when the file is rewritten)."""
+        start = max(0, self.offset - _CHECK_BYTES)
+        stream.seek(start)
+        return stream.read(self.offset - start)
+
     def poll(self) -> TailUpdate:
-        """Read and validate the complete lines appended since the last poll, as a new batch."""
+        """Read and validate the complete lines appended since the last poll, as a new batch.
+
+        Never raises for the file: one that went away or cannot be read any more is a
+        ``reset`` (the caller reads it again, and says what is wrong)."""
         update = TailUpdate(size=self.offset, line_count=self._line_count, seq=self._seq)
         try:
-            stat = os.stat(self.path)
+            self._read_into(update)
         except FileNotFoundError:
             update.reset = "the file was removed"
-            return update
+        except OSError as error:
+            update.reset = f"the file cannot be read ({error.strerror or error})"
+        return update
+
+    def _read_into(self, update: TailUpdate) -> None:
+        stat = os.stat(self.path)
         if (stat.st_dev, stat.st_ino) != self._identity:
             update.reset = "the file was replaced"
-            return update
+            return
         if stat.st_size < self.offset:
             update.reset = f"the file shrank ({self.offset} -> {stat.st_size} bytes)"
-            return update
-        if self._read_guard() != self._guard:
-            update.reset = "the file was rewritten before its end"
-            return update
-        if stat.st_size == self.offset:
-            return update
+            return
+        with self.path.open("rb") as stream:  # one open: it cannot vanish between two reads
+            if self._guard_in(stream) != self._guard:
+                update.reset = "the file was rewritten before its end"
+                return
+            if stat.st_size == self.offset:
+                return
+            self._read_lines(stream, update)
+
+    def _read_lines(self, stream: BinaryIO, update: TailUpdate) -> None:
         batch = SessionFile(
             path=self.path,
             header=self._header,
@@ -242,15 +259,19 @@ class SessionTail:
             _seq=self._seq,
         )
         parser = SessionParser(batch, keep_payloads=True)
-        with self.path.open("rb") as stream:
-            for offset, parts, terminated in iter_line_batches(stream, self.offset):
-                if not terminated:
-                    update.waiting_bytes = len(parts[0])
-                    break
-                for data in parts:
-                    self._take(parser, RawLine(data, offset, True), update)
-                    offset += len(data) + 1
-                    self.offset = offset
+        end = self.offset
+        for offset, parts, terminated in iter_line_batches(stream, self.offset):
+            if not terminated:  # a line still being written: read once its newline lands
+                update.waiting_bytes = len(parts[0])
+                break
+            for data in parts:
+                self._take(parser, RawLine(data, offset, True), update)
+                offset += len(data) + 1
+                end = offset
+        guard_start = max(0, end - _CHECK_BYTES)
+        stream.seek(guard_start)
+        guard = stream.read(end - guard_start)
+        # Read without error: only now does the tail move on.
         update.entries = batch.entries
         update.positions = batch.positions
         update.session_models = batch.session_models
@@ -258,10 +279,9 @@ class SessionTail:
         if batch._last_entry_seq >= 0:
             update.last_entry_seq = batch._last_entry_seq
         update.last_content_id = batch._last_content_id
+        self.offset, self._guard = end, guard
         self._line_count, self._seq = batch.line_count, batch._seq
         update.size, update.line_count, update.seq = self.offset, self._line_count, self._seq
-        self._guard = self._read_guard()
-        return update
 
     @staticmethod
     def _take(parser: SessionParser, raw: RawLine, update: TailUpdate) -> None:
