@@ -4,7 +4,8 @@ The watcher uses watchfiles on the session's project folder (a file that is repl
 sessions of the project, show up there too), with a short debounce for low latency, and wakes
 up every second even without events: a slow poll for file systems that deliver none (network
 mounts). It only reads and posts: each poll is a new batch (``TailUpdate``), never the opened
-session, which a handler on the event loop applies.
+session, which a handler on the event loop applies. If the watch itself fails (the folder went
+away) or breaks (a bug: logged with its traceback), it posts :class:`FollowFailed` and ends.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import watchfiles
 from textual.dom import DOMNode
 from textual.message import Message
 
+from ink_tui.logs import unforeseen
 from ink_tui.session.reader import SessionFile
 from ink_tui.session.tail import SessionTail, TailUpdate
 
-__all__ = ["Arrived", "Follower", "NewerSession"]
+__all__ = ["Arrived", "FollowFailed", "Follower", "NewerSession"]
 
 DEBOUNCE_MS: Final = 10  # longest wait to group a burst of writes
 STEP_MS: Final = 20  # quiet time that ends a group (also how often the watcher wakes)
@@ -38,6 +40,14 @@ class Arrived(Message):
 
     update: TailUpdate
     follower: Follower  # who read it: a batch from a watcher since stopped is stale
+
+
+@dataclass
+class FollowFailed(Message):
+    """Following ended on an error: ``reason`` is the one line to show."""
+
+    reason: str
+    follower: Follower
 
 
 @dataclass
@@ -76,6 +86,15 @@ class Follower:
             return set()
 
     def _watch(self) -> None:
+        try:
+            self._watch_folder()
+        except OSError as error:  # the folder went away, or cannot be watched
+            reason = f"cannot watch {self.path.parent}: {error.strerror or error}"
+            self._target.post_message(FollowFailed(reason, self))
+        except Exception as error:  # a bug: logged, said in one line, never an app exit
+            self._target.post_message(FollowFailed(unforeseen(error, "the follow thread"), self))
+
+    def _watch_folder(self) -> None:
         self._poll()
         for _changes in watchfiles.watch(
             self.path.parent,

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ink_tui.humanize import plural
+from ink_tui.logs import unforeseen
 from ink_tui.session.errors import SessionError
 from ink_tui.session.forks import BranchList, SessionSnapshot, build_branch_list
 from ink_tui.session.reader import SessionFile
@@ -96,6 +97,9 @@ class BranchesScreen(Screen[str | None]):
             )
         except (SessionError, OSError) as error:
             self.post_message(self.Failed(str(error)))
+            return
+        except Exception as error:  # a bug: logged, said in one line, never an app exit
+            self.post_message(self.Failed(unforeseen(error, "listing the branches")))
             return
         if listing is not None:
             self.post_message(self.Built(listing))

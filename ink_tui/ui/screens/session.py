@@ -131,6 +131,13 @@ class SessionScreen(Screen[None]):
 
         self.app.switch_screen(ErrorScreen(self.path, message.error))
 
+    @on(BranchLoader.Broke)
+    def _broke(self, message: BranchLoader.Broke) -> None:
+        self.loader.done()
+        self._reading = self._follow_after_load = False
+        self.status.say(message.line, "load")
+        self.notify(message.line, severity="error", timeout=15)
+
     @on(BranchLoader.Loaded)
     def _loaded(self, message: BranchLoader.Loaded) -> None:
         self._fallback_title = message.title

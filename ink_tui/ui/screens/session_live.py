@@ -26,7 +26,7 @@ from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.reader import Entry
 from ink_tui.session.tail import FileTrouble
 from ink_tui.session.view import TurnChanges
-from ink_tui.ui.follow import Arrived, Follower, NewerSession
+from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
 
@@ -216,6 +216,12 @@ class LiveFollow(Widget):
         self.post_message(self.Grew(self, changes, relabelled, update.entries))
         self._check_running()
         self.post_message(self.Changed(self))
+
+    def on_follow_failed(self, message: FollowFailed) -> None:
+        message.stop()
+        if message.follower is self._follower:
+            self.notify(f"following stopped: {message.reason}", severity="error", timeout=15)
+            self.stop()
 
     def on_newer_session(self, message: NewerSession) -> None:
         message.stop()

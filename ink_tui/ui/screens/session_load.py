@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
+from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
 from ink_tui.ui.widgets.session_header import fallback_title
@@ -38,6 +39,14 @@ def torn_note(session: SessionFile) -> str | None:
     if not session.ends_with_newline:
         return "the final record has no newline (a crash mid-write?)"
     return None
+
+
+def _size(path: Path) -> int:
+    """The file's size for the progress bar (a missing file: ``open_session`` says so)."""
+    try:
+        return max(1, path.stat().st_size)
+    except FileNotFoundError:
+        return 1
 
 
 class BranchLoader(Widget):
@@ -59,6 +68,13 @@ class BranchLoader(Widget):
     class Failed(Message):
         error: SessionError
         session: SessionFile | None
+        generation: int = 0
+
+    @dataclass
+    class Broke(Message):
+        """A bug stopped the load: ``line`` names it (its traceback is in the log)."""
+
+        line: str
         generation: int = 0
 
     @dataclass
@@ -93,10 +109,9 @@ class BranchLoader(Widget):
     @work(thread=True, exclusive=True, group="load")
     def _read(self, path: Path, leaf_id: str | None, complete_only: bool, generation: int) -> None:
         worker = get_current_worker()
-        total = max(1, path.stat().st_size) if path.exists() else 1
         session: SessionFile | None = None
-        report = partial(self._report, total, generation)
         try:
+            report = partial(self._report, _size(path), generation)
             session = open_session(path, warn=None, progress=report, complete_only=complete_only)
             leaf = leaf_id or session.leaf_id
             title = fallback_title(session)
@@ -111,13 +126,16 @@ class BranchLoader(Widget):
         except OSError as error:
             reason = f"cannot read {path}: {error.strerror}"
             self.post_message(self.Failed(SessionError(reason, path=path), None, generation))
+        except Exception as error:  # a bug: logged, said in one line, never an app exit
+            self.post_message(self.Broke(unforeseen(error, "reading the session"), generation))
 
     def _report(self, total: int, generation: int, done: int) -> None:
         self.post_message(self.Progress(done, total, generation))
 
     @on(Loaded)
     @on(Failed)
-    def _drop_superseded(self, message: Loaded | Failed) -> None:
+    @on(Broke)
+    def _drop_superseded(self, message: Loaded | Failed | Broke) -> None:
         if message.generation != self._generation:
             message.stop()  # a newer load was asked for: this one is not shown
 
