@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ink_tui.session.reader import Entry
-from ink_tui.session.view import Turn
+from ink_tui.session.view import ToolStatus, Turn, TurnChanges
 
 __all__ = ["BranchStats", "add_to_stats", "branch_stats"]
 
@@ -35,13 +35,50 @@ def _tokens(usage: Any, key: str) -> int:
 def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
     """Count what the branch holds and add up the usage its assistant messages report."""
     stats = BranchStats()
-    add_to_stats(stats, branch_entries, turns)
+    _add_entries(stats, branch_entries)
+    stats.turns = sum(1 for turn in turns if turn.user is not None)
+    for turn in turns:
+        for tool in turn.tools():
+            stats.tool_calls += 1
+            _tally(stats, tool.status, 1)
     return stats
 
 
-def add_to_stats(stats: BranchStats, new_entries: list[Entry], turns: list[Turn]) -> None:
-    """Add entries that continued the branch to its stats (the call counts are redone)."""
-    stats.turns = sum(1 for turn in turns if turn.user is not None)
+def add_to_stats(stats: BranchStats, new_entries: list[Entry], changes: list[TurnChanges]) -> None:
+    """Add entries that continued the branch, and what they changed in its turns, to its stats.
+
+    Only what the batch touched is counted: its new turns and calls, and the calls it answered
+    (a call's first result moves it from "without result" to its outcome; a duplicate changes
+    nothing).
+    """
+    _add_entries(stats, new_entries)
+    batch = {id(entry) for entry in new_entries}
+    counted: set[int] = set()
+    for change in changes:
+        stats.turns += sum(1 for turn in change.new_turns if turn.user is not None)
+        for _turn, item in change.new_items:
+            if item.tool is not None:
+                counted.add(id(item))
+                stats.tool_calls += 1
+                _tally(stats, item.tool.status, 1)
+    for change in changes:
+        for item in change.answered:
+            tool = item.tool
+            if tool is None or id(item) in counted or id(tool.result_entry) not in batch:
+                continue  # counted as it is now, or answered before this batch
+            counted.add(id(item))
+            _tally(stats, "missing", -1)
+            _tally(stats, tool.status, 1)
+
+
+def _tally(stats: BranchStats, status: ToolStatus, step: int) -> None:
+    if status == "error":
+        stats.tool_errors += step
+    elif status == "missing":
+        stats.unanswered += step
+
+
+def _add_entries(stats: BranchStats, new_entries: list[Entry]) -> None:
     for entry in new_entries:
         if entry.type == "compaction":
             stats.compactions += 1
@@ -55,9 +92,3 @@ def add_to_stats(stats: BranchStats, new_entries: list[Entry], turns: list[Turn]
             stats.output_tokens += _tokens(usage, "outputTokens")
             stats.cache_read_tokens += _tokens(usage, "cacheReadTokens")
             stats.cache_write_tokens += _tokens(usage, "cacheWriteTokens")
-    stats.tool_calls = stats.tool_errors = stats.unanswered = 0
-    for turn in turns:
-        for tool in turn.tools():
-            stats.tool_calls += 1
-            stats.tool_errors += tool.status == "error"
-            stats.unanswered += tool.status == "missing"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ink_tui.session.branchstats import BranchStats, add_to_stats, branch_stats
 from ink_tui.session.reader import Entry, Marker, SessionFile
-from ink_tui.session.resume import resumed_model, resumed_thinking
+from ink_tui.session.resume import resumed_model, resumed_thinking, thinking_after
 from ink_tui.session.tree import branch, labels, session_name
 from ink_tui.session.view import Turn, TurnBuilder, TurnChanges, update_labels
 
@@ -61,17 +61,30 @@ class LoadedBranch:
             current = self.session.by_id.get(current.parent_id)
         return None
 
-    def extend(self, entries: list[Entry], models: Sequence[Marker] = ()) -> list[TurnChanges]:
+    def extend(
+        self,
+        entries: list[Entry],
+        models: Sequence[Marker] = (),
+        *,
+        arrived: Sequence[Entry] | None = None,
+    ) -> list[TurnChanges]:
         """Append entries that continue the branch, and model switches (``session_model``
-        markers) that arrived with them; returns what each changed in the turns."""
-        self.session.preload(entries)
-        last = self.entries[-1] if self.entries else (entries[0] if entries else None)
-        changes = _feed(self.builder, entries, models, last)
-        self.entries.extend(entries)
-        if entries:
-            self.leaf_id = entries[-1].id
-        add_to_stats(self.stats, entries, self.builder.turns)
-        self.header = _header(self.session, self.entries)
+        markers) that arrived with them; returns what each changed in the turns.
+
+        ``arrived``: every entry of the batch (file order; default ``entries``), for the facts
+        taken file-wide (the thinking level). Only what the batch carries is counted: a batch
+        never walks the whole session."""
+        if entries or models:
+            self.session.preload(entries)
+            last = self.entries[-1] if self.entries else (entries[0] if entries else None)
+            changes = _feed(self.builder, entries, models, last)
+            self.entries.extend(entries)
+            if entries:
+                self.leaf_id = entries[-1].id
+            add_to_stats(self.stats, entries, changes)
+        else:
+            changes = []
+        self._update_header(entries, entries if arrived is None else arrived)
         return changes
 
     def add_labels(self, entries: list[Entry]) -> set[str]:
@@ -82,10 +95,23 @@ class LoadedBranch:
         return {key for key in keys if key is not None}
 
     def refresh_facts(self) -> None:
-        """Recount stats, labels and header facts (after entries arrived)."""
+        """Count stats, labels and header facts over the whole branch and file."""
         self.stats = branch_stats(self.entries, self.builder.turns)
         self.labels = labels(self.session)
         self.header = _header(self.session, self.entries)
+
+    def _update_header(self, extension: list[Entry], arrived: Sequence[Entry]) -> None:
+        """The header facts once ``extension`` continued the branch and ``arrived`` (the whole
+        batch) was appended to the file (its ``session_model`` markers already applied)."""
+        header = self.header
+        model = resumed_model(self.session)  # the latest marker, or the file's header
+        if model is not None:
+            header["model"] = model.reference
+        elif (used := last_model_used(extension)) is not None:
+            header["model"] = used
+        header["thinking"] = thinking_after(header["thinking"], arrived)
+        if any(entry.type == "session_info" for entry in extension):
+            header["name"] = session_name(extension) or ""
 
 
 def _feed(

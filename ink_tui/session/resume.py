@@ -8,12 +8,14 @@ unknown level there restores nothing), else :data:`DEFAULT_THINKING`; the model 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
-from ink_tui.session.reader import SessionFile
+from ink_tui.session.reader import Entry, SessionFile
+from ink_tui.session.records import THINKING_LEVELS
 from ink_tui.session.tree import ModelRef, restored_model, thinking_level
 
-__all__ = ["DEFAULT_THINKING", "resumed_model", "resumed_thinking"]
+__all__ = ["DEFAULT_THINKING", "resumed_model", "resumed_thinking", "thinking_after"]
 
 DEFAULT_THINKING: Final = "medium"
 """The level when neither the file nor the command line names one."""
@@ -23,6 +25,16 @@ def resumed_thinking(session: SessionFile | None) -> str:
     """The thinking level a resume of ``session`` starts with (no ``--thinking`` given)."""
     restored = thinking_level(session) if session is not None else None
     return restored or DEFAULT_THINKING
+
+
+def thinking_after(level: str, appended: Sequence[Entry]) -> str:
+    """The level a resume starts with once ``appended`` (entries written after, in file order)
+    are in the file, ``level`` being what it was before them."""
+    for entry in reversed(appended):
+        if entry.type == "thinkingLevelChange":
+            restored = str(entry.record["thinkingLevel"])
+            return restored if restored in THINKING_LEVELS else DEFAULT_THINKING
+    return level
 
 
 def resumed_model(session: SessionFile) -> ModelRef | None:

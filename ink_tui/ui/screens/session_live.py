@@ -204,13 +204,7 @@ class LiveFollow(Widget):
             self.post_message(self.Reopen(self, session.leaf_id))
             return
         relabelled = loaded.add_labels(update.entries)
-        changes = (
-            loaded.extend(extension, update.session_models)
-            if extension or update.session_models
-            else []
-        )
-        if not changes:
-            loaded.refresh_facts()
+        changes = loaded.extend(extension, update.session_models, arrived=update.entries)
         if self.paused:
             self.unseen += len(update.entries) + len(update.markers)
         self.post_message(self.Grew(self, changes, relabelled, update.entries))
