@@ -185,10 +185,12 @@ class SessionTail:
     """Reads what is appended to one session file after it was opened.
 
     Made from the opened session (its path, header, size and counters are copied); after that
-    it never touches the session: each poll returns a new :class:`TailUpdate`.
+    it never touches the session: each poll returns a new :class:`TailUpdate`. Its first look
+    at the file (which file it is, the bytes before the offset) is :meth:`begin`: at once, or,
+    with ``begin=False``, in the thread that polls (a caller on an event loop does no IO).
     """
 
-    def __init__(self, session: SessionFile) -> None:
+    def __init__(self, session: SessionFile, *, begin: bool = True) -> None:
         self.path = session.path
         self.offset = session.size
         self._header = session.header
@@ -197,6 +199,13 @@ class SessionTail:
         if session.dropped_final_line is not None:  # a rejected line keeps its number
             self._line_count = max(self._line_count, session.dropped_final_line.line)
         self._seq = session._seq
+        self._identity: tuple[int, int] | None = None
+        self._guard = b""
+        if begin:
+            self.begin()
+
+    def begin(self) -> None:
+        """Note which file this is and the bytes before the offset (to notice a rewrite)."""
         self._identity = self._stat_identity()
         self._guard = self._read_guard()
 

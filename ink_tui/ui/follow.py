@@ -62,9 +62,10 @@ class Follower:
 
     def __init__(self, target: DOMNode, session: SessionFile) -> None:
         self._target = target
-        self._tail = SessionTail(session)  # copies what it needs; never holds the session
+        # It copies what it needs and never holds the session; its IO starts in the thread.
+        self._tail = SessionTail(session, begin=False)
         self._stop = threading.Event()
-        self._known = self._sessions_in_folder()  # now: a session made from here on is newer
+        self._known: set[Path] = set()
 
     @property
     def path(self) -> Path:
@@ -95,6 +96,8 @@ class Follower:
             self._target.post_message(FollowFailed(unforeseen(error, "the follow thread"), self))
 
     def _watch_folder(self) -> None:
+        self._tail.begin()
+        self._known = self._sessions_in_folder()  # a session made from here on is newer
         self._poll()
         for _changes in watchfiles.watch(
             self.path.parent,

@@ -138,6 +138,8 @@ async def test_a_newer_session_is_offered_and_s_switches(tmp_path: Path, make_ap
     app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
+        writer.append_message({"role": "user", "content": "second prompt"})  # the watch is on
+        await wait_for(pilot, lambda: screen.loaded.leaf_id == writer.leaf_id, "the prompt")
         newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
         newer.append_message({"role": "user", "content": "a brand new session"})
         await wait_for(pilot, lambda: screen.newer_session == newer.path, "the offer")

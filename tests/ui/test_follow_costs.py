@@ -1,0 +1,70 @@
+"""Pilot tests of what following costs the event loop: its first look at the file and the
+folder happens in the watcher thread.
+
+Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from waiting import wait_for
+
+import ink_tui.session.tail as tail_module
+from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.screens.session import SessionScreen
+
+
+def _on_the_loop() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+async def test_starting_to_follow_reads_nothing_on_the_event_loop(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    writer = SessionWriter.new(tmp_path / "sessions" / "p", "/home/ada/code/calc-kit")
+    writer.append_message({"role": "user", "content": "a prompt"})
+    on_loop: list[str] = []
+
+    def stat(path: Any) -> Any:
+        if _on_the_loop():
+            on_loop.append(f"stat {path}")
+        return os.stat(path)
+
+    glob, opened = Path.glob, Path.open
+
+    def globbing(self: Path, pattern: str) -> Any:
+        if _on_the_loop():
+            on_loop.append(f"glob {self}")
+        return glob(self, pattern)
+
+    def opening(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if _on_the_loop() and self == writer.path:
+            on_loop.append(f"open {self}")
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(tail_module, "os", SimpleNamespace(stat=stat))
+    monkeypatch.setattr(Path, "glob", globbing)
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
+
+        def loaded() -> SessionScreen | None:
+            screen = pilot.app.screen
+            return screen if isinstance(screen, SessionScreen) and screen.loaded else None
+
+        screen = await wait_for(pilot, loaded, "the session view")
+        monkeypatch.setattr(Path, "open", opening)
+        await pilot.press("f")
+        await wait_for(pilot, lambda: screen.following, "following")
+        writer.append_message({"role": "user", "content": "a new prompt"})
+        await wait_for(
+            pilot, lambda: screen.loaded.entries[-1].id == writer.leaf_id, "the new prompt"
+        )
+        newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
+        newer.append_message({"role": "user", "content": "a newer session"})
+        await wait_for(pilot, lambda: screen.newer_session == newer.path, "the newer session")
+    assert on_loop == []
