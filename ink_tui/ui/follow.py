@@ -55,6 +55,7 @@ class NewerSession(Message):
     """Ink started a newer session in the same project."""
 
     path: Path
+    follower: Follower  # who saw it: one from a watcher since stopped is stale
 
 
 class Follower:
@@ -124,5 +125,5 @@ class Follower:
         current = self._sessions_in_folder()
         for path in sorted(current - self._known):
             if path != self.path:
-                self._target.post_message(NewerSession(path))
+                self._target.post_message(NewerSession(path, self))
         self._known = current

@@ -231,3 +231,26 @@ async def test_follow_from_the_command_line_says_it_waits_for_the_whole_branch(
         release.set()
         await wait_for(pilot, lambda: screen.following, "following")
         assert screen.loaded is not None and not screen.loaded.earlier
+
+
+# -- after following stopped -------------------------------------------------------------------
+
+
+async def test_a_newer_session_seen_by_a_stopped_watcher_is_not_offered(
+    tmp_path: Path, make_app: Any
+) -> None:
+    from ink_tui.ui.follow import NewerSession
+
+    writer = _writer(tmp_path)
+    async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
+        screen = await wait_for(pilot, lambda: _screen(pilot), "the session view")
+        await wait_for(pilot, lambda: screen.following, "following")
+        stopped = screen.live._follower
+        assert stopped is not None
+        await pilot.press("f")
+        newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
+        newer.append_message({"role": "user", "content": "a newer session"})
+        screen.live.post_message(NewerSession(newer.path, stopped))  # posted as it stopped
+        await pilot.pause()
+        assert screen.newer_session is None
+        assert not any("newer session" in str(note.message) for note in pilot.app._notifications)

@@ -219,6 +219,8 @@ class LiveFollow(Widget):
 
     def on_newer_session(self, message: NewerSession) -> None:
         message.stop()
+        if message.follower is not self._follower:
+            return  # seen by a watcher since stopped
         self.newer_session = message.path
         self.notify(
             f"Ink started a newer session in this project ({message.path.name}): s switches to it",
