@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from ink_tui.session.branchstats import BranchStats, add_to_stats, branch_stats
 from ink_tui.session.reader import Entry, Marker, SessionFile
@@ -15,7 +17,9 @@ from ink_tui.session.resume import resumed_model, resumed_thinking, thinking_aft
 from ink_tui.session.tree import branch, labels, session_name
 from ink_tui.session.view import Turn, TurnBuilder, TurnChanges, update_labels
 
-__all__ = ["LoadedBranch", "last_model_used", "load_branch"]
+__all__ = ["STALE_CALL_SECONDS", "LoadedBranch", "last_model_used", "load_branch", "running_calls"]
+
+STALE_CALL_SECONDS = 3600  # an unanswered call older than this is shown as interrupted
 
 
 @dataclass(slots=True)
@@ -188,3 +192,24 @@ def last_model_used(entries: list[Entry]) -> str | None:
             if isinstance(reference, str) and reference:
                 return reference
     return None
+
+
+def running_calls(loaded: LoadedBranch, now: float) -> dict[str, float]:
+    """Unanswered calls of the last turn, with when they started (hours-old ones excepted)."""
+    if not loaded.turns:
+        return {}
+    running: dict[str, float] = {}
+    for item in loaded.turns[-1].items:
+        if item.tool is not None and item.tool.result is None:
+            started = _epoch(item.entry.record.get("timestamp"))
+            if started is not None and now - started > STALE_CALL_SECONDS:
+                continue  # hours old: interrupted long ago, not running
+            running[item.key] = started if started is not None else now
+    return running
+
+
+def _epoch(timestamp: Any) -> float | None:
+    try:
+        return datetime.fromisoformat(str(timestamp).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None

@@ -13,16 +13,14 @@ state (live, paused, the last write, a line Ink rejects) goes to the screen as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
 from ink_tui.humanize import plural
-from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.branchview import LoadedBranch, running_calls
 from ink_tui.session.reader import Entry
 from ink_tui.session.tail import FileTrouble
 from ink_tui.session.view import TurnChanges
@@ -30,30 +28,7 @@ from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
 
-__all__ = ["STALE_CALL_SECONDS", "LiveFollow", "running_calls"]
-
-STALE_CALL_SECONDS = 3600  # an unanswered call older than this is shown as interrupted
-
-
-def _epoch(timestamp: Any) -> float | None:
-    try:
-        return datetime.fromisoformat(str(timestamp).replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
-def running_calls(loaded: LoadedBranch, now: float) -> dict[str, float]:
-    """Unanswered calls of the last turn, with when they started (hours-old ones excepted)."""
-    if not loaded.turns:
-        return {}
-    running: dict[str, float] = {}
-    for item in loaded.turns[-1].items:
-        if item.tool is not None and item.tool.result is None:
-            started = _epoch(item.entry.record.get("timestamp"))
-            if started is not None and now - started > STALE_CALL_SECONDS:
-                continue  # hours old: interrupted long ago, not running
-            running[item.key] = started if started is not None else now
-    return running
+__all__ = ["LiveFollow"]
 
 
 class LiveFollow(Widget):
