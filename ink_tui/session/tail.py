@@ -13,7 +13,7 @@ was replaced asks the caller to reopen it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -29,7 +29,7 @@ from ink_tui.session.reader import (
     parse_line,
 )
 
-__all__ = ["FileTrouble", "SessionTail", "TailUpdate", "open_for_follow", "snapshot"]
+__all__ = ["FileTrouble", "SessionTail", "TailUpdate", "open_for_follow"]
 
 _CHECK_BYTES = 64  # bytes before the offset re-read on each poll to notice a rewritten file
 
@@ -166,19 +166,6 @@ class FileTrouble:
 def open_for_follow(path: str | Path) -> SessionFile:
     """Open a session up to its last complete line (a half-written last line is left out)."""
     return open_session(path, warn=None, complete_only=True)
-
-
-def snapshot(session: SessionFile) -> SessionFile:
-    """A copy of ``session`` that applying later batches leaves as it is (for other readers)."""
-    return replace(
-        session,
-        entries=list(session.entries),
-        by_id=dict(session.by_id),
-        positions=list(session.positions),
-        session_models=list(session.session_models),
-        skipped_markers=list(session.skipped_markers),
-        duplicate_ids=list(session.duplicate_ids),
-    )
 
 
 class SessionTail:

@@ -68,3 +68,34 @@ async def test_starting_to_follow_reads_nothing_on_the_event_loop(
         newer.append_message({"role": "user", "content": "a newer session"})
         await wait_for(pilot, lambda: screen.newer_session == newer.path, "the newer session")
     assert on_loop == []
+
+
+async def test_opening_the_branches_while_following_copies_the_session_once(
+    tmp_path: Path, make_app: Any
+) -> None:
+    from ink_tui.ui.screens.branches import BranchesScreen
+
+    writer = SessionWriter.new(tmp_path / "sessions" / "p", "/home/ada/code/calc-kit")
+    writer.append_message({"role": "user", "content": "a prompt"})
+    app = make_app(open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        def following() -> SessionScreen | None:
+            screen = pilot.app.screen
+            return screen if isinstance(screen, SessionScreen) and screen.following else None
+
+        view = await wait_for(pilot, following, "following")
+        await pilot.press("b")
+        branches = await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, BranchesScreen) and app.screen.listing and app.screen,
+            "the branches",
+        )
+        assert isinstance(branches, BranchesScreen)
+        # One copy, the snapshot's: it reads what it needs through the followed session.
+        assert branches.snapshot.session is view.loaded.session
+        before = len(branches.snapshot.entries)
+        writer.append_message({"role": "user", "content": "written meanwhile"})
+        await wait_for(pilot, lambda: view.loaded.leaf_id == writer.leaf_id, "followed")
+        assert len(branches.snapshot.entries) == before  # the list stays as it was read
+        assert len(view.loaded.session.entries) == before + 1

@@ -21,7 +21,6 @@ from textual.widgets import Footer, Input, Static, Tree
 
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
-from ink_tui.session.tail import snapshot
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
@@ -374,9 +373,8 @@ class SessionScreen(Screen[None]):
             if leaf_id is not None:
                 self.app.push_screen(SessionScreen(self.path, leaf_id))
 
-        # A copy: following goes on applying what Ink appends while the branches are read.
-        session = snapshot(self.loaded.session)
-        self.app.push_screen(BranchesScreen(session, self.loaded.leaf_id), chosen)
+        # The screen copies what it lists (once, here): following goes on meanwhile.
+        self.app.push_screen(BranchesScreen(self.loaded.session, self.loaded.leaf_id), chosen)
 
     def action_toggle_follow(self) -> None:
         if self.live.following:
