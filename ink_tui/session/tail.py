@@ -45,23 +45,16 @@ class TailUpdate:
     problems: list[LineProblem] = field(default_factory=list)
     fatal_lines: set[int] = field(default_factory=set)  # problems fatal even as the last line
     reset: str | None = None  # why the file must be opened again from scratch
-    waiting_bytes: int = 0  # an incomplete last line, waiting for its newline
     size: int = 0  # bytes of the file read once this batch is applied
     line_count: int = 0  # non-blank lines (header included) once applied
     seq: int = 0  # records after the header once applied
     last_entry_seq: int | None = None  # the batch's last entry line (labels count)
     last_content_id: str | None = None  # the batch's last non-label entry
-    leaf_before: str | None = None  # filled in by apply_to
-    leaf_after: str | None = None  # filled in by apply_to
 
     @property
     def markers(self) -> list[Marker]:
         """The batch's ``position`` and ``session_model`` markers, in file order."""
         return sorted([*self.positions, *self.session_models], key=lambda marker: marker.seq)
-
-    @property
-    def leaf_moved(self) -> bool:
-        return self.leaf_before != self.leaf_after
 
     def __bool__(self) -> bool:
         return bool(
@@ -85,8 +78,7 @@ class TailUpdate:
         return any(other > line for other in lines)
 
     def apply_to(self, session: SessionFile) -> None:
-        """Add the batch to ``session`` as ``open()`` would have read it; note the leaf move."""
-        self.leaf_before = session.leaf_id
+        """Add the batch to ``session`` as ``open()`` would have read it."""
         by_id = session.by_id
         for entry in self.entries:
             if entry.id in by_id:
@@ -103,7 +95,6 @@ class TailUpdate:
         if self.last_content_id is not None:
             session._last_content_id = self.last_content_id
         session.size = max(session.size, self.size)
-        self.leaf_after = session.leaf_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,9 +248,8 @@ class SessionTail:
         parser = SessionParser(batch, keep_payloads=True)
         end = self.offset
         for offset, parts, terminated in iter_line_batches(stream, self.offset):
-            if not terminated:  # a line still being written: read once its newline lands
-                update.waiting_bytes = len(parts[0])
-                break
+            if not terminated:
+                break  # a line still being written: read once its newline lands
             for data in parts:
                 self._take(parser, RawLine(data, offset, True), update)
                 offset += len(data) + 1
