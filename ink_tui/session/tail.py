@@ -159,6 +159,13 @@ def open_for_follow(path: str | Path) -> SessionFile:
     return open_session(path, warn=None, complete_only=True)
 
 
+def _guard_in(stream: BinaryIO, offset: int) -> bytes:
+    """The bytes just before ``offset`` (they change when the file is rewritten)."""
+    start = max(0, offset - _CHECK_BYTES)
+    stream.seek(start)
+    return stream.read(offset - start)
+
+
 class SessionTail:
     """Reads what is appended to one session file after it was opened.
 
@@ -197,15 +204,9 @@ class SessionTail:
     def _read_guard(self) -> bytes:
         try:
             with self.path.open("rb") as stream:
-                return self._guard_in(stream)
+                return _guard_in(stream, self.offset)
         except OSError:
             return b""
-
-    def _guard_in(self, stream: BinaryIO) -> bytes:
-        """The bytes just before the offset (they change when the file is rewritten)."""
-        start = max(0, self.offset - _CHECK_BYTES)
-        stream.seek(start)
-        return stream.read(self.offset - start)
 
     def poll(self) -> TailUpdate:
         """Read and validate the complete lines appended since the last poll, as a new batch.
@@ -230,7 +231,7 @@ class SessionTail:
             update.reset = f"the file shrank ({self.offset} -> {stat.st_size} bytes)"
             return
         with self.path.open("rb") as stream:  # one open: it cannot vanish between two reads
-            if self._guard_in(stream) != self._guard:
+            if _guard_in(stream, self.offset) != self._guard:
                 update.reset = "the file was rewritten before its end"
                 return
             if stat.st_size == self.offset:
@@ -254,9 +255,7 @@ class SessionTail:
                 self._take(parser, RawLine(data, offset, True), update)
                 offset += len(data) + 1
                 end = offset
-        guard_start = max(0, end - _CHECK_BYTES)
-        stream.seek(guard_start)
-        guard = stream.read(end - guard_start)
+        guard = _guard_in(stream, end)
         # Read without error: only now does the tail move on.
         update.entries = batch.entries
         update.positions = batch.positions
