@@ -3,8 +3,13 @@
 The search runs over the rows the screen has loaded (:meth:`SessionSearch.set_rows`). While a big
 session is still loading, it searches what is there, says so, and runs again by itself when the
 whole branch arrives, keeping the match the user is on; a query typed before anything loaded
-waits for the first rows. It posts :class:`SessionSearch.Found` for the screen to reveal a match
-and :class:`SessionSearch.Status` with the line to show.
+waits for the first rows.
+
+Only the user moves to a match: Enter goes to the first one, ``n``/``N`` to the next or previous.
+A search that runs again by itself (a load completed, the branch grew) updates the marks and the
+count and never moves the view. It posts :class:`SessionSearch.Found` for the screen to mark the
+matches (and reveal one, when the user asked) and :class:`SessionSearch.Status` with the line to
+show.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ class SessionSearch(Vertical):
 
     @dataclass
     class Found(Message):
-        """Show match ``key`` (the rows matching are ``keys``); ``None``: no match any more."""
+        """Mark ``keys`` (the rows matching ``query``) and show match ``key`` (``None``: stay)."""
 
         search: SessionSearch
         key: str | None
@@ -69,7 +74,8 @@ class SessionSearch(Vertical):
         super().__init__(id=id)
         self.query_text = ""
         self.matches: list[str] = []
-        self.index = -1
+        self.index = -1  # the match the user is on (-1: none yet)
+        self._answer_due = False  # Enter's search has not answered yet: its result moves
         self._turns: list[Turn] | None = None
         self._row_labels: dict[str, str] = {}
         self._loading = True
@@ -98,6 +104,7 @@ class SessionSearch(Vertical):
         self.post_message(self.Closed(self))
         self.query_text = event.value
         self.matches, self.index = [], -1
+        self._answer_due = True
         self._run(keep=None)
 
     def set_rows(
@@ -121,22 +128,19 @@ class SessionSearch(Vertical):
             )
             return
         self.matches = search_turns(self._turns, query, self._row_labels)
+        move = not quiet or self._answer_due  # only the user's own search moves the view
+        self._answer_due = False
         keys = frozenset(self.matches)
         if not self.matches:
             self.index = -1
             self.post_message(self.Found(self, None, keys, query))
             self.post_message(self.Status(self, f"no match for {query!r}{self._loading_note()}"))
             return
-        if keep is not None and keep in keys:
-            self.index = self.matches.index(keep)
-        elif quiet and self.index >= 0:
-            self.index = min(self.index, len(self.matches) - 1)
-        else:
+        if move:
             self.index = 0
-        if quiet and keep is not None and keep in keys:
-            self.post_message(self.Found(self, None, keys, query))  # stay where the user is
-        else:
-            self.post_message(self.Found(self, self.matches[self.index], keys, query))
+        else:  # stay where the user is; on none ("match 0 of …"): n and N go from there
+            self.index = self.matches.index(keep) if keep is not None and keep in keys else -1
+        self.post_message(self.Found(self, self.matches[0] if move else None, keys, query))
         self._say()
 
     def _loading_note(self) -> str:
@@ -160,7 +164,10 @@ class SessionSearch(Vertical):
             if self.query_text:
                 self._run(keep=None)
             return
-        self.index = (self.index + delta) % len(self.matches)
+        if self.index < 0:  # on none yet: n goes to the first, N to the last
+            self.index = 0 if delta > 0 else len(self.matches) - 1
+        else:
+            self.index = (self.index + delta) % len(self.matches)
         self.post_message(
             self.Found(self, self.matches[self.index], frozenset(self.matches), self.query_text)
         )

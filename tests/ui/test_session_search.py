@@ -1,0 +1,175 @@
+"""Pilot tests of the session view's search (issue 9 review A3): a search running again by itself
+never moves the user.
+
+Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from waiting import DEFAULT_TIMEOUT, wait_for
+
+from ink_tui.session.rows import search_turns
+from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.session_tree import SessionTree
+
+CWD = "/home/ada/code/calc-kit"
+
+
+def _assistant(text: str) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "blocks": [{"type": "text", "text": text}],
+        "usage": {"inputTokens": 3, "outputTokens": 2},
+        "stopReason": "end_turn",
+    }
+
+
+def _writer(tmp_path: Path, turns: int = 20) -> SessionWriter:
+    """``turns`` turns; prompts 0 and 10 hold "needle"."""
+    writer = SessionWriter.new(tmp_path / "sessions" / "p", CWD)
+    for n in range(turns):
+        writer.append_message({"role": "user", "content": f"prompt {n}"})
+        writer.append_message(_assistant(f"answer {n}" + (" needle" if n % 10 == 0 else "")))
+    return writer
+
+
+async def _screen(pilot: Any, *, following: bool = False) -> SessionScreen:
+    def ready() -> bool:
+        screen = pilot.app.screen
+        return (
+            isinstance(screen, SessionScreen)
+            and screen.loaded is not None
+            and (screen.following or not following)
+        )
+
+    await wait_for(pilot, ready, "the session view" + (" following" if following else ""))
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen)
+    return screen
+
+
+def _status(screen: SessionScreen) -> str:
+    return str(screen.query_one("#search-status").render())
+
+
+def _position(screen: SessionScreen) -> tuple[int, int]:
+    """(the match the user is on, counting from 1; how many), as the status line words it.
+
+    While following, the line may show following's note instead (the newest note wins)."""
+    search = screen.search
+    return search.index + 1, len(search.matches)
+
+
+def _cursor_key(screen: SessionScreen) -> str | None:
+    node = screen.query_one(SessionTree).cursor_node
+    return node.data if node is not None else None
+
+
+# -- 1. a search running again by itself never moves the user --------------------------------------
+
+
+async def test_a_new_match_while_following_is_counted_and_following_goes_on(
+    tmp_path: Path, make_app: Any
+) -> None:
+    writer = _writer(tmp_path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _screen(pilot, following=True)
+        await pilot.press("slash", *"zebra", "enter")
+        await wait_for(pilot, lambda: "no match for 'zebra'" in _status(screen), "no match")
+        prompt = writer.append_message({"role": "user", "content": "a zebra appears"})
+        await wait_for(pilot, lambda: _position(screen)[1] == 1, "the new match counted")
+        assert not screen.paused  # the search did not stop following to show it
+        assert "match 0 of 1" in _status(screen)
+        await pilot.press("n")
+        assert _cursor_key(screen) == f"{prompt['id']}:turn"
+        assert _position(screen) == (1, 1)
+
+
+async def test_a_new_match_while_paused_is_counted_not_jumped_to(
+    tmp_path: Path, make_app: Any
+) -> None:
+    writer = _writer(tmp_path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _screen(pilot, following=True)
+        await pilot.press("k", "k")  # up a little: following pauses
+        assert screen.paused
+        await pilot.press("slash", *"zebra", "enter")
+        await wait_for(pilot, lambda: "no match for 'zebra'" in _status(screen), "no match")
+        where = _cursor_key(screen)
+        prompt = writer.append_message({"role": "user", "content": "a zebra appears"})
+        # The status line may show following's note ("1 new record while paused") instead.
+        await wait_for(pilot, lambda: _position(screen)[1] == 1, "the new match counted")
+        assert _position(screen) == (0, 1)
+        assert _cursor_key(screen) == where  # not moved to the new match
+        await pilot.press("n")
+        assert _cursor_key(screen) == f"{prompt['id']}:turn"
+        assert _position(screen) == (1, 1)
+
+
+async def test_after_a_big_load_the_search_runs_again_and_does_not_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
+) -> None:
+    import ink_tui.ui.screens.session_load as session_load
+    from ink_tui.demo import generate_session
+
+    monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
+    release = threading.Event()
+    original = session_load.load_branch
+
+    def held(session: Any, leaf: Any, *, last: int | None = None, **options: Any) -> Any:
+        if last is None:
+            assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
+        return original(session, leaf, last=last, **options)
+
+    monkeypatch.setattr(session_load, "load_branch", held)
+    path = generate_session(
+        tmp_path / "sessions" / "p",
+        CWD,
+        seed=4,
+        entries=400,
+        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
+        compact=False,
+        fork=False,
+    )
+    async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
+        try:
+            screen = await _screen(pilot)
+            assert screen.loaded is not None and screen.loaded.earlier > 0
+            word = _early_word(screen, path)  # in no row shown so far
+            await pilot.press("slash", *word, "enter")
+            await wait_for(pilot, lambda: "no match for" in _status(screen), "no match so far")
+            assert "still loading" in _status(screen)
+            where = _cursor_key(screen)
+        finally:
+            release.set()
+        await wait_for(pilot, lambda: "match 0 of" in _status(screen), "the matches counted")
+        assert _cursor_key(screen) == where  # the view did not move by itself
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "match 1 of" in _status(screen), "n to the first match")
+        assert _cursor_key(screen) == screen.search.matches[0]
+
+
+def _early_word(screen: SessionScreen, path: Path) -> str:
+    """A word of an early prompt that no row shown so far holds."""
+    import json
+
+    from ink_tui.session.view import content_text
+
+    loaded = screen.loaded
+    assert loaded is not None
+    for line in path.read_text().splitlines():
+        message = json.loads(line).get("message") or {}
+        if message.get("role") == "user":
+            for word in content_text(message.get("content")).split():
+                if len(word) > 4 and not search_turns(loaded.turns, word, loaded.row_labels()):
+                    return word
+    raise AssertionError("every word of the prompts is in the last turns")
