@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from ink_tui.session.view import Item, Turn
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
-__all__ = ["find_item", "row_entry_id", "row_text", "search_turns"]
+from ink_tui.session.view import Item, Turn, TurnChanges
+
+__all__ = [
+    "SearchMatches",
+    "changed_rows",
+    "find_item",
+    "row_entry_id",
+    "row_holds",
+    "row_text",
+    "search_turns",
+]
 
 
 def _item_haystack(item: Item) -> str:
@@ -50,8 +60,22 @@ def row_text(turns: list[Turn], key: str) -> str:
     return item.text
 
 
+def row_holds(row: Turn | Item, needle: str, row_labels: Mapping[str, str]) -> bool:
+    """Whether a row holds ``needle`` (casefolded): a prompt, a text, thinking, a tool call's
+    name, arguments and output, a marker's text, or the label shown on the row."""
+    if isinstance(row, Turn):
+        if row.user is None:
+            return False
+        text = row.prompt
+    else:
+        text = _item_haystack(row)
+    return needle in text.casefold() or needle in row_labels.get(row.key, "").casefold()
+
+
 def search_turns(
-    turns: list[Turn], query: str, row_labels: dict[str, str] | None = None
+    turns: list[Turn],
+    query: str,
+    row_labels: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Keys of the rows (prompts, text, thinking, tool calls and their output, labels) holding
     ``query``. ``row_labels`` maps a row key to the label shown on it.
@@ -64,14 +88,87 @@ def search_turns(
     shown = row_labels or {}
     found: list[str] = []
     for turn in turns:
-        if turn.user is not None and (
-            needle in turn.prompt.casefold() or needle in shown.get(turn.key, "").casefold()
-        ):
+        if row_holds(turn, needle, shown):
             found.append(turn.key)
         for item in turn.items:
-            if (
-                needle in _item_haystack(item).casefold()
-                or needle in shown.get(item.key, "").casefold()
-            ):
+            if row_holds(item, needle, shown):
                 found.append(item.key)
     return found
+
+
+def changed_rows(changes: Iterable[TurnChanges], relabelled: Iterable[str] = ()) -> set[str]:
+    """The keys of the rows a follow batch added (turns, rows) or changed (answered calls,
+    rows whose label changed)."""
+    keys = set(relabelled)
+    for change in changes:
+        keys.update(turn.key for turn in change.new_turns)
+        keys.update(item.key for _, item in change.new_items)
+        keys.update(item.key for item in change.answered)
+    return keys
+
+
+def _rows_from_the_end(turns: list[Turn]) -> Iterator[tuple[str, Turn | Item]]:
+    for turn in reversed(turns):
+        for item in reversed(turn.items):
+            yield item.key, item
+        yield turn.key, turn
+
+
+class SearchMatches:
+    """The rows matching one query, in transcript order, kept current as the branch grows.
+
+    :meth:`update` searches only the rows that were added or changed: a batch of a followed
+    session costs what the batch brought, not the whole branch.
+    """
+
+    def __init__(self, query: str, keys: list[str]) -> None:
+        self.query = query
+        self.keys = keys  # in transcript order
+        self._held = set(keys)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._held
+
+    def update(
+        self, turns: list[Turn], changed: Collection[str], row_labels: Mapping[str, str]
+    ) -> int | None:
+        """Search rows ``changed`` again (new or changed rows of ``turns``, the branch that
+        ``keys`` were found in) and merge them into the matches, in transcript order.
+
+        Returns the first position of :attr:`keys` that changed (``None``: no change). New rows
+        and answered calls are at the end of the branch: the walk goes from the end back and
+        stops at the earliest changed row, so only rows after it are looked at (by key), and
+        only the changed rows are searched.
+        """
+        needle = self.query.casefold()
+        pending = set(changed)
+        if not needle or not pending:
+            return None
+        walked = 0  # matches met on the way back: the last ``walked`` keys
+        tail: list[str] = []  # the matches from the earliest changed row on, last first
+        for key, row in _rows_from_the_end(turns):
+            held = key in self._held
+            walked += held
+            if key in pending:
+                pending.discard(key)
+                if row_holds(row, needle, row_labels):
+                    tail.append(key)
+                if not pending:
+                    break
+            elif held:
+                tail.append(key)
+        tail.reverse()
+        start = len(self.keys) - walked
+        before = self.keys[start:]
+        if before == tail:
+            return None
+        same = 0
+        while same < min(len(before), len(tail)) and before[same] == tail[same]:
+            same += 1
+        self._held.difference_update(before)
+        self._held.update(tail)
+        self.keys[start:] = tail
+        return start + same

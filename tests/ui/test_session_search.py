@@ -1,5 +1,5 @@
 """Pilot tests of the session view's search (issue 9 review A3): a search running again by itself
-never moves the user.
+never moves the user, and a follow batch searches only the rows it brought.
 
 Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 """
@@ -7,6 +7,7 @@ Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 import pytest
 from waiting import DEFAULT_TIMEOUT, wait_for
 
+import ink_tui.session.rows as rows
+import ink_tui.ui.widgets.session_search as session_search
 from ink_tui.session.rows import search_turns
 from ink_tui.session.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
@@ -70,6 +73,41 @@ def _position(screen: SessionScreen) -> tuple[int, int]:
 def _cursor_key(screen: SessionScreen) -> str | None:
     node = screen.query_one(SessionTree).cursor_node
     return node.data if node is not None else None
+
+
+@dataclass
+class Scan:
+    """One search of the whole branch, as the spy saw it."""
+
+    query: str
+    thread: threading.Thread
+    cancelled: threading.Event | None
+
+
+class ScanSpy:
+    """Stands in for ``search_turns`` where the search widget calls it: records every scan of
+    the whole branch; a scan for a query in ``held`` (off the event loop only) waits for
+    :attr:`release`."""
+
+    def __init__(self, held: tuple[str, ...] = ()) -> None:
+        self.scans: list[Scan] = []
+        self.held = held
+        self.release = threading.Event()
+
+    def __call__(self, turns: Any, query: str, *args: Any, **options: Any) -> list[str]:
+        cancelled = options.get("cancelled")
+        thread = threading.current_thread()
+        self.scans.append(Scan(query, thread, cancelled))
+        if query in self.held and thread is not threading.main_thread():
+            assert self.release.wait(DEFAULT_TIMEOUT), "the test never released the scan"
+        return search_turns(turns, query, *args, **options)
+
+
+@pytest.fixture
+def scans(monkeypatch: pytest.MonkeyPatch) -> ScanSpy:
+    spy = ScanSpy()
+    monkeypatch.setattr(session_search, "search_turns", spy)
+    return spy
 
 
 # -- 1. a search running again by itself never moves the user --------------------------------------
@@ -173,3 +211,38 @@ def _early_word(screen: SessionScreen, path: Path) -> str:
                 if len(word) > 4 and not search_turns(loaded.turns, word, loaded.row_labels()):
                     return word
     raise AssertionError("every word of the prompts is in the last turns")
+
+
+# -- 2. a follow batch searches only what it brought -----------------------------------------------
+
+
+async def test_a_follow_batch_searches_only_the_rows_it_brought(
+    tmp_path: Path, make_app: Any, scans: ScanSpy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[str] = []  # the rows tested one by one (not by a whole-branch scan)
+    original = getattr(rows, "row_holds", None)
+
+    def row_spy(row: Any, *args: Any) -> bool:
+        if threading.current_thread() is threading.main_thread():
+            searched.append(row.key)
+        assert original is not None
+        return bool(original(row, *args))
+
+    monkeypatch.setattr(rows, "row_holds", row_spy, raising=False)
+    writer = _writer(tmp_path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _screen(pilot, following=True)
+        await pilot.press("slash", *"NEEDLE", "enter")
+        await wait_for(pilot, lambda: _position(screen) == (1, 2), "the first match")
+        first = _cursor_key(screen)
+        scans.scans.clear()
+        searched.clear()
+        prompt = writer.append_message({"role": "user", "content": "a third needle"})
+        answer = writer.append_message(_assistant("no match here"))
+        await wait_for(pilot, lambda: _position(screen) == (1, 3), "the new match counted")
+        assert scans.scans == []  # the batch did not search the whole branch again
+        assert sorted(searched) == sorted([f"{prompt['id']}:turn", f"{answer['id']}:0"])
+        assert screen.loaded is not None
+        assert screen.search.matches == search_turns(screen.loaded.turns, "needle")
+        assert _cursor_key(screen) == first  # still on the first match

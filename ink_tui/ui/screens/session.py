@@ -300,7 +300,7 @@ class SessionScreen(Screen[None]):
             self._row_labels = loaded.row_labels()
             tree.set_row_labels(self._row_labels, message.relabelled)
             transcript.set_row_labels(self._row_labels, message.relabelled)
-        self.search.set_rows(loaded.turns, self._row_labels)
+        self.search.grew(loaded.turns, self._row_labels, message.changes, message.relabelled)
         if not self.live.paused:
             self.jump_to_end()
 

@@ -1,20 +1,22 @@
 """Search in the session view: the query line, the matches, and where the user is among them.
 
-The search runs over the rows the screen has loaded (:meth:`SessionSearch.set_rows`). While a big
-session is still loading, it searches what is there, says so, and runs again by itself when the
-whole branch arrives, keeping the match the user is on; a query typed before anything loaded
-waits for the first rows.
+The search runs over the rows the screen has loaded (:meth:`SessionSearch.set_rows`). While a
+big session is still loading, it searches what is there, says so, and runs again by itself when
+the whole branch arrives, keeping the match the user is on; a query typed before anything loaded
+waits for the first rows. As a followed session grows (:meth:`SessionSearch.grew`) only the new
+and changed rows are searched, merged into the matches in transcript order.
 
 Only the user moves to a match: Enter goes to the first one, ``n``/``N`` to the next or previous.
-A search that runs again by itself (a load completed, the branch grew) updates the marks and the
-count and never moves the view. It posts :class:`SessionSearch.Found` for the screen to mark the
-matches (and reveal one, when the user asked) and :class:`SessionSearch.Status` with the line to
-show.
+A search that runs again by itself (a load completed, a follow batch arrived) updates the marks
+and the count and never moves the view. It posts :class:`SessionSearch.Found` for the screen to
+mark the matches (and reveal one, when the user asked) and :class:`SessionSearch.Status` with
+the line to show.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from textual import on
@@ -23,8 +25,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
-from ink_tui.session.rows import search_turns
-from ink_tui.session.view import Turn
+from ink_tui.session.rows import SearchMatches, changed_rows, search_turns
+from ink_tui.session.view import Turn, TurnChanges
 
 __all__ = ["SessionSearch", "match_pattern"]
 
@@ -73,12 +75,17 @@ class SessionSearch(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.query_text = ""
-        self.matches: list[str] = []
         self.index = -1  # the match the user is on (-1: none yet)
-        self._answer_due = False  # Enter's search has not answered yet: its result moves
+        self._found: SearchMatches | None = None  # None: not searched yet
         self._turns: list[Turn] | None = None
         self._row_labels: dict[str, str] = {}
         self._loading = True
+        self._answer_due = False  # Enter's search has not answered yet: its result moves
+
+    @property
+    def matches(self) -> list[str]:
+        """The keys of the matching rows, in transcript order."""
+        return self._found.keys if self._found is not None else []
 
     @property
     def is_open(self) -> bool:
@@ -103,44 +110,83 @@ class SessionSearch(Vertical):
         self.remove_class("-open")
         self.post_message(self.Closed(self))
         self.query_text = event.value
-        self.matches, self.index = [], -1
+        self.index = -1
         self._answer_due = True
-        self._run(keep=None)
+        self._search(keep=None)
 
     def set_rows(
         self, turns: list[Turn], row_labels: dict[str, str], *, loading: bool = False
     ) -> None:
-        """The rows to search changed (a load arrived, the branch grew, labels changed)."""
+        """New rows to search (a load arrived): the query, if any, is searched again."""
         self._turns, self._row_labels, self._loading = turns, row_labels, loading
         if self.query_text:
-            current = self.matches[self.index] if 0 <= self.index < len(self.matches) else None
-            self._run(keep=current, quiet=True)
+            self._search(keep=self._current())
 
-    def _run(self, *, keep: str | None, quiet: bool = False) -> None:
+    def grew(
+        self,
+        turns: list[Turn],
+        row_labels: dict[str, str],
+        changes: Iterable[TurnChanges],
+        relabelled: Iterable[str] = (),
+    ) -> None:
+        """The branch grew (a follow batch): search only the rows it added or changed."""
+        self._turns, self._row_labels = turns, row_labels
+        if not self.query_text:
+            return
+        changed = changed_rows(changes, relabelled)
+        found = self._found
+        if found is None or not changed:
+            return
+        current = self._current()
+        start = found.update(turns, changed, row_labels)
+        if start is None:
+            return
+        if current is not None and self.index >= start:
+            self.index = found.keys.index(current, start) if current in found else -1
+        self._show(move=False)
+
+    # -- searching the whole branch --------------------------------------------------------------
+
+    def _current(self) -> str | None:
+        matches = self.matches
+        return matches[self.index] if 0 <= self.index < len(matches) else None
+
+    def _search(self, *, keep: str | None) -> None:
+        """Search the whole branch for the query."""
+        self._found = None
         query = self.query_text
         if not query:
+            self.index = -1
             self.post_message(self.Status(self, ""))
             self.post_message(self.Found(self, None, frozenset(), ""))
             return
         if self._turns is None:
-            self.post_message(
-                self.Status(self, f"searching for {query!r}… (the session is loading)")
-            )
+            note = f"searching for {query!r}… (the session is loading)"
+            self.post_message(self.Status(self, note))
             return
-        self.matches = search_turns(self._turns, query, self._row_labels)
-        move = not quiet or self._answer_due  # only the user's own search moves the view
-        self._answer_due = False
-        keys = frozenset(self.matches)
-        if not self.matches:
+        found = SearchMatches(query, search_turns(self._turns, query, self._row_labels))
+        self._found = found
+        move, self._answer_due = self._answer_due, False
+        self.index = found.keys.index(keep) if keep is not None and keep in found else -1
+        self._show(move=move)
+
+    # -- saying where the user is --------------------------------------------------------------
+
+    def _show(self, *, move: bool) -> None:
+        """Mark the matches and say how many; with ``move`` (the user asked), go to the first."""
+        found = self._found
+        if found is None:
+            return
+        query = found.query
+        keys = frozenset(found.keys)
+        if not found.keys:
             self.index = -1
             self.post_message(self.Found(self, None, keys, query))
             self.post_message(self.Status(self, f"no match for {query!r}{self._loading_note()}"))
             return
         if move:
             self.index = 0
-        else:  # stay where the user is; on none ("match 0 of …"): n and N go from there
-            self.index = self.matches.index(keep) if keep is not None and keep in keys else -1
-        self.post_message(self.Found(self, self.matches[0] if move else None, keys, query))
+        self.post_message(self.Found(self, found.keys[self.index] if move else None, keys, query))
         self._say()
 
     def _loading_note(self) -> str:
@@ -157,18 +203,21 @@ class SessionSearch(Vertical):
 
     def step(self, delta: int) -> None:
         """``n`` / ``N``: the next or previous match."""
-        if not self.matches:
-            self.post_message(
-                self.Status(self, "no search: press / to search" if not self.query_text else "")
-            )
-            if self.query_text:
-                self._run(keep=None)
+        query = self.query_text
+        if not query:
+            self.post_message(self.Status(self, "no search: press / to search"))
+            return
+        matches = self.matches
+        if self._found is None:  # waiting for the first rows
+            note = " (the session is loading)"
+            self.post_message(self.Status(self, f"searching for {query!r}…{note}"))
+            return
+        if not matches:
+            self.post_message(self.Status(self, f"no match for {query!r}{self._loading_note()}"))
             return
         if self.index < 0:  # on none yet: n goes to the first, N to the last
-            self.index = 0 if delta > 0 else len(self.matches) - 1
+            self.index = 0 if delta > 0 else len(matches) - 1
         else:
-            self.index = (self.index + delta) % len(self.matches)
-        self.post_message(
-            self.Found(self, self.matches[self.index], frozenset(self.matches), self.query_text)
-        )
+            self.index = (self.index + delta) % len(matches)
+        self.post_message(self.Found(self, matches[self.index], frozenset(matches), query))
         self._say()
