@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from threading import Event
 
 from ink_tui.session.view import Item, Turn, TurnChanges
 
@@ -76,11 +77,14 @@ def search_turns(
     turns: list[Turn],
     query: str,
     row_labels: Mapping[str, str] | None = None,
+    *,
+    cancelled: Event | None = None,
 ) -> list[str]:
     """Keys of the rows (prompts, text, thinking, tool calls and their output, labels) holding
     ``query``. ``row_labels`` maps a row key to the label shown on it.
 
-    Case-insensitive; in transcript order.
+    Case-insensitive; in transcript order. Once ``cancelled`` is set the scan stops, returning
+    what it found so far (the caller drops it).
     """
     needle = query.casefold()
     if not needle:
@@ -88,6 +92,8 @@ def search_turns(
     shown = row_labels or {}
     found: list[str] = []
     for turn in turns:
+        if cancelled is not None and cancelled.is_set():
+            break
         if row_holds(turn, needle, shown):
             found.append(turn.key)
         for item in turn.items:

@@ -1,5 +1,6 @@
-"""Pilot tests of the session view's search (issue 9 review A3): a search running again by itself
-never moves the user, and a follow batch searches only the rows it brought.
+"""Pilot tests of the session view's search off the event loop (issue 9 review A3): a follow
+batch searches only the rows it brought, a search of the whole branch runs in a thread (and the
+view stays live meanwhile), and a search running again by itself never moves the user.
 
 Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 """
@@ -13,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from waiting import DEFAULT_TIMEOUT, wait_for
+from textual.widgets import Input
+from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
 import ink_tui.session.rows as rows
 import ink_tui.ui.widgets.session_search as session_search
@@ -153,8 +155,8 @@ async def test_a_new_match_while_paused_is_counted_not_jumped_to(
         assert _position(screen) == (1, 1)
 
 
-async def test_after_a_big_load_the_search_runs_again_and_does_not_move(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
+async def test_after_a_big_load_the_search_runs_again_in_a_thread_and_does_not_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any, scans: ScanSpy
 ) -> None:
     import ink_tui.ui.screens.session_load as session_load
     from ink_tui.demo import generate_session
@@ -191,6 +193,8 @@ async def test_after_a_big_load_the_search_runs_again_and_does_not_move(
             release.set()
         await wait_for(pilot, lambda: "match 0 of" in _status(screen), "the matches counted")
         assert _cursor_key(screen) == where  # the view did not move by itself
+        assert all(scan.thread is not threading.main_thread() for scan in scans.scans)
+        assert len(scans.scans) == 2  # the search on Enter, then again once loaded
         await pilot.press("n")
         await wait_for(pilot, lambda: "match 1 of" in _status(screen), "n to the first match")
         assert _cursor_key(screen) == screen.search.matches[0]
@@ -246,3 +250,64 @@ async def test_a_follow_batch_searches_only_the_rows_it_brought(
         assert screen.loaded is not None
         assert screen.search.matches == search_turns(screen.loaded.turns, "needle")
         assert _cursor_key(screen) == first  # still on the first match
+
+
+# -- 3. the whole-branch search runs in a thread ---------------------------------------------------
+
+
+async def test_enter_searches_in_a_thread_and_the_view_stays_live(
+    tmp_path: Path, make_app: Any, scans: ScanSpy
+) -> None:
+    scans.held = ("answer",)
+    writer = _writer(tmp_path)
+    async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
+        try:
+            screen = await _screen(pilot)
+            await pilot.press("slash", *"answer", "enter")
+            await wait_for(pilot, lambda: scans.scans, "the search to start")
+            assert scans.scans[0].thread is not threading.main_thread()
+            await wait_for(
+                pilot, lambda: "searching for 'answer'…" in _status(screen), "searching…"
+            )
+            await pilot.press("n")  # no match yet to go to
+            assert "searching for 'answer'…" in _status(screen)
+            await pilot.press("slash", *"needle")  # the view answers keys meanwhile
+            assert screen.query_one(Input).value == "needle"
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: "match 1 of 2" in _status(screen), "needle's matches")
+            held = scans.scans[0].cancelled
+            assert held is not None and held.is_set()  # the first search was cancelled
+        finally:
+            scans.release.set()
+        await wait_for(pilot, workers_finished(pilot.app), "the cancelled search to end")
+        assert "match 1 of 2" in _status(screen)  # its late result, if any, was dropped
+        assert screen.loaded is not None
+        assert screen.search.matches == search_turns(screen.loaded.turns, "needle")
+
+
+async def test_rows_arriving_during_a_search_are_merged_when_it_ends(
+    tmp_path: Path, make_app: Any, scans: ScanSpy
+) -> None:
+    scans.held = ("needle",)
+    writer = _writer(tmp_path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        try:
+            screen = await _screen(pilot, following=True)
+            await pilot.press("slash", *"needle", "enter")
+            await wait_for(pilot, lambda: "searching for" in _status(screen), "searching…")
+            writer.append_message({"role": "user", "content": "needle while searching"})
+            await wait_for(
+                pilot,
+                lambda: (
+                    "needle while searching"
+                    in str(screen.query_one(SessionTree).root.children[-1].label)
+                ),
+                "the new turn",
+            )
+        finally:
+            scans.release.set()
+        await wait_for(pilot, lambda: _position(screen) == (1, 3), "three matches")
+        assert len(scans.scans) == 1
+        assert screen.loaded is not None
+        assert screen.search.matches == search_turns(screen.loaded.turns, "needle")

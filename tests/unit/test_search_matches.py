@@ -156,6 +156,15 @@ def test_a_label_on_a_row_whose_text_matches_keeps_it() -> None:
     assert found.keys == before
 
 
+def test_the_scan_stops_once_cancelled() -> None:
+    import threading
+
+    branch = _long_branch()
+    cancelled = threading.Event()
+    cancelled.set()
+    assert search_turns(branch.turns, "needle", cancelled=cancelled) == []
+
+
 # -- the property: batch by batch, the matches are what a whole search finds ----------------------
 
 WORDS = st.sampled_from(["needle", "hay", "Needle", "nee", "dle", "stack"])

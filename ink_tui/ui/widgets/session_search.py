@@ -1,10 +1,11 @@
 """Search in the session view: the query line, the matches, and where the user is among them.
 
-The search runs over the rows the screen has loaded (:meth:`SessionSearch.set_rows`). While a
-big session is still loading, it searches what is there, says so, and runs again by itself when
-the whole branch arrives, keeping the match the user is on; a query typed before anything loaded
-waits for the first rows. As a followed session grows (:meth:`SessionSearch.grew`) only the new
-and changed rows are searched, merged into the matches in transcript order.
+The search runs over the rows the screen has loaded (:meth:`SessionSearch.set_rows`), in a
+thread: the status line says "searching…" meanwhile and the view stays live. While a big session
+is still loading, it searches what is there, says so, and runs again by itself when the whole
+branch arrives, keeping the match the user is on; a query typed before anything loaded waits for
+the first rows. As a followed session grows (:meth:`SessionSearch.grew`) only the new and changed
+rows are searched, merged into the matches in transcript order.
 
 Only the user moves to a match: Enter goes to the first one, ``n``/``N`` to the next or previous.
 A search that runs again by itself (a load completed, a follow batch arrived) updates the marks
@@ -17,14 +18,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from textual import on
+from textual import on, work
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
+from textual.worker import get_current_worker
 
+from ink_tui.logs import unforeseen
 from ink_tui.session.rows import SearchMatches, changed_rows, search_turns
 from ink_tui.session.view import Turn, TurnChanges
 
@@ -72,19 +75,33 @@ class SessionSearch(Vertical):
 
         search: SessionSearch
 
+    @dataclass
+    class Scanned(Message):
+        """A search of the whole branch ended (``keys``: the matches; ``error``: it failed)."""
+
+        search: SessionSearch
+        generation: int
+        query: str
+        keys: list[str] = field(default_factory=list)
+        error: str = ""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.query_text = ""
         self.index = -1  # the match the user is on (-1: none yet)
-        self._found: SearchMatches | None = None  # None: not searched yet
+        self._found: SearchMatches | None = None  # None: not searched yet, or searching
         self._turns: list[Turn] | None = None
         self._row_labels: dict[str, str] = {}
         self._loading = True
+        self._generation = 0  # of the whole-branch search under way; older results are dropped
+        self._scanning = False
+        self._queued: set[str] = set()  # rows added or changed while the search ran
+        self._keep: str | None = None  # the match to stay on once the search under way ends
         self._answer_due = False  # Enter's search has not answered yet: its result moves
 
     @property
     def matches(self) -> list[str]:
-        """The keys of the matching rows, in transcript order."""
+        """The keys of the matching rows, in transcript order (empty while searching)."""
         return self._found.keys if self._found is not None else []
 
     @property
@@ -120,7 +137,7 @@ class SessionSearch(Vertical):
         """New rows to search (a load arrived): the query, if any, is searched again."""
         self._turns, self._row_labels, self._loading = turns, row_labels, loading
         if self.query_text:
-            self._search(keep=self._current())
+            self._search(keep=self._keep if self._scanning else self._current())
 
     def grew(
         self,
@@ -134,6 +151,9 @@ class SessionSearch(Vertical):
         if not self.query_text:
             return
         changed = changed_rows(changes, relabelled)
+        if self._scanning:
+            self._queued |= changed  # merged when the search under way ends
+            return
         found = self._found
         if found is None or not changed:
             return
@@ -152,21 +172,57 @@ class SessionSearch(Vertical):
         return matches[self.index] if 0 <= self.index < len(matches) else None
 
     def _search(self, *, keep: str | None) -> None:
-        """Search the whole branch for the query."""
-        self._found = None
+        """Search the whole branch for the query, in a thread (one at a time)."""
+        self._generation += 1
+        self._found, self._queued, self._keep = None, set(), keep
         query = self.query_text
         if not query:
+            self._scanning = False
+            self.workers.cancel_group(self, "session-search")
             self.index = -1
             self.post_message(self.Status(self, ""))
             self.post_message(self.Found(self, None, frozenset(), ""))
             return
         if self._turns is None:
+            self._scanning = False
             note = f"searching for {query!r}… (the session is loading)"
             self.post_message(self.Status(self, note))
             return
-        found = SearchMatches(query, search_turns(self._turns, query, self._row_labels))
-        self._found = found
+        self._scanning = True
+        self.post_message(self.Status(self, f"searching for {query!r}…"))
+        # A copy of the turn list: rows that arrive while it runs are queued and merged after.
+        self._scan(list(self._turns), query, dict(self._row_labels), self._generation)
+
+    @work(thread=True, exclusive=True, group="session-search")
+    def _scan(
+        self, turns: list[Turn], query: str, row_labels: dict[str, str], generation: int
+    ) -> None:
+        worker = get_current_worker()
+        try:
+            keys = search_turns(turns, query, row_labels, cancelled=worker.cancelled_event)
+        except Exception as error:  # a bug: logged, and said in one line
+            problem = unforeseen(error, "the session search")
+            self.post_message(self.Scanned(self, generation, query, error=problem))
+            return
+        if not worker.is_cancelled:
+            self.post_message(self.Scanned(self, generation, query, keys))
+
+    @on(Scanned)
+    def _scanned(self, message: Scanned) -> None:
+        message.stop()
+        if message.generation != self._generation or message.query != self.query_text:
+            return  # a search replaced since
+        self._scanning = False
+        if message.error:
+            self._answer_due = False
+            self.post_message(self.Status(self, message.error))
+            return
+        found = SearchMatches(message.query, message.keys)
+        if self._queued and self._turns is not None:
+            found.update(self._turns, self._queued, self._row_labels)
+        self._found, self._queued = found, set()
         move, self._answer_due = self._answer_due, False
+        keep = self._keep
         self.index = found.keys.index(keep) if keep is not None and keep in found else -1
         self._show(move=move)
 
@@ -208,8 +264,8 @@ class SessionSearch(Vertical):
             self.post_message(self.Status(self, "no search: press / to search"))
             return
         matches = self.matches
-        if self._found is None:  # waiting for the first rows
-            note = " (the session is loading)"
+        if self._found is None:  # under way, or waiting for the first rows
+            note = "" if self._scanning else " (the session is loading)"
             self.post_message(self.Status(self, f"searching for {query!r}…{note}"))
             return
         if not matches:
