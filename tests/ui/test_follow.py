@@ -35,7 +35,7 @@ def _writer(tmp_path: Path) -> SessionWriter:
 async def _following(pilot: Any) -> SessionScreen:
     def following() -> SessionScreen | None:
         screen = pilot.app.screen
-        return screen if isinstance(screen, SessionScreen) and screen.following else None
+        return screen if isinstance(screen, SessionScreen) and screen.live.following else None
 
     screen = await wait_for(pilot, following, "the session view following its file")
     assert screen is not None
@@ -85,7 +85,7 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: A
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         await pilot.press("k")
-        assert screen.paused
+        assert screen.live.paused
         writer.append_message({"role": "user", "content": "while paused"})
         writer.append_message(_assistant([{"type": "text", "text": "ok"}]))
         status = screen.query_one("#search-status")
@@ -95,7 +95,7 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: A
         tree = screen.query_one(SessionTree)
         assert "while paused" not in str(tree.cursor_node.label)
         await pilot.press("F")
-        assert not screen.paused
+        assert not screen.live.paused
         await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("ok"), "jump to end")
 
 
@@ -127,10 +127,10 @@ async def test_f_toggles_following(tmp_path: Path, make_app: Any) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         await pilot.press("f")
-        assert not screen.following
+        assert not screen.live.following
         assert "LIVE" not in str(screen.query_one("#session-header").render())
         await pilot.press("f")
-        await wait_for(pilot, lambda: screen.following, "following again")
+        await wait_for(pilot, lambda: screen.live.following, "following again")
 
 
 async def test_a_newer_session_is_offered_and_s_switches(tmp_path: Path, make_app: Any) -> None:
@@ -142,7 +142,7 @@ async def test_a_newer_session_is_offered_and_s_switches(tmp_path: Path, make_ap
         await wait_for(pilot, lambda: screen.loaded.leaf_id == writer.leaf_id, "the prompt")
         newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
         newer.append_message({"role": "user", "content": "a brand new session"})
-        await wait_for(pilot, lambda: screen.newer_session == newer.path, "the offer")
+        await wait_for(pilot, lambda: screen.live.newer_session == newer.path, "the offer")
         await pilot.press("s")
         await wait_for(
             pilot,

@@ -59,14 +59,14 @@ async def test_starting_to_follow_reads_nothing_on_the_event_loop(
         screen = await wait_for(pilot, loaded, "the session view")
         monkeypatch.setattr(Path, "open", opening)
         await pilot.press("f")
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         writer.append_message({"role": "user", "content": "a new prompt"})
         await wait_for(
             pilot, lambda: screen.loaded.entries[-1].id == writer.leaf_id, "the new prompt"
         )
         newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
         newer.append_message({"role": "user", "content": "a newer session"})
-        await wait_for(pilot, lambda: screen.newer_session == newer.path, "the newer session")
+        await wait_for(pilot, lambda: screen.live.newer_session == newer.path, "the newer session")
     assert on_loop == []
 
 
@@ -82,7 +82,7 @@ async def test_opening_the_branches_while_following_copies_the_session_once(
 
         def following() -> SessionScreen | None:
             screen = pilot.app.screen
-            return screen if isinstance(screen, SessionScreen) and screen.following else None
+            return screen if isinstance(screen, SessionScreen) and screen.live.following else None
 
         view = await wait_for(pilot, following, "following")
         await pilot.press("b")

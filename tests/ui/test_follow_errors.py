@@ -58,7 +58,7 @@ async def test_an_unforeseen_error_while_following_is_logged_and_stops_following
         )
         await wait_for(pilot, lambda: line in _notes(app), "the error's line")
         assert f"(traceback in {log_file})" in _notes(app)
-        await wait_for(pilot, lambda: not screen.following, "following stopped")
+        await wait_for(pilot, lambda: not screen.live.following, "following stopped")
         assert app.screen is screen and "LIVE" not in screen.query_one("#session-header").text
     assert "in broken_poll" in log_file.read_text()
 
@@ -78,7 +78,7 @@ async def test_a_folder_that_cannot_be_watched_stops_following_with_its_reason(
         screen = await wait_for(pilot, lambda: _session_screen(pilot), "the session view")
         line = f"following stopped: cannot watch {path.parent}: No such file or directory"
         await wait_for(pilot, lambda: line in _notes(app), "the reason")
-        await wait_for(pilot, lambda: not screen.following, "following stopped")
+        await wait_for(pilot, lambda: not screen.live.following, "following stopped")
     assert not log_file.exists()  # foreseen: no traceback
 
 

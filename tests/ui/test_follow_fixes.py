@@ -39,7 +39,7 @@ def _writer(tmp_path: Path) -> SessionWriter:
 async def _following(pilot: Any) -> SessionScreen:
     def ready() -> bool:
         screen = pilot.app.screen
-        return isinstance(screen, SessionScreen) and screen.following
+        return isinstance(screen, SessionScreen) and screen.live.following
 
     await wait_for(pilot, ready, "following")
     screen = pilot.app.screen
@@ -71,7 +71,7 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
         screen = await _following(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("k", "k")
-        assert screen.paused
+        assert screen.live.paused
         writer.append_message({"role": "user", "content": "while away"})
         await wait_for(
             pilot,
@@ -79,7 +79,7 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
             "the counter",
         )
         await pilot.press("end")
-        assert not screen.paused
+        assert not screen.live.paused
         await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("while away"), "the end")
         writer.append_message(_assistant("and following again"))
         await wait_for(
@@ -123,7 +123,7 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
         assert "any more" in _banner(screen)  # it stays (not a toast)
         assert "Ink cannot open this file (line 8)" in _header(screen)
         await pilot.press("f")  # stop following: no LIVE, the trouble still said
-        await wait_for(pilot, lambda: not screen.following, "following stopped")
+        await wait_for(pilot, lambda: not screen.live.following, "following stopped")
         assert "LIVE" not in _header(screen) and "⚠ Ink cannot open this file" in _header(screen)
         assert "any more" in _banner(screen)
 

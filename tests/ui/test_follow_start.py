@@ -101,7 +101,7 @@ async def test_a_complete_last_line_ink_rejects_is_followed_as_the_file_s_troubl
         screen = await wait_for(pilot, lambda: _screen(pilot), "the session view")
         if how == "f":
             await pilot.press("f")
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         await wait_for(pilot, lambda: _banner(screen), "the banner")
         assert "line 8 is not a valid record (invalid JSON" in _banner(screen)
         assert "line 8 rejected" in _header(screen)
@@ -122,14 +122,14 @@ async def test_a_file_repaired_while_followed_loses_its_old_trouble(
     leaf, healthy = writer.leaf_id, writer.path.read_bytes()
     async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await wait_for(pilot, lambda: _screen(pilot), "the session view")
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         with writer.path.open("ab") as stream:
             stream.write(BAD_LINE)
         await wait_for(pilot, lambda: "line 8 rejected" in _header(screen), "the trouble")
         first = screen.loaded
         writer.path.write_bytes(healthy)  # the file shrank: read again from the start
         await wait_for(
-            pilot, lambda: screen.loaded is not first and screen.following, "following again"
+            pilot, lambda: screen.loaded is not first and screen.live.following, "following again"
         )
         await wait_for(pilot, lambda: not _banner(screen), "the banner gone")
         assert "rejected" not in _header(screen) and "⚠" not in _header(screen)
@@ -186,10 +186,10 @@ async def test_f_while_the_session_loads_follows_the_whole_branch_once_it_is_rea
         screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
         assert screen.loaded is not None and screen.loaded.earlier > 0
         await pilot.press("f")
-        assert not screen.following
+        assert not screen.live.following
         assert "following starts once it is read" in _status(screen)
         release.set()
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         assert screen.loaded is not None and not screen.loaded.earlier
         assert "following starts" not in _status(screen)
         turns = screen.loaded.stats.turns
@@ -216,7 +216,7 @@ async def test_f_twice_while_the_session_loads_does_not_follow(
         await wait_for(
             pilot, lambda: screen.loaded is not None and not screen.loaded.earlier, "all"
         )
-        assert not screen.following
+        assert not screen.live.following
 
 
 async def test_follow_from_the_command_line_says_it_waits_for_the_whole_branch(
@@ -227,9 +227,9 @@ async def test_follow_from_the_command_line_says_it_waits_for_the_whole_branch(
     async with make_app(open_path=path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
         assert "following starts once it is read" in _status(screen)
-        assert not screen.following
+        assert not screen.live.following
         release.set()
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         assert screen.loaded is not None and not screen.loaded.earlier
 
 
@@ -244,7 +244,7 @@ async def test_a_newer_session_seen_by_a_stopped_watcher_is_not_offered(
     writer = _writer(tmp_path)
     async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await wait_for(pilot, lambda: _screen(pilot), "the session view")
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         stopped = screen.live._follower
         assert stopped is not None
         await pilot.press("f")
@@ -252,5 +252,5 @@ async def test_a_newer_session_seen_by_a_stopped_watcher_is_not_offered(
         newer.append_message({"role": "user", "content": "a newer session"})
         screen.live.post_message(NewerSession(newer.path, stopped))  # posted as it stopped
         await pilot.pause()
-        assert screen.newer_session is None
+        assert screen.live.newer_session is None
         assert not any("newer session" in str(note.message) for note in pilot.app._notifications)

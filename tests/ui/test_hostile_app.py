@@ -139,7 +139,7 @@ async def test_a_hostile_line_appended_while_following_is_a_literal_notice(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, SessionScreen) and app.screen.following,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.live.following,
             "following",
         )
         with path.open("a", encoding="utf-8") as stream:
@@ -165,12 +165,12 @@ async def test_a_newer_session_with_a_hostile_file_name_is_a_literal_notice(
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, SessionScreen) and app.screen.following,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.live.following,
             "following",
         )
         screen = app.screen
         newer = write_session(folder(tmp_path), session_lines("n0000000-newer"), name)
-        await wait_for(pilot, lambda: screen.newer_session == newer, "the newer session")
+        await wait_for(pilot, lambda: screen.live.newer_session == newer, "the newer session")
         await wait_for(pilot, lambda: toast_shows(app, shown), "the newer-session notice")
         assert_safe(app)
 

@@ -86,7 +86,7 @@ async def test_running_times_and_the_last_write_use_the_apps_clock(
     app = make_app(open_path=writer.path, follow=True, clock=lambda: now[0])
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
-        await wait_for(pilot, lambda: screen.following, "following")
+        await wait_for(pilot, lambda: screen.live.following, "following")
         tree = screen.query_one(SessionTree)
         await wait_for(pilot, lambda: "⟳ running 42s" in str(tree.cursor_node.label), "42s")
         writer.append_message({"role": "user", "content": "and now?"})

@@ -51,7 +51,7 @@ async def _screen(pilot: Any, *, following: bool = False) -> SessionScreen:
         return (
             isinstance(screen, SessionScreen)
             and screen.loaded is not None
-            and (screen.following or not following)
+            and (screen.live.following or not following)
         )
 
     await wait_for(pilot, ready, "the session view" + (" following" if following else ""))
@@ -126,7 +126,7 @@ async def test_a_new_match_while_following_is_counted_and_following_goes_on(
         await wait_for(pilot, lambda: "no match for 'zebra'" in _status(screen), "no match")
         prompt = writer.append_message({"role": "user", "content": "a zebra appears"})
         await wait_for(pilot, lambda: _position(screen)[1] == 1, "the new match counted")
-        assert not screen.paused  # the search did not stop following to show it
+        assert not screen.live.paused  # the search did not stop following to show it
         assert "match 0 of 1" in _status(screen)
         await pilot.press("n")
         assert _cursor_key(screen) == f"{prompt['id']}:turn"
@@ -141,7 +141,7 @@ async def test_a_new_match_while_paused_is_counted_not_jumped_to(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _screen(pilot, following=True)
         await pilot.press("k", "k")  # up a little: following pauses
-        assert screen.paused
+        assert screen.live.paused
         await pilot.press("slash", *"zebra", "enter")
         await wait_for(pilot, lambda: "no match for 'zebra'" in _status(screen), "no match")
         where = _cursor_key(screen)

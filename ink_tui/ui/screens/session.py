@@ -17,20 +17,15 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Footer, Input, Tree
 
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
-from ink_tui.ui.options import app_now
-from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, torn_note
-from ink_tui.ui.widgets.session_header import (
-    HeaderState,
-    LiveState,
-    SessionHeader,
-)
+from ink_tui.ui.widgets.banner import Banner
+from ink_tui.ui.widgets.session_header import HeaderState, SessionHeader
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch, match_pattern
 from ink_tui.ui.widgets.session_tree import SessionTree
@@ -41,10 +36,6 @@ __all__ = ["NARROW_BELOW", "SessionScreen"]
 
 
 NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
-
-
-def _holds(text: str, query: str) -> bool:
-    return query.casefold() in text.casefold()
 
 
 class SessionScreen(Screen[None]):
@@ -64,11 +55,10 @@ class SessionScreen(Screen[None]):
         self._follow_after_load = follow
         self._reading = False  # a load runs: following waits for the whole branch
         self._from_transcript: set[str] = set()
-        self._banner_note = ""
 
     def compose(self) -> ComposeResult:
         yield SessionHeader(id="session-header")
-        yield Static("", id="follow-banner", classes="error-banner")
+        yield Banner(id="follow-banner", classes="error-banner")
         yield BranchLoader(id="loader")
         with Horizontal(id="session-body"):
             yield SessionTree("branch", id="session-tree")
@@ -85,19 +75,6 @@ class SessionScreen(Screen[None]):
     loader = getters.query_one(BranchLoader)
     status = getters.query_one(StatusLine)
 
-    # The follow state, as the screen's (tests and the palette read it).
-    @property
-    def following(self) -> bool:
-        return self.live.following
-
-    @property
-    def paused(self) -> bool:
-        return self.live.paused
-
-    @property
-    def newer_session(self) -> Path | None:
-        return self.live.newer_session
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_tree":  # only a narrow view hides the tree
             return self.has_class("-narrow")
@@ -113,7 +90,6 @@ class SessionScreen(Screen[None]):
         tree.auto_expand = False
         tree.focus()
         self.call_after_refresh(self.keys.focus_view)
-        self.query_one("#follow-banner", Static).display = False
         self.reload(self.leaf_id)
 
     # -- loading -----------------------------------------------------------------------------
@@ -194,13 +170,8 @@ class SessionScreen(Screen[None]):
     def _show_header(self) -> None:
         if self.loaded is None:
             return
-        live = self.live
-        state = None
-        if live.following or live.trouble is not None:
-            trouble = live.trouble.short if live.trouble is not None else None
-            state = LiveState(live.last_write, app_now(self), trouble, live.following)
         title = self.loaded.header.get("name") or self._fallback_title
-        self.query_one(SessionHeader).show(HeaderState(title, self.loaded, state))
+        self.query_one(SessionHeader).show(HeaderState(title, self.loaded, self.live.header_state))
 
     # -- keeping tree and transcript in step -------------------------------------------------
 
@@ -262,10 +233,8 @@ class SessionScreen(Screen[None]):
         if key is None:
             return
         item = find_item(self.loaded.turns, key) if self.loaded is not None else None
-        if item is not None and item.kind == "thinking":
-            self.transcript.open_thinking(key)  # a match inside hidden thinking: show it
-        elif item is not None and item.tool is not None and _holds(item.tool.output, message.query):
-            self.transcript.open_output(key)  # in the output: it may be past the cut, or hidden
+        if item is not None:
+            self.transcript.open_match(item, message.query)
         self.live.pause()
         self.reveal(key)
 
@@ -308,12 +277,7 @@ class SessionScreen(Screen[None]):
     def _follow_changed(self, message: LiveFollow.Changed) -> None:
         live = self.live
         self._show_header()
-        note = live.trouble.note if live.trouble is not None else ""
-        banner = self.query_one("#follow-banner", Static)
-        if banner.display != bool(note) or (note and note != self._banner_note):
-            banner.update(plain(note))
-            banner.display = bool(note)
-        self._banner_note = note
+        self.query_one(Banner).say(live.trouble.note if live.trouble is not None else "")
         self.status.say(live.status, "follow")
 
     @on(LiveFollow.Running)

@@ -27,6 +27,7 @@ from ink_tui.session.view import TurnChanges
 from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
+from ink_tui.ui.widgets.session_header import LiveState
 
 __all__ = ["LiveFollow"]
 
@@ -139,6 +140,14 @@ class LiveFollow(Widget):
         if self.following and self.paused:
             self.paused, self.unseen = False, 0
             self.post_message(self.Changed(self))
+
+    @property
+    def header_state(self) -> LiveState | None:
+        """What the header shows about following (``None``: nothing)."""
+        if not self.following and self.trouble is None:
+            return None
+        trouble = self.trouble.short if self.trouble is not None else None
+        return LiveState(self.last_write, app_now(self), trouble, self.following)
 
     @property
     def status(self) -> str:

@@ -70,6 +70,14 @@ class SessionReplay(Transcript):
         for key in changed:
             self.refresh_block(key)
 
+    def open_match(self, item: Item, query: str) -> None:
+        """Show the part of row ``item`` a search for ``query`` found, were it hidden: thinking,
+        or a tool's output (it may be past the cut, or hidden)."""
+        if item.kind == "thinking":
+            self.open_thinking(item.key)
+        elif item.tool is not None and query.casefold() in item.tool.output.casefold():
+            self.open_output(item.key)
+
     def open_thinking(self, key: str) -> None:
         """Show the thinking of row ``key`` although thinking is hidden (a search found it)."""
         if not self.options.show_thinking and key not in self.options.thinking_open:
