@@ -24,8 +24,9 @@ import re
 from typing import Any, Final
 
 from ink_tui.session.lines import JS_WHITESPACE
+from ink_tui.session.reader import SessionFile
 from ink_tui.session.skills import skill_summary
-from ink_tui.session.tree import ModelRef
+from ink_tui.session.tree import ModelRef, explicit_model_selection, restored_model
 
 __all__ = [
     "EMPTY_TITLE",
@@ -36,6 +37,7 @@ __all__ = [
     "js_trim",
     "model_title",
     "printable",
+    "session_title",
     "skill_summary",
 ]
 
@@ -94,3 +96,22 @@ def first_line_title(content: Any) -> str:
 def model_title(model: ModelRef) -> str:
     """``(model: provider/modelId)``, the title of a session holding only a model selection."""
     return printable(f"(model: {model.provider}/{model.model_id})")
+
+
+def session_title(session: SessionFile) -> str:
+    """The title of an opened session without a name, by Ink's ``/sessions`` rule:
+    the first user message in whole-file order, else the model of a session holding only a
+    model selection, else ``(empty session)``. Reads one message at most (call it off the loop).
+    """
+    has_messages = False
+    for entry in session.entries:
+        if entry.type != "message":
+            continue
+        has_messages = True
+        message = entry.record.get("message")
+        if isinstance(message, dict) and message.get("role") == "user":
+            return first_line_title(message.get("content"))
+    model = restored_model(session)[0]
+    if not has_messages and explicit_model_selection(session) and model is not None:
+        return model_title(model)
+    return EMPTY_TITLE

@@ -20,10 +20,10 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
+from ink_tui.catalog.titles import session_title
 from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
-from ink_tui.ui.widgets.session_header import fallback_title
 
 __all__ = ["QUICK_ENTRIES", "BranchLoader", "torn_note"]
 
@@ -114,7 +114,7 @@ class BranchLoader(Widget):
             report = partial(self._report, _size(path), generation)
             session = open_session(path, warn=None, progress=report, complete_only=complete_only)
             leaf = leaf_id or session.leaf_id
-            title = fallback_title(session)
+            title = session_title(session)
             if len(session.entries) > QUICK_ENTRIES and not worker.is_cancelled:
                 quick = load_branch(session, leaf, last=QUICK_ENTRIES, models=True)
                 self.post_message(self.Loaded(quick, title, generation))

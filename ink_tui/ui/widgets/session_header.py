@@ -15,37 +15,15 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, model_title
 from ink_tui.humanize import compact_count, plural
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.reader import SessionFile
-from ink_tui.session.tree import explicit_model_selection, restored_model
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["HeaderState", "LiveState", "SessionHeader", "fallback_title"]
+__all__ = ["HeaderState", "LiveState", "SessionHeader"]
 
 MIN_TITLE = 12  # cells the title keeps, however narrow
 MIN_PROJECT = 16  # cells the project folder keeps when both are cut (else it is left out)
-
-
-def fallback_title(session: SessionFile) -> str:
-    """The title of a session without a name (``catalog.titles``, Ink's ``/sessions`` rule):
-    the first user message in whole-file order, else the model of a session holding only a
-    model selection, else ``(empty session)``. Reads one message at most (call it off the loop).
-    """
-    has_messages = False
-    for entry in session.entries:
-        if entry.type != "message":
-            continue
-        has_messages = True
-        message = entry.record.get("message")
-        if isinstance(message, dict) and message.get("role") == "user":
-            return first_line_title(message.get("content"))
-    model = restored_model(session)[0]
-    if not has_messages and explicit_model_selection(session) and model is not None:
-        return model_title(model)
-    return EMPTY_TITLE
 
 
 @dataclass(frozen=True, slots=True)
