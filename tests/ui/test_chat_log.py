@@ -161,3 +161,23 @@ async def test_a_pasted_multi_line_message_is_sent_whole(
         assert composer.value == ""
     user = [m for m in chat_kit.messages(chat_session) if m["message"]["role"] == "user"][-1]
     assert user["message"]["content"] == "Traceback:\n  line 1\n  line 2\nwhy?"
+
+
+async def test_the_composer_stops_blinking_under_a_question_and_blinks_again_after(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    """A blinking cursor under a modal would repaint the chat screen twice a second for
+    nothing (and make what is on screen depend on when it is looked at)."""
+    from ink_tui.ui.screens.chat_modals import ModelScreen
+
+    app = chat_kit.app(workdir, chat_session, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        composer = screen.query_one("#chat-input", Composer)
+        assert composer.cursor_blink
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the models")
+        assert not composer.cursor_blink
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "the chat again")
+        assert composer.cursor_blink

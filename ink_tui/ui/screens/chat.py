@@ -14,7 +14,6 @@ from typing import Any
 
 from textual import getters, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -29,6 +28,7 @@ from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session.tree import ModelRef
+from ink_tui.ui.keys import CHAT_BINDINGS
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.chat_modals import ModelScreen
@@ -61,19 +61,7 @@ class ChatScreen(Screen[None]):
 
     app = getters.app(InkAppBase)
 
-    BINDINGS = [
-        Binding("escape", "escape", "Interrupt / back"),
-        Binding("ctrl+o", "pick_model", "Model"),
-        Binding("ctrl+l", "compact", "Compact"),
-        Binding("ctrl+t", "toggle_thinking", "Thinking"),
-        Binding("pageup", "scroll_history('page_up')", "Page up", show=False),
-        Binding("pagedown", "scroll_history('page_down')", "Page down", show=False),
-        Binding("ctrl+home", "scroll_history('top')", "First message", show=False),
-        Binding("ctrl+end", "scroll_history('bottom')", "Latest", show=False),
-        # text, never the app's quit and help (no description: not listed anywhere)
-        Binding("q", "typed('q')", show=False),
-        Binding("question_mark", "typed('?')", show=False),
-    ]
+    BINDINGS = CHAT_BINDINGS
 
     HELP_NOTE = "In the chat pane ? and q are text, never keys: F1 shows these keys, ctrl+q quits."
 
@@ -187,6 +175,13 @@ class ChatScreen(Screen[None]):
 
     def note(self, text: str, style: str = "dim") -> None:
         self.log_view.note(text, style)
+
+    def on_screen_suspend(self) -> None:
+        # A blinking cursor under a question would repaint this screen twice a second.
+        self.composer.cursor_blink = False
+
+    def on_screen_resume(self) -> None:
+        self.composer.cursor_blink = True
 
     def _failure(self, error: Exception, where: str) -> None:
         """A failed action as one line (a bug's traceback logged): see ``agent.failures``."""
