@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Final
 
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -68,7 +69,8 @@ class PickerScreen(Screen[None]):
         Binding("space", "toggle_preview", "Preview"),
         Binding("n", "new_session", "New session"),
         Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
-        Binding("slash", "filter", "Filter", key_display="/"),
+        # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
+        Binding("slash", "filter", "Filter", key_display="/", priority=True),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
@@ -337,8 +339,10 @@ class PickerScreen(Screen[None]):
         self._start_scan()
 
     def action_filter(self) -> None:
-        # At once, not after a refresh: "/quokka⏎" typed fast goes into the filter.
-        self.set_focus(self.query_one("#filter", Input))
+        filter_input = self.query_one("#filter", Input)
+        if filter_input.has_focus:
+            raise SkipAction()  # "/" in the filter is text
+        self.set_focus(filter_input)  # at once, not after a refresh
 
     def action_escape(self) -> None:
         filter_input = self.query_one("#filter", Input)

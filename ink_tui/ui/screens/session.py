@@ -313,8 +313,10 @@ class SessionScreen(Screen[None]):
     def action_collapse(self) -> None:
         self.keys.collapse()
 
-    async def action_search(self) -> None:
-        await self.search.open()
+    def action_search(self) -> None:
+        if isinstance(self.focused, Input):
+            raise SkipAction()  # "/" in the query line is text
+        self.search.open()
 
     def action_next_match(self, delta: int) -> None:
         self.search.step(delta)

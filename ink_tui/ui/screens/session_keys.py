@@ -65,7 +65,8 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("right_square_bracket", "turn(1)", "Next turn", show=True, display="]"),
     Key("l", "expand", "Expand"),
     Key("h", "collapse", "Collapse"),
-    Key("slash", "search", "Search", show=True, display="/"),
+    # priority: handled as it is read, so the keys typed after it go to the query line
+    Key("slash", "search", "Search", show=True, display="/", priority=True),
     Key("n", "next_match(1)", "Next match"),
     Key("N", "next_match(-1)", "Previous match"),
     Key("t", "toggle_thinking", "Thinking", show=True),

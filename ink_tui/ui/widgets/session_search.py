@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from textual import on, work
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
@@ -108,14 +109,16 @@ class SessionSearch(Vertical):
     def is_open(self) -> bool:
         return self.has_class("-open")
 
-    async def open(self) -> None:
-        """Show the query line (made the first time: most views are never searched)."""
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="search the session (Enter: find, Esc: close)")
+
+    def open(self) -> None:
+        """Show the query line and give it the focus at once: the keys typed right after ``/``
+        (``/fetch⏎`` typed fast, or pasted) are read into it, never as the view's keys."""
         self.add_class("-open")
-        if not self.query(Input):
-            await self.mount(Input(placeholder="search the session (Enter: find, Esc: close)"))
         line = self.query_one(Input)
         line.value = ""
-        line.focus()
+        self.screen.set_focus(line)
 
     def action_close(self) -> None:
         self.remove_class("-open")
