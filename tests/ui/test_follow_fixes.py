@@ -10,29 +10,20 @@ import json
 from pathlib import Path
 from typing import Any
 
+from viewtext import assistant, banner_text, header_text, replay_text
 from waiting import wait_for
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
-from ink_tui.ui.widgets.transcript import Transcript
-
-
-def _assistant(text: str) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "blocks": [{"type": "text", "text": text}],
-        "usage": {"inputTokens": 3, "outputTokens": 2},
-        "stopReason": "end_turn",
-    }
 
 
 def _writer(tmp_path: Path) -> SessionWriter:
     writer = SessionWriter.new(tmp_path / "sessions" / "p", "/home/ada/code/calc-kit")
     for n in (1, 2, 3):
         writer.append_message({"role": "user", "content": f"prompt {n}"})
-        writer.append_message(_assistant(f"answer {n}"))
+        writer.append_message(assistant(f"answer {n}"))
     return writer
 
 
@@ -45,24 +36,6 @@ async def _following(pilot: Any) -> SessionScreen:
     screen = pilot.app.screen
     assert isinstance(screen, SessionScreen)
     return screen
-
-
-def _header(screen: SessionScreen) -> str:
-    return screen.query_one("#session-header").render().plain
-
-
-def _banner(screen: SessionScreen) -> str:
-    banner = screen.query_one("#follow-banner")
-    return str(banner.render()) if banner.display else ""
-
-
-def _replay(screen: SessionScreen) -> str:
-    transcript = screen.query_one(Transcript)
-    return "\n".join(
-        strip.text
-        for index in range(len(transcript.keys))
-        for strip in transcript.block_strips(index)
-    )
 
 
 async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: Any) -> None:
@@ -81,7 +54,7 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
         await pilot.press("end")
         assert not screen.live.paused
         await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("while away"), "the end")
-        writer.append_message(_assistant("and following again"))
+        writer.append_message(assistant("and following again"))
         await wait_for(
             pilot, lambda: "and following again" in str(tree.cursor_node.label), "following"
         )
@@ -96,10 +69,10 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
         turns = len(screen.query_one(SessionTree).root.children)
         with writer.path.open("ab") as stream:
             stream.write(b'{"type":"message","id":\n')  # a complete line, not JSON
-        await wait_for(pilot, lambda: _banner(screen), "the banner")
-        assert "line 8 is not a valid record (invalid JSON" in _banner(screen)
-        assert "torn final line" in _banner(screen)  # as the last line, Ink would drop it
-        assert "● LIVE" not in _header(screen) and "line 8 rejected" in _header(screen)
+        await wait_for(pilot, lambda: banner_text(screen), "the banner")
+        assert "line 8 is not a valid record (invalid JSON" in banner_text(screen)
+        assert "torn final line" in banner_text(screen)  # as the last line, Ink would drop it
+        assert "● LIVE" not in header_text(screen) and "line 8 rejected" in header_text(screen)
         after = {
             "type": "message",
             "id": "ffff000011112222",
@@ -109,23 +82,27 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
         }
         with writer.path.open("ab") as stream:  # (the writer refuses: the file changed)
             stream.write(json.dumps(after).encode() + b"\n")
-        await wait_for(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
-        assert "Ink cannot open this file any more: session line 8: invalid JSON" in _banner(screen)
-        assert "Ink cannot open this file (line 8)" in _header(screen)
+        await wait_for(pilot, lambda: "any more" in banner_text(screen), "Ink cannot open it")
+        assert "Ink cannot open this file any more: session line 8: invalid JSON" in banner_text(
+            screen
+        )
+        assert "Ink cannot open this file (line 8)" in header_text(screen)
         tree = screen.query_one(SessionTree)
         assert len(tree.root.children) == turns + 1  # what was shown is kept; following goes on
-        assert "written after it" in _replay(screen)
+        assert "written after it" in replay_text(screen)
         later = dict(after, id="ffff000011113333", parentId=after["id"])
         later["message"] = {"role": "user", "content": "and later still"}
         with writer.path.open("ab") as stream:
             stream.write(json.dumps(later).encode() + b"\n")
-        await wait_for(pilot, lambda: "and later still" in _replay(screen), "a later record")
-        assert "any more" in _banner(screen)  # it stays (not a toast)
-        assert "Ink cannot open this file (line 8)" in _header(screen)
+        await wait_for(pilot, lambda: "and later still" in replay_text(screen), "a later record")
+        assert "any more" in banner_text(screen)  # it stays (not a toast)
+        assert "Ink cannot open this file (line 8)" in header_text(screen)
         await pilot.press("f")  # stop following: no LIVE, the trouble still said
         await wait_for(pilot, lambda: not screen.live.following, "following stopped")
-        assert "LIVE" not in _header(screen) and "⚠ Ink cannot open this file" in _header(screen)
-        assert "any more" in _banner(screen)
+        assert "LIVE" not in header_text(screen) and "⚠ Ink cannot open this file" in header_text(
+            screen
+        )
+        assert "any more" in banner_text(screen)
 
 
 async def test_labels_and_model_switches_arriving_while_following_are_shown(
@@ -139,11 +116,13 @@ async def test_labels_and_model_switches_arriving_while_following_are_shown(
         tree = screen.query_one(SessionTree)
         writer.append_entry("label", {"targetId": target, "label": "start-here"})
         await wait_for(pilot, lambda: "# start-here" in str(tree.root.children[0].label), "label")
-        assert "# start-here" in _replay(screen)
+        assert "# start-here" in replay_text(screen)
         writer.append_session_model(ModelRef("zai", "glm-5.3"))
         writer.append_entry("thinkingLevelChange", {"thinkingLevel": "low"})
-        await wait_for(pilot, lambda: "· model → zai/glm-5.3" in _replay(screen), "the model row")
-        await wait_for(pilot, lambda: "thinking low" in _header(screen), "the header")
-        assert "zai/glm-5.3" in _header(screen)
+        await wait_for(
+            pilot, lambda: "· model → zai/glm-5.3" in replay_text(screen), "the model row"
+        )
+        await wait_for(pilot, lambda: "thinking low" in header_text(screen), "the header")
+        assert "zai/glm-5.3" in header_text(screen)
         writer.append_entry("label", {"targetId": target, "label": ""})
         await wait_for(pilot, lambda: "#" not in str(tree.root.children[0].label), "label removed")

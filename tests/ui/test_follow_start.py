@@ -13,30 +13,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from viewtext import assistant, banner_text, header_text, replay_text
 from waiting import DEFAULT_TIMEOUT, wait_for
 
 from ink_tui.session.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.screens.session_load import BranchLoader
-from ink_tui.ui.widgets.transcript import Transcript
 
 BAD_LINE = b'{"type":"message","id":\n'  # a complete line that is not JSON
-
-
-def _assistant(text: str) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "blocks": [{"type": "text", "text": text}],
-        "usage": {"inputTokens": 3, "outputTokens": 2},
-        "stopReason": "end_turn",
-    }
 
 
 def _writer(tmp_path: Path, turns: int = 3) -> SessionWriter:
     writer = SessionWriter.new(tmp_path / "sessions" / "p", "/home/ada/code/calc-kit")
     for n in range(1, turns + 1):
         writer.append_message({"role": "user", "content": f"prompt {n}"})
-        writer.append_message(_assistant(f"answer {n}"))
+        writer.append_message(assistant(f"answer {n}"))
     return writer
 
 
@@ -54,24 +45,6 @@ def _record(entry_id: str, parent: str | None, text: str) -> bytes:
 def _screen(pilot: Any) -> SessionScreen | None:
     screen = pilot.app.screen
     return screen if isinstance(screen, SessionScreen) and screen.loaded is not None else None
-
-
-def _header(screen: SessionScreen) -> str:
-    return screen.query_one("#session-header").render().plain
-
-
-def _banner(screen: SessionScreen) -> str:
-    banner = screen.query_one("#follow-banner")
-    return str(banner.render()) if banner.display else ""
-
-
-def _replay(screen: SessionScreen) -> str:
-    transcript = screen.query_one(Transcript)
-    return "\n".join(
-        strip.text
-        for index in range(len(transcript.keys))
-        for strip in transcript.block_strips(index)
-    )
 
 
 def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
@@ -102,15 +75,15 @@ async def test_a_complete_last_line_ink_rejects_is_followed_as_the_file_s_troubl
         if how == "f":
             await pilot.press("f")
         await wait_for(pilot, lambda: screen.live.following, "following")
-        await wait_for(pilot, lambda: _banner(screen), "the banner")
-        assert "line 8 is not a valid record (invalid JSON" in _banner(screen)
-        assert "line 8 rejected" in _header(screen)
+        await wait_for(pilot, lambda: banner_text(screen), "the banner")
+        assert "line 8 is not a valid record (invalid JSON" in banner_text(screen)
+        assert "line 8 rejected" in header_text(screen)
         assert len(loads) == 1  # read once
         with writer.path.open("ab") as stream:
             stream.write(_record("ffff000011112222", leaf, "written after it"))
-        await wait_for(pilot, lambda: "written after it" in _replay(screen), "the new record")
-        await wait_for(pilot, lambda: "any more" in _banner(screen), "Ink cannot open it")
-        assert "Ink cannot open this file any more: session line 8" in _banner(screen)
+        await wait_for(pilot, lambda: "written after it" in replay_text(screen), "the new record")
+        await wait_for(pilot, lambda: "any more" in banner_text(screen), "Ink cannot open it")
+        assert "Ink cannot open this file any more: session line 8" in banner_text(screen)
         assert len(loads) == 1
 
 
@@ -125,18 +98,18 @@ async def test_a_file_repaired_while_followed_loses_its_old_trouble(
         await wait_for(pilot, lambda: screen.live.following, "following")
         with writer.path.open("ab") as stream:
             stream.write(BAD_LINE)
-        await wait_for(pilot, lambda: "line 8 rejected" in _header(screen), "the trouble")
+        await wait_for(pilot, lambda: "line 8 rejected" in header_text(screen), "the trouble")
         first = screen.loaded
         writer.path.write_bytes(healthy)  # the file shrank: read again from the start
         await wait_for(
             pilot, lambda: screen.loaded is not first and screen.live.following, "following again"
         )
-        await wait_for(pilot, lambda: not _banner(screen), "the banner gone")
-        assert "rejected" not in _header(screen) and "⚠" not in _header(screen)
+        await wait_for(pilot, lambda: not banner_text(screen), "the banner gone")
+        assert "rejected" not in header_text(screen) and "⚠" not in header_text(screen)
         with writer.path.open("ab") as stream:
             stream.write(_record("ffff000011112222", leaf, "written after the repair"))
-        await wait_for(pilot, lambda: "written after the repair" in _replay(screen), "a record")
-        assert not _banner(screen) and "Ink cannot open" not in _header(screen)
+        await wait_for(pilot, lambda: "written after the repair" in replay_text(screen), "a record")
+        assert not banner_text(screen) and "Ink cannot open" not in header_text(screen)
 
 
 # -- f while a big session is still loading ---------------------------------------------------
@@ -193,11 +166,11 @@ async def test_f_while_the_session_loads_follows_the_whole_branch_once_it_is_rea
         assert screen.loaded is not None and not screen.loaded.earlier
         assert "following starts" not in _status(screen)
         turns = screen.loaded.stats.turns
-        assert f"{turns} turns" in _header(screen)
+        assert f"{turns} turns" in header_text(screen)
         with path.open("ab") as stream:
             stream.write(_record("ffff000011112222", screen.loaded.leaf_id, "a new prompt"))
-        await wait_for(pilot, lambda: "a new prompt" in _replay(screen), "the new prompt")
-        await wait_for(pilot, lambda: f"{turns + 1} turns" in _header(screen), "counted")
+        await wait_for(pilot, lambda: "a new prompt" in replay_text(screen), "the new prompt")
+        await wait_for(pilot, lambda: f"{turns + 1} turns" in header_text(screen), "counted")
         assert screen.loaded.leaf_id == "ffff000011112222"  # what c and y act on
 
 

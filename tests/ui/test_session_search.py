@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input
+from viewtext import assistant
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
 import ink_tui.session.rows as rows
@@ -27,21 +28,12 @@ from ink_tui.ui.widgets.session_tree import SessionTree
 CWD = "/home/ada/code/calc-kit"
 
 
-def _assistant(text: str) -> dict[str, Any]:
-    return {
-        "role": "assistant",
-        "blocks": [{"type": "text", "text": text}],
-        "usage": {"inputTokens": 3, "outputTokens": 2},
-        "stopReason": "end_turn",
-    }
-
-
 def _writer(tmp_path: Path, turns: int = 20) -> SessionWriter:
     """``turns`` turns; prompts 0 and 10 hold "needle"."""
     writer = SessionWriter.new(tmp_path / "sessions" / "p", CWD)
     for n in range(turns):
         writer.append_message({"role": "user", "content": f"prompt {n}"})
-        writer.append_message(_assistant(f"answer {n}" + (" needle" if n % 10 == 0 else "")))
+        writer.append_message(assistant(f"answer {n}" + (" needle" if n % 10 == 0 else "")))
     return writer
 
 
@@ -243,7 +235,7 @@ async def test_a_follow_batch_searches_only_the_rows_it_brought(
         scans.scans.clear()
         searched.clear()
         prompt = writer.append_message({"role": "user", "content": "a third needle"})
-        answer = writer.append_message(_assistant("no match here"))
+        answer = writer.append_message(assistant("no match here"))
         await wait_for(pilot, lambda: _position(screen) == (1, 3), "the new match counted")
         assert scans.scans == []  # the batch did not search the whole branch again
         assert sorted(searched) == sorted([f"{prompt['id']}:turn", f"{answer['id']}:0"])
