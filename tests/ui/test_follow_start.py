@@ -7,14 +7,13 @@ Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 from __future__ import annotations
 
 import json
-import threading
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bigload import big_session, hold_the_full_load
 from viewtext import assistant, banner_text, header_text, replay_text
-from waiting import DEFAULT_TIMEOUT, wait_for
+from waiting import wait_for
 
 from ink_tui.session.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
@@ -115,37 +114,6 @@ async def test_a_file_repaired_while_followed_loses_its_old_trouble(
 # -- f while a big session is still loading ---------------------------------------------------
 
 
-def _hold_the_full_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Big sessions paint their last turns first; the whole branch waits for the event."""
-    import ink_tui.ui.screens.session_load as session_load
-
-    monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
-    release = threading.Event()
-    original = session_load.load_branch
-
-    def held(session: Any, leaf: Any, *, last: int | None = None, **options: Any) -> Any:
-        if last is None:
-            assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
-        return original(session, leaf, last=last, **options)
-
-    monkeypatch.setattr(session_load, "load_branch", held)
-    return release
-
-
-def _big_session(tmp_path: Path) -> Path:
-    from ink_tui.demo import generate_session
-
-    return generate_session(
-        tmp_path / "sessions" / "p",
-        "/home/ada/code/calc-kit",
-        seed=4,
-        entries=300,
-        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
-        compact=False,
-        fork=False,
-    )
-
-
 def _status(screen: SessionScreen) -> str:
     return str(screen.query_one("#search-status").render())
 
@@ -153,8 +121,8 @@ def _status(screen: SessionScreen) -> str:
 async def test_f_while_the_session_loads_follows_the_whole_branch_once_it_is_read(
     tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = _hold_the_full_load(monkeypatch)
-    path = _big_session(tmp_path)
+    release = hold_the_full_load(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p")
     async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
         screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
         assert screen.loaded is not None and screen.loaded.earlier > 0
@@ -177,8 +145,8 @@ async def test_f_while_the_session_loads_follows_the_whole_branch_once_it_is_rea
 async def test_f_twice_while_the_session_loads_does_not_follow(
     tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = _hold_the_full_load(monkeypatch)
-    path = _big_session(tmp_path)
+    release = hold_the_full_load(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p")
     async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
         screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
         await pilot.press("f")
@@ -195,8 +163,8 @@ async def test_f_twice_while_the_session_loads_does_not_follow(
 async def test_follow_from_the_command_line_says_it_waits_for_the_whole_branch(
     tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = _hold_the_full_load(monkeypatch)
-    path = _big_session(tmp_path)
+    release = hold_the_full_load(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p")
     async with make_app(open_path=path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await wait_for(pilot, lambda: _screen(pilot), "the last turns")
         assert "following starts once it is read" in _status(screen)

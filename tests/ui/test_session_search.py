@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bigload import big_session, hold_the_full_load
 from textual.widgets import Input
 from viewtext import assistant
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
@@ -150,28 +150,8 @@ async def test_a_new_match_while_paused_is_counted_not_jumped_to(
 async def test_after_a_big_load_the_search_runs_again_in_a_thread_and_does_not_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any, scans: ScanSpy
 ) -> None:
-    import ink_tui.ui.screens.session_load as session_load
-    from ink_tui.demo import generate_session
-
-    monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
-    release = threading.Event()
-    original = session_load.load_branch
-
-    def held(session: Any, leaf: Any, *, last: int | None = None, **options: Any) -> Any:
-        if last is None:
-            assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
-        return original(session, leaf, last=last, **options)
-
-    monkeypatch.setattr(session_load, "load_branch", held)
-    path = generate_session(
-        tmp_path / "sessions" / "p",
-        CWD,
-        seed=4,
-        entries=400,
-        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
-        compact=False,
-        fork=False,
-    )
+    release = hold_the_full_load(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p", entries=400)
     async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
         try:
             screen = await _screen(pilot)

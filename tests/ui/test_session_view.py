@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bigload import big_session, tail_first
 from testdata import all_session_files, copy_session
 from textual.widgets import Static
 from waiting import wait_for
@@ -389,21 +390,8 @@ async def test_compaction_shows_summary_tokens_and_the_retained_tail(
 async def test_a_big_session_paints_its_last_turns_first_then_the_whole_branch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:
-    from datetime import UTC, datetime
-
-    import ink_tui.ui.screens.session_load as session_screen
-    from ink_tui.demo import generate_session
-
-    monkeypatch.setattr(session_screen, "QUICK_ENTRIES", 40)
-    path = generate_session(
-        tmp_path / "sessions" / "p",
-        "/home/ada/code/calc-kit",
-        seed=4,
-        entries=300,
-        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
-        compact=False,
-        fork=False,
-    )
+    tail_first(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p")
     shown: list[int] = []
     original = SessionScreen._show_loaded
 

@@ -7,14 +7,13 @@ Waits are ``waiting.wait_for``; apps come from the ``make_app`` fixture.
 
 from __future__ import annotations
 
-import threading
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bigload import big_session, hold_the_full_load
 from textual.geometry import Region
-from waiting import DEFAULT_TIMEOUT, wait_for
+from waiting import wait_for
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
@@ -141,29 +140,10 @@ async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(
 async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:
-    import ink_tui.ui.screens.session_load as session_load
-    from ink_tui.demo import generate_session
     from ink_tui.session.rows import search_turns
 
-    monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
-    release = threading.Event()
-    original = session_load.load_branch
-
-    def held(session: Any, leaf: Any, *, last: int | None = None, **options: Any) -> Any:
-        if last is None:
-            assert release.wait(DEFAULT_TIMEOUT), "the test never released the full load"
-        return original(session, leaf, last=last, **options)
-
-    monkeypatch.setattr(session_load, "load_branch", held)
-    path = generate_session(
-        tmp_path / "sessions" / "p",
-        CWD,
-        seed=4,
-        entries=400,
-        clock_start=datetime(2026, 11, 1, tzinfo=UTC),
-        compact=False,
-        fork=False,
-    )
+    release = hold_the_full_load(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p", entries=400)
     async with make_app(open_path=path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         assert screen.loaded is not None and screen.loaded.earlier > 0  # only the tail so far
