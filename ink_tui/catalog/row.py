@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from ink_tui.session.tree import ModelRef
 
-__all__ = ["EMPTY_REASON", "SessionSummary", "iso_mtime"]
+__all__ = ["EMPTY_REASON", "SessionSummary", "iso_mtime", "row_from_index", "row_to_index"]
 
 EMPTY_REASON: Final = "no message entries and no explicit model selection"
 
@@ -37,6 +37,9 @@ class SessionSummary:
     is_child: bool = False  # header names a parent (subagent session)
     listed_by_ink: bool = False
     hidden_reason: str | None = None
+    last_activity: str | None = None  # the last entry's timestamp (known from the index)
+    tokens_in: int | None = None  # on the current branch: input + cache (known from the index)
+    tokens_out: int | None = None
 
     @property
     def ink_read_ok(self) -> bool:
@@ -81,7 +84,54 @@ class SessionSummary:
             "leafId": self.leaf_id,
             "leafCount": self.leaf_count,
             "isChild": self.is_child,
+            "lastActivity": self.last_activity,
+            "tokensIn": self.tokens_in,
+            "tokensOut": self.tokens_out,
         }
+
+
+_PLAIN_FIELDS: Final = (
+    "file_name",
+    "project_folder",
+    "mtime",
+    "size",
+    "id",
+    "cwd",
+    "created",
+    "title",
+    "message_count",
+    "turn_count",
+    "explicit_model",
+    "name",
+    "leaf_id",
+    "leaf_count",
+    "is_child",
+    "listed_by_ink",
+    "hidden_reason",
+    "last_activity",
+    "tokens_in",
+    "tokens_out",
+)
+
+
+def row_to_index(summary: SessionSummary) -> dict[str, Any]:
+    """The row as the catalog index stores it (every field; see :func:`row_from_index`)."""
+    stored = {name: getattr(summary, name) for name in _PLAIN_FIELDS}
+    stored["path"] = str(summary.path)
+    model = summary.model
+    stored["model"] = None if model is None else [model.provider, model.model_id]
+    return stored
+
+
+def row_from_index(stored: dict[str, Any]) -> SessionSummary:
+    """A row read back from the index (raises ``KeyError``/``TypeError`` on a foreign shape)."""
+    model = stored["model"]
+    summary = SessionSummary(
+        path=Path(stored["path"]),
+        model=None if model is None else ModelRef(str(model[0]), str(model[1])),
+        **{name: stored[name] for name in _PLAIN_FIELDS},
+    )
+    return summary
 
 
 def iso_mtime(mtime: float) -> str:

@@ -32,9 +32,11 @@ __all__ = [
     "iter_summaries",
     "list_sessions",
     "newest_session",
+    "project_folders",
     "read_header_id",
     "resolve_resume",
     "resolve_session",
+    "session_files",
 ]
 
 SUFFIX: Final = ".jsonl"
@@ -63,7 +65,7 @@ def _file_times(path: Path) -> tuple[float, int]:
     return info.st_mtime, info.st_size
 
 
-def _project_folders(base_dir: Path, cwd: str | None) -> list[Path]:
+def project_folders(base_dir: Path, cwd: str | None) -> list[Path]:
     if cwd is not None:
         return [project_dir(base_dir, cwd)]
     try:
@@ -73,7 +75,7 @@ def _project_folders(base_dir: Path, cwd: str | None) -> list[Path]:
         return []
 
 
-def _session_files(folders: Iterable[Path]) -> list[_FileStat]:
+def session_files(folders: Iterable[Path]) -> list[_FileStat]:
     """Flat ``*.jsonl`` files of ``folders``, newest mtime first (ties: file name descending)."""
     found: list[_FileStat] = []
     for folder in folders:
@@ -100,7 +102,7 @@ def iter_summaries(
     base_dir: Path, cwd: str | None, *, include_hidden: bool = True
 ) -> Iterator[SessionSummary]:
     """The rows of :func:`list_sessions`, read one by one in listing order (for a filling UI)."""
-    for item in _session_files(_project_folders(base_dir, cwd)):
+    for item in session_files(project_folders(base_dir, cwd)):
         if item.error is not None:
             summary = SessionSummary(
                 path=item.path,
@@ -195,10 +197,10 @@ def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
     if given.is_file():
         return given
     home = project_dir(base_dir, cwd)
-    found = _candidates(_session_files([home]), wanted)
+    found = _candidates(session_files([home]), wanted)
     if not found:
-        others = [folder for folder in _project_folders(base_dir, None) if folder != home]
-        found = _candidates(_session_files(others), wanted)
+        others = [folder for folder in project_folders(base_dir, None) if folder != home]
+        found = _candidates(session_files(others), wanted)
     if not found:
         raise ResolveError(
             f'no session matching "{wanted}" in {home} (nor in any other project folder '

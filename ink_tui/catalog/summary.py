@@ -43,7 +43,14 @@ from ink_tui.session.reader import read_header
 from ink_tui.session.records import LineKind, classify_record, is_valid_model
 from ink_tui.session.tree import ModelRef
 
-__all__ = ["summarize_file"]
+__all__ = [
+    "ListingScan",
+    "ScanNode",
+    "finish_summary",
+    "read_header_into",
+    "set_title",
+    "summarize_file",
+]
 
 _PREFIX_BYTES: Final = 512
 _TAIL_BYTES: Final = 512
@@ -73,7 +80,7 @@ _USAGE_OK, _USAGE_UNKNOWN, _USAGE_UNDEFINED, _USAGE_NULL = range(4)
 
 
 @dataclass(slots=True)
-class _Node:
+class ScanNode:
     """What the listing keeps of one tree entry (the id map's value)."""
 
     kind: str
@@ -85,15 +92,15 @@ class _Node:
     name: str | None = None  # session_info
 
 
-class _Scan:
+class ListingScan:
     """The per-line state of one file's scan (``open()``'s bookkeeping, without payloads)."""
 
     def __init__(self, path: Path, summary: SessionSummary) -> None:
         self.path = path
         self.summary = summary
-        self.nodes: dict[str, _Node] = {}
+        self.nodes: dict[str, ScanNode] = {}
         self.has_messages = False
-        self.first_user: Any = None
+        self.first_title: str | None = None  # the first user message's title, in file order
         self.found_first_user = False
         self.seq = 0
         self.last_entry_seq = -1
@@ -123,6 +130,12 @@ class _Scan:
             raise SessionError(f"session line {line}: {exc}", path=self.path, line=line) from None
         self._add_record(record, kind, raw, line, seq)
 
+    def add_record(self, record: Any, kind: LineKind, raw: RawLine, line: int) -> None:
+        """One line already decoded and classified (``open()``'s checks passed) by the caller."""
+        seq = self.seq
+        self.seq += 1
+        self._add_record(record, kind, raw, line, seq)
+
     def _add_fast(self, raw: RawLine, line: int, seq: int) -> bool:
         data = raw.data
         match = _MESSAGE_PREFIX.match(data, 0, _PREFIX_BYTES)
@@ -135,18 +148,18 @@ class _Scan:
                 data, max(0, len(data) - _TAIL_BYTES)
             ):
                 usage = _USAGE_UNKNOWN
-            node = _Node("message", None, line, raw.offset, role=role, usage=usage)
+            node = ScanNode("message", None, line, raw.offset, role=role, usage=usage)
         else:
             match = _SUMMARY_PREFIX.match(data, 0, _PREFIX_BYTES)
             if match is None:
                 return False
-            node = _Node(match["type"].decode("ascii"), None, line, raw.offset)
+            node = ScanNode(match["type"].decode("ascii"), None, line, raw.offset)
         parent = match["parent"]
         node.parent = None if parent is None else parent.decode("utf-8", "replace")
         self._add_node(match["id"].decode("utf-8", "replace"), node, seq)
         return True
 
-    def _add_node(self, entry_id: str, node: _Node, seq: int) -> None:
+    def _add_node(self, entry_id: str, node: ScanNode, seq: int) -> None:
         self.nodes[entry_id] = node  # duplicate ids: the later one wins, as in Ink's id map
         self.last_entry_seq = seq
         if node.kind != "label":
@@ -163,13 +176,13 @@ class _Scan:
                 self.summary.explicit_model = True
         elif kind is LineKind.ENTRY:
             parent = record["parentId"]
-            node = _Node(str(record["type"]), parent, line, raw.offset)
+            node = ScanNode(str(record["type"]), parent, line, raw.offset)
             if node.kind == "message":
                 message = record["message"]
                 node.role = str(message["role"])
                 if node.role == "user" and not self.found_first_user:
                     self.found_first_user = True
-                    self.first_user = message.get("content")
+                    self.first_title = first_line_title(message.get("content"))
                 elif node.role == "assistant":
                     node.usage = _usage_state(message)
             elif node.kind == "session_info":
@@ -184,14 +197,14 @@ class _Scan:
                 return None if target is None else str(target)
         return self.last_content_id
 
-    def branch(self, leaf_id: str | None) -> list[_Node]:
+    def branch(self, leaf_id: str | None) -> list[ScanNode]:
         """``getBranch``: root to leaf, with Ink's errors on a cycle or a broken chain."""
         if leaf_id is None:
             return []
         current = self.nodes.get(leaf_id)
         if current is None:
             raise SessionError(f"entry {leaf_id} not found", path=self.path)
-        walked: list[_Node] = []
+        walked: list[ScanNode] = []
         seen: set[str] = set()
         current_id = leaf_id
         while True:
@@ -221,7 +234,7 @@ def _usage_state(message: dict[str, Any]) -> int:
     return _USAGE_NULL if message["usage"] is None else _USAGE_OK
 
 
-def _read_line(stream: BinaryIO, node: _Node, path: Path) -> int:
+def _read_line(stream: BinaryIO, node: ScanNode, path: Path) -> int:
     """Parse one assistant line in full (its tail was not canonical); its usage state."""
     raw = next(iter_lines(stream, node.offset, chunk_size=256 * 1024))
     try:
@@ -239,7 +252,7 @@ def _read_line(stream: BinaryIO, node: _Node, path: Path) -> int:
     return _usage_state(message_record) if isinstance(message_record, dict) else _USAGE_UNDEFINED
 
 
-def _stats(scan: _Scan, stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
+def _stats(scan: ListingScan, stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
     """Ink's ``stats()`` over the current branch, plus the branch's name."""
     walked = scan.branch(summary.leaf_id)
     for node in walked:
@@ -264,7 +277,7 @@ def _stats(scan: _Scan, stream: BinaryIO, path: Path, summary: SessionSummary) -
 
 def _scan_stream(stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
     """Fill ``summary`` from the file; raises :class:`SessionError` where Ink would."""
-    scan: _Scan | None = None
+    scan: ListingScan | None = None
     pending: RawLine | None = None
     line = 1
     try:
@@ -272,7 +285,7 @@ def _scan_stream(stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
             if is_blank(raw.data):
                 continue
             if scan is None:
-                scan = _Scan(path, summary)
+                scan = ListingScan(path, summary)
                 _read_header(path, raw, summary)
                 continue
             if pending is not None:
@@ -285,12 +298,27 @@ def _scan_stream(stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
             scan.add(pending, line, last=True)
     finally:
         if scan is not None and summary.id is not None:
-            _title(scan, summary)  # a hidden row still shows what was read
+            set_title(scan, summary)  # a hidden row still shows what was read
+    finish_summary(scan, stream, path, summary)
+
+
+def finish_summary(
+    scan: ListingScan, stream: BinaryIO, path: Path, summary: SessionSummary
+) -> None:
+    """After the last line: the leaf, the branches and Ink's ``stats()`` (raises as Ink would).
+
+    The title must already be set (:func:`set_title`); the branch's name replaces it.
+    """
     summary.leaf_id = scan.leaf()
     summary.leaf_count = scan.leaf_count()
     _stats(scan, stream, path, summary)
     if not scan.has_messages and not summary.explicit_model:
         summary.hidden_reason = EMPTY_REASON
+
+
+def read_header_into(path: Path, raw: RawLine, summary: SessionSummary) -> None:
+    """Check the header line as Ink's ``open()`` does and copy what a row shows from it."""
+    _read_header(path, raw, summary)
 
 
 def _read_header(path: Path, raw: RawLine, summary: SessionSummary) -> None:
@@ -305,12 +333,12 @@ def _read_header(path: Path, raw: RawLine, summary: SessionSummary) -> None:
         summary.model = ModelRef(str(model["provider"]), str(model["modelId"]))
 
 
-def _title(scan: _Scan, summary: SessionSummary) -> None:
+def set_title(scan: ListingScan, summary: SessionSummary) -> None:
     """The title before the branch name is known (the name, when there is one, replaces it)."""
     if scan.last_model is not None:
         summary.model = scan.last_model
     if scan.found_first_user:
-        summary.title = first_line_title(scan.first_user)
+        summary.title = scan.first_title or ""
     elif not scan.has_messages and summary.explicit_model and summary.model is not None:
         summary.title = model_title(summary.model)
     else:

@@ -1,0 +1,333 @@
+"""Read one session file (all of it, or only what was appended) into index rows.
+
+Every line read is decoded and checked as Ink's ``open()`` checks it
+(:func:`ink_tui.session.records.classify_record`), and fed to the listing's scan
+(:class:`ink_tui.catalog.summary.ListingScan`), so the row equals what
+:func:`ink_tui.catalog.summary.summarize_file` gives for the same bytes.
+
+The last non-blank line is special, as in Ink: it may be a record Ink is still writing, and a torn
+one is dropped. So the index keeps what it read up to the START of that line (``indexed_to``, with
+the scan's state there), and the last line's entry and text are stored as provisional: the next
+scan of an appended file deletes them and reads again from ``indexed_to``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO, Final, NamedTuple
+
+from ink_tui.catalog.row import SessionSummary
+from ink_tui.catalog.summary import (
+    ListingScan,
+    ScanNode,
+    finish_summary,
+    read_header_into,
+    set_title,
+)
+from ink_tui.catalog.textpieces import cjk_grams, record_role, record_text
+from ink_tui.session.errors import EngineError, RecordError, SessionError
+from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.lines import RawLine, is_blank, iter_lines
+from ink_tui.session.records import LineKind, classify_record
+from ink_tui.session.tree import ModelRef
+
+__all__ = ["EntryRow", "FileScan", "TextRow", "fingerprint", "scan_file"]
+
+FINGERPRINT_SPAN: Final = 4096
+_CHUNK: Final = 1024 * 1024
+
+
+def fingerprint(stream: BinaryIO, end: int) -> bytes:
+    """A hash of the first and the last :data:`FINGERPRINT_SPAN` bytes before ``end``."""
+    digest = hashlib.blake2b(digest_size=16)
+    stream.seek(0)
+    digest.update(stream.read(min(end, FINGERPRINT_SPAN)))
+    start = max(0, end - FINGERPRINT_SPAN)
+    stream.seek(start)
+    digest.update(stream.read(end - start))
+    return digest.digest()
+
+
+class EntryRow(NamedTuple):
+    """One tree entry, as the ``entries`` table holds it."""
+
+    seq: int
+    id: str
+    parent_id: str | None
+    type: str
+    role: str | None
+    offset: int
+    length: int
+    line: int
+    turn: int
+    timestamp: str | None
+    usage: int
+    name: str | None
+    tokens_in: int
+    tokens_out: int
+
+
+@dataclass(slots=True)
+class TextRow:
+    """One entry's searchable text."""
+
+    seq: int
+    offset: int
+    role: str
+    timestamp: str | None
+    body: str
+    grams: str
+
+
+@dataclass(slots=True)
+class FileScan:
+    """What one scan found: rows to add, the state to keep, and the picker row."""
+
+    summary: SessionSummary
+    start: int  # 0: everything was read; else rows at or after it were replaced
+    indexed_to: int
+    fingerprint: bytes
+    state: dict[str, Any] | None  # None: Ink cannot open it (the next change reads it all again)
+    entries: list[EntryRow] = field(default_factory=list)
+    texts: list[TextRow] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Resume:
+    """Where an earlier scan stopped: its offset, its state and the entries it kept."""
+
+    offset: int
+    state: dict[str, Any]
+    entries: list[EntryRow]
+
+
+def _usage_tokens(message: Any) -> tuple[int, int]:
+    usage = message.get("usage") if isinstance(message, dict) else None
+    if not isinstance(usage, dict):
+        return 0, 0
+
+    def number(key: str) -> int:
+        value = usage.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return 0
+        return int(value) if math.isfinite(value) else 0
+
+    spent_in = number("inputTokens") + number("cacheReadTokens") + number("cacheWriteTokens")
+    return spent_in, number("outputTokens")
+
+
+class _FileReader:
+    """The scan of one file plus what the index adds to it (turns, tokens, texts)."""
+
+    def __init__(self, path: Path, summary: SessionSummary) -> None:
+        self.path = path
+        self.summary = summary
+        self.scan = ListingScan(path, summary)
+        self.line = 1
+        self.turns: dict[str, int] = {}
+        self.tokens: dict[str, tuple[int, int]] = {}
+        self.last_timestamp: str | None = None
+        self.entries: list[EntryRow] = []
+        self.texts: list[TextRow] = []
+
+    def resume(self, resume: Resume) -> None:
+        state = resume.state
+        scan = self.scan
+        for key in ("seq", "last_entry_seq", "last_content_id", "has_messages"):
+            setattr(scan, key, state[key])
+        scan.found_first_user = state["found_first_user"]
+        scan.first_title = state["first_title"]
+        position = state["position"]
+        scan.position = None if position is None else (position[0], int(position[1]))
+        model = state["last_model"]
+        scan.last_model = None if model is None else ModelRef(model[0], model[1])
+        self.line = state["line"]
+        self.last_timestamp = state["last_timestamp"]
+        header = state["header"]
+        summary = self.summary
+        summary.id, summary.cwd, summary.created = header["id"], header["cwd"], header["created"]
+        summary.is_child = header["is_child"]
+        summary.explicit_model = state["explicit_model"]
+        model = header["model"]
+        summary.model = None if model is None else ModelRef(model[0], model[1])
+        for entry in resume.entries:
+            node = ScanNode(entry.type, entry.parent_id, entry.line, entry.offset, role=entry.role)
+            node.usage, node.name = entry.usage, entry.name
+            scan.nodes[entry.id] = node
+            self.turns[entry.id] = entry.turn
+            if entry.role == "assistant":
+                self.tokens[entry.id] = (entry.tokens_in, entry.tokens_out)
+
+    def state(self, header_model: ModelRef | None) -> dict[str, Any]:
+        scan, summary = self.scan, self.summary
+        model = scan.last_model
+        return {
+            "seq": scan.seq,
+            "line": self.line,
+            "last_entry_seq": scan.last_entry_seq,
+            "last_content_id": scan.last_content_id,
+            "has_messages": scan.has_messages,
+            "found_first_user": scan.found_first_user,
+            "first_title": scan.first_title,
+            "position": None if scan.position is None else list(scan.position),
+            "last_model": None if model is None else [model.provider, model.model_id],
+            "explicit_model": summary.explicit_model,
+            "last_timestamp": self.last_timestamp,
+            "header": {
+                "id": summary.id,
+                "cwd": summary.cwd,
+                "created": summary.created,
+                "is_child": summary.is_child,
+                "model": None
+                if header_model is None
+                else [header_model.provider, header_model.model_id],
+            },
+        }
+
+    def add(self, raw: RawLine, *, last: bool) -> None:
+        """One non-blank line after the header (``last``: the file's final one, maybe torn)."""
+        line = self.line = self.line + 1
+        try:
+            try:
+                record = decode_line(raw.data)
+            except JsonDecodeError as exc:
+                raise RecordError(f"invalid JSON ({exc.reason})") from None
+            if record is None:
+                raise EngineError(
+                    "Cannot read properties of null (reading 'type')", path=self.path, line=line
+                )
+            kind = classify_record(record)
+        except RecordError as exc:
+            if last:
+                self.scan.seq += 1
+                return  # Ink drops a torn final line
+            raise SessionError(f"session line {line}: {exc}", path=self.path, line=line) from None
+        self.scan.add_record(record, kind, raw, line)
+        if kind is LineKind.ENTRY:
+            self._entry(record, raw, line)
+
+    def _entry(self, record: dict[str, Any], raw: RawLine, line: int) -> None:
+        entry_id = str(record["id"])
+        parent = record["parentId"]
+        node = self.scan.nodes[entry_id]
+        kind = node.kind
+        is_prompt = kind == "message" and node.role == "user"
+        turn = self.turns.get(parent, 0) + (1 if is_prompt else 0) if parent else int(is_prompt)
+        self.turns[entry_id] = turn
+        timestamp = record.get("timestamp")
+        timestamp = timestamp if isinstance(timestamp, str) else None
+        if timestamp is not None:
+            self.last_timestamp = timestamp
+        spent = (0, 0)
+        if node.role == "assistant":
+            spent = _usage_tokens(record.get("message"))
+            self.tokens[entry_id] = spent
+        self.entries.append(
+            EntryRow(
+                self.scan.seq - 1,
+                entry_id,
+                parent,
+                kind,
+                node.role,
+                raw.offset,
+                len(raw.data),
+                line,
+                turn,
+                timestamp,
+                node.usage,
+                node.name,
+                spent[0],
+                spent[1],
+            )
+        )
+        text = record_text(kind, record)
+        if text:
+            role = record_role(kind, record)
+            self.texts.append(TextRow(entry_id, raw.offset, role, timestamp, text, cjk_grams(text)))
+
+    def branch_tokens(self) -> tuple[int, int]:
+        """Tokens spent by the assistant messages of the current branch."""
+        spent_in = spent_out = 0
+        seen: set[str] = set()
+        current = self.summary.leaf_id
+        while current is not None and current not in seen:
+            seen.add(current)
+            used = self.tokens.get(current)
+            if used is not None:
+                spent_in, spent_out = spent_in + used[0], spent_out + used[1]
+            node = self.scan.nodes.get(current)
+            current = None if node is None else node.parent
+        return spent_in, spent_out
+
+
+def scan_file(
+    path: Path, stream: BinaryIO, summary: SessionSummary, resume: Resume | None
+) -> FileScan:
+    """Read ``stream`` from the start, or from ``resume.offset``; never raises SessionError."""
+    reader = _FileReader(path, summary)
+    start = 0
+    header_model: ModelRef | None = None
+    if resume is not None:
+        reader.resume(resume)
+        start = resume.offset
+        header_model = summary.model
+    pending: RawLine | None = None
+    kept_state: dict[str, Any] | None = None
+    indexed_to = start
+    header_seen = resume is not None
+    try:
+        for raw in iter_lines(stream, start, chunk_size=_CHUNK):
+            if is_blank(raw.data):
+                continue
+            if not header_seen:
+                header_seen = True
+                read_header_into(path, raw, summary)
+                header_model = summary.model
+                indexed_to = raw.end
+                continue
+            if pending is not None:
+                reader.add(pending, last=False)
+            pending = raw
+        if not header_seen:
+            raise SessionError(f"empty session file: {path}", path=path)
+        if pending is not None:
+            indexed_to = pending.offset
+            kept_state = reader.state(header_model)
+            reader.add(pending, last=True)
+        else:
+            kept_state = reader.state(header_model)
+        set_title(reader.scan, summary)
+        summary.last_activity = reader.last_timestamp
+        finish_summary(reader.scan, stream, path, summary)
+        summary.tokens_in, summary.tokens_out = reader.branch_tokens()
+    except SessionError as exc:
+        if summary.id is not None and not summary.title:
+            set_title(reader.scan, summary)
+        summary.hidden_reason = f"{exc.kind}: {exc.message}"
+        kept_state = None
+    summary.listed_by_ink = summary.hidden_reason is None
+    stored_to = indexed_to if kept_state is not None else 0
+    return FileScan(
+        summary=summary,
+        start=start,
+        indexed_to=stored_to,
+        fingerprint=fingerprint(stream, stored_to),
+        state=kept_state,
+        entries=reader.entries,
+        texts=reader.texts,
+    )
+
+
+def new_summary(path: Path, info: os.stat_result) -> SessionSummary:
+    """An empty row for ``path`` with its stat."""
+    return SessionSummary(
+        path=path,
+        file_name=path.name,
+        project_folder=path.parent.name,
+        mtime=info.st_mtime,
+        size=info.st_size,
+    )

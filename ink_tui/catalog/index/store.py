@@ -1,0 +1,224 @@
+"""The catalog index's database: one SQLite file in the cache dir, WAL, a versioned schema.
+
+The index is a cache of what the session files say: deleting it loses nothing. Opening it
+(:meth:`CatalogIndex.open`) never raises anything but :class:`IndexUnavailable`:
+
+- no file yet: it is created (folder 0700, file 0600);
+- an older schema, or a file SQLite cannot read (corrupt, not a database): it is deleted and
+  rebuilt, and :attr:`CatalogIndex.notice` says so in one line;
+- a newer schema (a newer ink-tui wrote it) or a database locked past the timeout: it is left
+  alone and :class:`IndexUnavailable` says why; callers then scan the files as without an index.
+
+Concurrency: WAL lets any number of readers run beside one writer without waiting. Writers
+(:meth:`CatalogIndex.writing`) take SQLite's write lock per file indexed (``BEGIN IMMEDIATE``), so
+two ink-tui processes indexing at once interleave file by file, and each re-checks a file's row
+inside its transaction before writing it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+from ink_tui.paths import cache_dir
+
+__all__ = [
+    "INDEX_FILE_NAME",
+    "SCHEMA_VERSION",
+    "CatalogIndex",
+    "IndexBusy",
+    "IndexUnavailable",
+    "default_index_path",
+]
+
+SCHEMA_VERSION: Final = 1
+INDEX_FILE_NAME: Final = "index.sqlite3"
+READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
+WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
+
+_SCHEMA: Final = """
+CREATE TABLE files(
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    project TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    inode INTEGER NOT NULL,
+    indexed_to INTEGER NOT NULL,      -- bytes read and kept (the start of the last line)
+    fingerprint BLOB NOT NULL,        -- a hash of the bytes just before indexed_to
+    scan TEXT,                        -- the scan state at indexed_to (JSON), NULL if broken
+    row TEXT NOT NULL                 -- the picker row (JSON)
+);
+CREATE INDEX files_project ON files(project);
+CREATE TABLE entries(
+    file_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,             -- non-blank line number after the header, from 0
+    id TEXT NOT NULL,
+    parent_id TEXT,
+    type TEXT NOT NULL,
+    role TEXT,
+    offset INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    turn INTEGER NOT NULL,            -- user prompts on the path from the root, this one included
+    timestamp TEXT,
+    usage INTEGER NOT NULL,           -- the listing's usage state of an assistant message
+    name TEXT,                        -- a session_info's name
+    tokens_in INTEGER NOT NULL,
+    tokens_out INTEGER NOT NULL,
+    PRIMARY KEY(file_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE texts(
+    rowid INTEGER PRIMARY KEY,        -- the same rowid as in texts_fts
+    file_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,             -- the entry's seq (entries' key)
+    offset INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    timestamp TEXT,
+    body BLOB NOT NULL                -- the text indexed, zlib-compressed UTF-8
+);
+CREATE INDEX texts_file ON texts(file_id, offset);
+CREATE VIRTUAL TABLE texts_fts USING fts5(
+    body, grams, content='', tokenize='unicode61 remove_diacritics 2'
+);
+"""
+
+
+class IndexUnavailable(Exception):
+    """The index cannot be used now; the message is one line saying why."""
+
+
+class IndexBusy(IndexUnavailable):
+    """Another process held the write lock past the timeout (the caller may skip and go on)."""
+
+
+def default_index_path() -> Path:
+    """``<platformdirs cache dir>/index.sqlite3``."""
+    return cache_dir() / INDEX_FILE_NAME
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{path}{suffix}").unlink()
+
+
+def _create_private(path: Path) -> None:
+    """The folder (0700) and an empty file (0600), before SQLite opens it."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
+def _connect(path: Path, timeout: float) -> sqlite3.Connection:
+    connection = sqlite3.connect(
+        path, timeout=timeout, isolation_level=None, check_same_thread=False
+    )
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    return connection
+
+
+class CatalogIndex:
+    """An open index (one connection: use it from one thread at a time)."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, notice: str | None) -> None:
+        self.path = path
+        self.connection = connection
+        self.notice = notice  # set when the index had to be rebuilt on opening
+
+    @classmethod
+    def open(cls, path: Path | None = None, *, rebuild: bool = False) -> CatalogIndex:
+        """Open (creating, upgrading or rebuilding as the module doc says) the index at ``path``."""
+        path = default_index_path() if path is None else path
+        notice: str | None = None
+        if rebuild:
+            _remove_database(path)
+        for attempt in (1, 2):
+            try:
+                _create_private(path)
+                connection = _connect(path, WRITE_TIMEOUT)
+                version = connection.execute("PRAGMA user_version").fetchone()[0]
+                if version == 0:  # new, or being created by another process right now
+                    _create_schema(connection)
+                    version = connection.execute("PRAGMA user_version").fetchone()[0]
+                if version == SCHEMA_VERSION:
+                    connection.execute("SELECT count(*) FROM files LIMIT 1").fetchone()
+                    return cls(path, connection, notice)
+                if version > SCHEMA_VERSION:
+                    connection.close()
+                    raise IndexUnavailable(
+                        f"index {path} was written by a newer ink-tui (schema {version}, this one "
+                        f"reads {SCHEMA_VERSION}): not used"
+                    )
+                connection.close()
+                notice = f"index {path} had schema {version}: rebuilt"
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise IndexUnavailable(f"index {path} is locked: not used ({exc})") from None
+                if attempt == 2:
+                    raise IndexUnavailable(f"index {path} cannot be used: {exc}") from None
+                notice = f"index {path} could not be read ({exc}): rebuilt"
+            except sqlite3.DatabaseError as exc:
+                if attempt == 2:
+                    raise IndexUnavailable(f"index {path} cannot be used: {exc}") from None
+                notice = f"index {path} was damaged ({exc}): rebuilt"
+            except OSError as exc:
+                raise IndexUnavailable(f"index {path} cannot be created: {exc}") from None
+            _remove_database(path)
+        raise IndexUnavailable(f"index {path} cannot be used")  # pragma: no cover
+
+    def close(self) -> None:
+        """Close the connection (the index stays on disk)."""
+        self.connection.close()
+
+    def __enter__(self) -> CatalogIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``); :class:`IndexBusy` if the lock is held."""
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise IndexBusy(f"index {self.path} is busy: {exc}") from None
+        try:
+            yield self.connection
+        except BaseException:
+            self.connection.execute("ROLLBACK")
+            raise
+        else:
+            self.connection.execute("COMMIT")
+
+    def size_bytes(self) -> int:
+        """The database's size on disk, its WAL included."""
+        total = 0
+        for suffix in ("", "-wal"):
+            with contextlib.suppress(OSError):
+                total += Path(f"{self.path}{suffix}").stat().st_size
+        return total
+
+
+def _is_empty(connection: sqlite3.Connection) -> bool:
+    return bool(connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0)
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        if _is_empty(connection):
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+            connection.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise

@@ -1,0 +1,313 @@
+"""Bring the index up to date with the session files on disk, reading as little as possible.
+
+For each ``*.jsonl`` file of the folders asked for (:func:`update_index`):
+
+- unchanged (same size, mtime and inode as indexed): not opened;
+- grown, same inode, and the bytes before the indexed offset still hash to the stored
+  fingerprint: read only from that offset (the last line read before is read again, as it may
+  have been torn when it was indexed);
+- anything else (shrunk, replaced by a rename, rewritten, even with the same size; or a session
+  Ink could not open): indexed again from the start;
+- gone from disk: its rows are dropped.
+
+Each file is written in its own transaction, after checking that no other process indexed it
+meanwhile; a file whose write lock stays taken is skipped (the other process is indexing it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from ink_tui.catalog.index.filescan import (
+    EntryRow,
+    FileScan,
+    Resume,
+    fingerprint,
+    new_summary,
+    scan_file,
+)
+from ink_tui.catalog.index.store import CatalogIndex, IndexBusy
+from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
+from ink_tui.catalog.scan import project_folders, session_files
+from ink_tui.catalog.textpieces import cjk_grams, pack_text, unpack_text
+
+__all__ = ["IndexReport", "Progress", "load_rows", "update_index"]
+
+Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
+
+_ENTRY_COLUMNS: Final = (
+    "seq, id, parent_id, type, role, offset, length, line, turn, timestamp, usage, name, "
+    "tokens_in, tokens_out"
+)
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What one update did."""
+
+    files: int = 0
+    unchanged: int = 0
+    added: int = 0
+    appended: int = 0
+    reread: int = 0
+    dropped: int = 0
+    busy: int = 0
+    bytes_read: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+
+    def sentence(self) -> str:
+        """One line for the command line and the picker."""
+        parts = [f"{self.files} session files"]
+        for count, what in (
+            (self.added, "new"),
+            (self.appended, "appended to"),
+            (self.reread, "read again"),
+            (self.unchanged, "unchanged"),
+            (self.dropped, "gone (dropped)"),
+            (self.busy, "skipped (another process was indexing them)"),
+        ):
+            if count:
+                parts.append(f"{count} {what}")
+        megabytes = self.bytes_read / 1_000_000
+        text = f"indexed: {', '.join(parts)}; read {megabytes:,.1f} MB in {self.seconds:.2f} s"
+        return text + (" (stopped early)" if self.cancelled else "")
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """A file's row as the index holds it."""
+
+    file_id: int
+    size: int
+    mtime_ns: int
+    inode: int
+    indexed_to: int
+    fingerprint: bytes
+    scan: str | None
+
+
+def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[str, _Known]:
+    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, scan FROM files"
+    connection = index.connection
+    if folders is None:
+        rows = connection.execute(query).fetchall()
+    else:
+        names = [folder.name for folder in folders]
+        marks = ",".join("?" * len(names))
+        rows = connection.execute(f"{query} WHERE project IN ({marks})", names).fetchall()
+    return {row[0]: _Known(*row[1:]) for row in rows}
+
+
+def _entries_before(index: CatalogIndex, file_id: int, offset: int) -> list[EntryRow]:
+    rows = index.connection.execute(
+        f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE file_id = ? AND offset < ? ORDER BY seq",
+        (file_id, offset),
+    ).fetchall()
+    return [EntryRow(*row) for row in rows]
+
+
+def _read(index: CatalogIndex, path: Path, known: _Known | None) -> tuple[FileScan, os.stat_result]:
+    with path.open("rb") as stream:
+        info = os.fstat(stream.fileno())
+        resume: Resume | None = None
+        if (
+            known is not None
+            and known.scan is not None
+            and known.inode == info.st_ino
+            and info.st_size > known.size
+            and fingerprint(stream, known.indexed_to) == known.fingerprint
+        ):
+            entries = _entries_before(index, known.file_id, known.indexed_to)
+            resume = Resume(known.indexed_to, json.loads(known.scan), entries)
+        return scan_file(path, stream, new_summary(path, info), resume), info
+
+
+def _same_row(index: CatalogIndex, path: Path, known: _Known | None) -> bool:
+    row = index.connection.execute(
+        "SELECT size, mtime_ns, inode, indexed_to FROM files WHERE path = ?", (str(path),)
+    ).fetchone()
+    if known is None:
+        return row is None
+    return bool(row == (known.size, known.mtime_ns, known.inode, known.indexed_to))
+
+
+def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
+    """Remove a file's entries and texts at or after ``from_offset``."""
+    connection = index.connection
+    doomed = connection.execute(
+        "SELECT rowid, body FROM texts WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
+    ).fetchall()
+    deletions = []
+    for rowid, packed in doomed:
+        body = unpack_text(packed)
+        deletions.append((rowid, body, cjk_grams(body)))
+    # a contentless table forgets a row only when given the very text it indexed
+    connection.executemany(
+        "INSERT INTO texts_fts(texts_fts, rowid, body, grams) VALUES ('delete', ?, ?, ?)",
+        deletions,
+    )
+    connection.execute(
+        "DELETE FROM texts WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
+    )
+    connection.execute(
+        "DELETE FROM entries WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
+    )
+
+
+def _store(
+    index: CatalogIndex, path: Path, known: _Known | None, found: FileScan, info: os.stat_result
+) -> None:
+    connection = index.connection
+    values = (
+        path.parent.name,
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ino,
+        found.indexed_to,
+        found.fingerprint,
+        None if found.state is None else json.dumps(found.state),
+        json.dumps(row_to_index(found.summary)),
+    )
+    if known is None:
+        cursor = connection.execute(
+            "INSERT INTO files(project, size, mtime_ns, inode, indexed_to, fingerprint, scan, "
+            "row, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*values, str(path)),
+        )
+        file_id = int(cursor.lastrowid or 0)
+    else:
+        file_id = known.file_id
+        _drop_rows(index, file_id, found.start)
+        connection.execute(
+            "UPDATE files SET project = ?, size = ?, mtime_ns = ?, inode = ?, indexed_to = ?, "
+            "fingerprint = ?, scan = ?, row = ? WHERE id = ?",
+            (*values, file_id),
+        )
+    connection.executemany(
+        f"INSERT OR REPLACE INTO entries(file_id, {_ENTRY_COLUMNS}) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(file_id, *entry) for entry in found.entries],
+    )
+    first = connection.execute("SELECT coalesce(max(rowid), 0) + 1 FROM texts").fetchone()[0]
+    texts = found.texts
+    connection.executemany(
+        "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, body) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (first + n, file_id, t.seq, t.offset, t.role, t.timestamp, pack_text(t.body))
+            for n, t in enumerate(texts)
+        ],
+    )
+    connection.executemany(
+        "INSERT INTO texts_fts(rowid, body, grams) VALUES (?, ?, ?)",
+        [(first + n, t.body, t.grams) for n, t in enumerate(texts)],
+    )
+
+
+def _drop_file(index: CatalogIndex, file_id: int) -> None:
+    _drop_rows(index, file_id, 0)
+    index.connection.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+
+def _unchanged(known: _Known | None, info: os.stat_result) -> bool:
+    return known is not None and (known.size, known.mtime_ns, known.inode) == (
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ino,
+    )
+
+
+def update_index(
+    index: CatalogIndex,
+    base_dir: Path,
+    cwd: str | None,
+    *,
+    progress: Progress | None = None,
+    cancelled: threading.Event | None = None,
+) -> IndexReport:
+    """Index the sessions of ``cwd``'s project folder (every folder when ``cwd`` is None)."""
+    started = time.perf_counter()
+    report = IndexReport()
+    folders = project_folders(base_dir, cwd)
+    known = _known_files(index, None if cwd is None else folders)
+    work: list[tuple[Path, _Known | None, int]] = []
+    on_disk: set[str] = set()
+    for item in session_files(folders):
+        report.files += 1
+        on_disk.add(str(item.path))
+        try:
+            info = item.path.stat()
+        except OSError:
+            continue
+        prior = known.get(str(item.path))
+        if _unchanged(prior, info):
+            report.unchanged += 1
+        else:
+            work.append((item.path, prior, info.st_size))
+    total = sum(size for _, _, size in work)
+    for path, prior, _ in work:
+        if cancelled is not None and cancelled.is_set():
+            report.cancelled = True
+            break
+        _index_one(index, path, prior, report)
+        if progress is not None:
+            progress(report.bytes_read, total)
+    gone = [row.file_id for path, row in known.items() if path not in on_disk]
+    if gone and not report.cancelled:
+        try:
+            with index.writing():
+                for file_id in gone:
+                    _drop_file(index, file_id)
+            report.dropped = len(gone)
+        except IndexBusy:
+            report.busy += len(gone)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _index_one(index: CatalogIndex, path: Path, prior: _Known | None, report: IndexReport) -> None:
+    try:
+        found, info = _read(index, path, prior)
+    except OSError:
+        return  # vanished or unreadable since it was listed: the next update sees it
+    report.bytes_read += info.st_size - found.start
+    try:
+        with index.writing():
+            if not _same_row(index, path, prior):
+                return  # another process indexed it meanwhile
+            _store(index, path, prior, found, info)
+    except IndexBusy:
+        report.busy += 1
+        return
+    if prior is None:
+        report.added += 1
+    elif found.start > 0:
+        report.appended += 1
+    else:
+        report.reread += 1
+
+
+def load_rows(index: CatalogIndex, folders: Iterable[str] | None) -> list[SessionSummary]:
+    """The picker rows the index holds (of ``folders``, else all), newest file mtime first."""
+    query = "SELECT row FROM files"
+    parameters: list[Any] = []
+    if folders is not None:
+        names = list(folders)
+        query += f" WHERE project IN ({','.join('?' * len(names))})"
+        parameters = names
+    rows: list[SessionSummary] = []
+    for (stored,) in index.connection.execute(query, parameters):
+        try:
+            rows.append(row_from_index(json.loads(stored)))
+        except (KeyError, TypeError, ValueError):
+            continue  # a row this version cannot read: the next update rewrites it
+    rows.sort(key=lambda row: (row.mtime, row.file_name, row.project_folder), reverse=True)
+    return rows
