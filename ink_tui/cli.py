@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
+from ink_tui.clisearch import IndexCommandError, add_commands, cmd_index, cmd_search
 from ink_tui.clitext import SafeOutput
 from ink_tui.launch import LaunchError, package_version, run_app
 from ink_tui.logs import unforeseen
@@ -24,7 +25,7 @@ from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = ["main"]
 
-SUBCOMMANDS = ("list", "context", "check", "repair")
+SUBCOMMANDS = ("list", "context", "check", "repair", "index", "search")
 EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
 
 
@@ -76,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     repair = commands.add_parser("repair", help="fix what check reports as fixable")
     repair.add_argument("session", metavar="SESSION")
     repair.add_argument("--dry-run", action="store_true", help="say what would be done")
-    for command in (listing, context, check, repair):
+    for command in (listing, context, check, repair, *add_commands(commands)):
         _global_options(command, after_command=True)
     return parser
 
@@ -179,7 +180,19 @@ def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
     return code
 
 
-COMMANDS = {"list": cmd_list, "context": cmd_context, "check": cmd_check, "repair": cmd_repair}
+def _index_command(args: argparse.Namespace, out: SafeOutput) -> int:
+    run = cmd_index if args.command == "index" else cmd_search
+    return run(args, sessions_dir(args.sessions_dir), _cwd(args), out)
+
+
+COMMANDS = {
+    "list": cmd_list,
+    "context": cmd_context,
+    "check": cmd_check,
+    "repair": cmd_repair,
+    "index": _index_command,
+    "search": _index_command,
+}
 
 
 def _run_subcommand(argv: Sequence[str], out: SafeOutput) -> int:
@@ -207,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _first_positional(arguments) in SUBCOMMANDS:
             return _run_subcommand(arguments, SafeOutput(sys.stdout))
         return run_app(arguments)
-    except (CliError, ResolveError, LaunchError, ConcurrentWriteError) as error:
+    except (CliError, ResolveError, LaunchError, ConcurrentWriteError, IndexCommandError) as error:
         _error_line(str(error))
         return EXIT_FAILED
     except BrokenPipeError:  # pragma: no cover - `ink-tui list | head`

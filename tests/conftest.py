@@ -18,9 +18,21 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def private_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test gets its own cache dir (the catalog index lives there), never the user's."""
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
 
 HOLD_LIMIT_SECONDS = 10.0  # a held stream gives up after this long: never hang the suite
 ToolCallSpec = tuple[str, str, dict[str, Any]]  # (id, name, arguments)

@@ -51,6 +51,9 @@ _CJK_CLASS: Final = (
     "\u3040-\u30ff\u3131-\u318e\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 )
 CJK_RUN: Final = re.compile(f"[{_CJK_CLASS}]+")
+_ESCAPES: Final = re.compile(
+    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])"
+)
 _RUN_BREAK: Final = " 0 "  # a token between runs, so a phrase never spans two runs
 
 
@@ -128,7 +131,16 @@ def _message_parts(message: Any) -> Iterator[str]:
 
 
 def record_text(kind: str, record: dict[str, Any]) -> str:
-    """The searchable text of one tree entry (``kind`` is its ``type``); ``""`` when none."""
+    """The searchable text of one tree entry (``kind`` is its ``type``); ``""`` when none.
+
+    Terminal escape sequences (colours in tool output) are left out: they are not what anyone
+    searches for, and they would split the words they surround.
+    """
+    text = _record_text(kind, record)
+    return _ESCAPES.sub("", text) if "\x1b" in text else text
+
+
+def _record_text(kind: str, record: dict[str, Any]) -> str:
     if kind == "message":
         parts = _message_parts(record.get("message"))
     elif kind in ("compaction", "branchSummary"):
@@ -142,10 +154,18 @@ def record_text(kind: str, record: dict[str, Any]) -> str:
     return "\n".join(part for part in parts if part)
 
 
+_ROLE_OF_KIND: Final = {
+    "compaction": "summary",
+    "branchSummary": "summary",
+    "session_info": "name",
+    "label": "label",
+}
+
+
 def record_role(kind: str, record: dict[str, Any]) -> str:
-    """What a hit says it is: ``user``, ``assistant``, ``tool`` (a result), or the entry type."""
+    """What a hit is: user, assistant, tool (a result), summary, name or label."""
     if kind != "message":
-        return kind
+        return _ROLE_OF_KIND.get(kind, kind)
     message = record.get("message")
     role = message.get("role") if isinstance(message, dict) else None
     if role == "toolResult":
@@ -158,6 +178,9 @@ def pack_text(text: str) -> bytes:
     return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
-def unpack_text(packed: bytes) -> str:
-    """The text :func:`pack_text` stored."""
-    return zlib.decompress(packed).decode("utf-8", "surrogatepass")
+def unpack_text(packed: bytes, limit: int = 0) -> str:
+    """The text :func:`pack_text` stored (its first ``limit`` bytes or so, when ``limit``)."""
+    if not limit:
+        return zlib.decompress(packed).decode("utf-8", "surrogatepass")
+    head = zlib.decompressobj().decompress(packed, limit)
+    return head.decode("utf-8", "ignore")  # a character cut at the end is dropped

@@ -247,7 +247,9 @@ class _FileReader:
         text = record_text(kind, record)
         if text:
             role = record_role(kind, record)
-            self.texts.append(TextRow(entry_id, raw.offset, role, timestamp, text, cjk_grams(text)))
+            self.texts.append(
+                TextRow(self.scan.seq - 1, raw.offset, role, timestamp, text, cjk_grams(text))
+            )
 
     def branch_tokens(self) -> tuple[int, int]:
         """Tokens spent by the assistant messages of the current branch."""

@@ -83,7 +83,7 @@ CREATE TABLE texts(
 );
 CREATE INDEX texts_file ON texts(file_id, offset);
 CREATE VIRTUAL TABLE texts_fts USING fts5(
-    body, grams, content='', tokenize='unicode61 remove_diacritics 2'
+    body, grams, project, role, content='', tokenize='unicode61 remove_diacritics 2'
 );
 """
 

@@ -143,15 +143,18 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
     """Remove a file's entries and texts at or after ``from_offset``."""
     connection = index.connection
     doomed = connection.execute(
-        "SELECT rowid, body FROM texts WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
+        "SELECT t.rowid, t.body, t.role, f.project FROM texts t JOIN files f ON f.id = t.file_id "
+        "WHERE t.file_id = ? AND t.offset >= ?",
+        (file_id, from_offset),
     ).fetchall()
     deletions = []
-    for rowid, packed in doomed:
+    for rowid, packed, role, project in doomed:
         body = unpack_text(packed)
-        deletions.append((rowid, body, cjk_grams(body)))
-    # a contentless table forgets a row only when given the very text it indexed
+        deletions.append((rowid, body, cjk_grams(body), project, role))
+    # a contentless table forgets a row only when given the very values it indexed
     connection.executemany(
-        "INSERT INTO texts_fts(texts_fts, rowid, body, grams) VALUES ('delete', ?, ?, ?)",
+        "INSERT INTO texts_fts(texts_fts, rowid, body, grams, project, role) "
+        "VALUES ('delete', ?, ?, ?, ?, ?)",
         deletions,
     )
     connection.execute(
@@ -206,9 +209,10 @@ def _store(
             for n, t in enumerate(texts)
         ],
     )
+    project = path.parent.name
     connection.executemany(
-        "INSERT INTO texts_fts(rowid, body, grams) VALUES (?, ?, ?)",
-        [(first + n, t.body, t.grams) for n, t in enumerate(texts)],
+        "INSERT INTO texts_fts(rowid, body, grams, project, role) VALUES (?, ?, ?, ?, ?)",
+        [(first + n, t.body, t.grams, project, t.role) for n, t in enumerate(texts)],
     )
 
 
@@ -253,6 +257,7 @@ def update_index(
         else:
             work.append((item.path, prior, info.st_size))
     total = sum(size for _, _, size in work)
+    work.reverse()  # oldest first: rowids then follow time, and search ranks newest by rowid
     for path, prior, _ in work:
         if cancelled is not None and cancelled.is_set():
             report.cancelled = True

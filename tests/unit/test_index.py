@@ -1,0 +1,242 @@
+"""The catalog index: rows equal to the listing's, incremental updates, damage, two processes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from testdata import SESSIONS, copy_tree
+
+from ink_tui.catalog import list_sessions, summarize_file
+from ink_tui.catalog.index import (
+    CatalogIndex,
+    IndexUnavailable,
+    default_index_path,
+    load_rows,
+    update_index,
+)
+from ink_tui.catalog.index import filescan
+from ink_tui.catalog.index.store import SCHEMA_VERSION
+from ink_tui.catalog.search import search_index
+from ink_tui.demo import generate_demo
+
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+NEW_FIELDS = ("lastActivity", "tokensIn", "tokensOut")
+
+
+def _listing(rows: list[Any]) -> dict[str, dict[str, Any]]:
+    """Rows by path, without the fields only the index knows."""
+    shown = {}
+    for row in rows:
+        fields = row.to_dict()
+        for name in NEW_FIELDS:
+            fields.pop(name)
+        shown[fields["path"]] = fields
+    return shown
+
+
+def _index(tmp_path: Path) -> CatalogIndex:
+    return CatalogIndex.open(tmp_path / "cache" / "index.sqlite3")
+
+
+def _record(entry_id: str, parent: str, text: str, role: str = "user") -> bytes:
+    if role == "user":
+        message: dict[str, Any] = {"role": "user", "content": text}
+    else:
+        message = {
+            "role": "assistant",
+            "blocks": [{"type": "text", "text": text}],
+            "usage": {"inputTokens": 10, "outputTokens": 5},
+            "stopReason": "end_turn",
+        }
+    record = {
+        "type": "message",
+        "id": entry_id,
+        "parentId": parent,
+        "timestamp": "2026-11-20T10:00:00.000Z",
+        "message": message,
+    }
+    return json.dumps(record, ensure_ascii=False).encode() + b"\n"
+
+
+@pytest.fixture
+def demo_base(tmp_path: Path) -> Path:
+    base = tmp_path / "sessions"
+    generate_demo(base, seed=3, sessions=12, now=NOW)
+    return base
+
+
+def test_rows_from_the_index_equal_the_listing_for_every_kind_of_file(
+    tmp_path: Path, demo_base: Path
+) -> None:
+    for source in SESSIONS.glob("*.jsonl"):  # torn, corrupt, broken, empty, old-format …
+        shutil.copy(source, demo_base / "C--Users-dev-proj" / source.name)
+    copy_tree(tmp_path / "tree")
+    for base in (demo_base, tmp_path / "tree"):
+        with _index(tmp_path) as index:
+            report = update_index(index, base, None)
+            assert report.added == report.files > 0
+            assert _listing(load_rows(index, None)) == _listing(list_sessions(base, None))
+
+
+def test_an_unchanged_file_is_not_read_again(
+    tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _index(tmp_path) as index:
+        update_index(index, demo_base, None)
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("an unchanged file was read")
+
+        monkeypatch.setattr(filescan, "scan_file", refuse)
+        monkeypatch.setattr("ink_tui.catalog.index.update.scan_file", refuse)
+        report = update_index(index, demo_base, None)
+        assert report.unchanged == report.files and report.bytes_read == 0
+
+
+def _one_session(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    path = folder / "2026-11-20T10-00-00-000Z-e1111111-1111-4111-8111-111111111111.jsonl"
+    header = {
+        "type": "session",
+        "version": 1,
+        "id": "e1111111-1111-4111-8111-111111111111",
+        "timestamp": "2026-11-20T10:00:00.000Z",
+        "cwd": "/home/ada/p",
+    }
+    path.write_bytes(
+        json.dumps(header).encode()
+        + b"\n"
+        + _record("u1", None, "make the retry logic generic")  # type: ignore[arg-type]
+        + _record("a1", "u1", "Done: retry() now takes any callable.", "assistant")
+    )
+    return path
+
+
+def _hits(index: CatalogIndex, query: str) -> list[str]:
+    return [hit.entry_id for hit in search_index(index, query)]
+
+
+def _check_row(index: CatalogIndex, path: Path) -> None:
+    (row,) = [row for row in load_rows(index, None) if row.path == path]
+    assert _listing([row]) == _listing([summarize_file(path)])
+
+
+def test_appends_are_read_from_the_indexed_offset_and_a_torn_tail_waits(tmp_path: Path) -> None:
+    base = tmp_path / "sessions"
+    path = _one_session(base / "home-ada-p")
+    with _index(tmp_path) as index:
+        assert update_index(index, base, None).added == 1
+        assert _hits(index, "generic") == ["u1"]
+        whole = _record("u2", "a1", "now add jitter to the backoff")
+        with path.open("ab") as stream:
+            stream.write(whole[:25])  # a half line, as Ink leaves it mid-write
+        report = update_index(index, base, None)
+        assert report.appended == 1 and report.bytes_read < len(whole) + 200
+        _check_row(index, path)
+        assert _hits(index, "jitter") == []
+        with path.open("ab") as stream:
+            stream.write(whole[25:])
+        assert update_index(index, base, None).appended == 1
+        _check_row(index, path)
+        assert _hits(index, "jitter") == ["u2"]
+        assert _hits(index, "generic") == ["u1"]  # earlier text kept, not doubled
+        count = index.connection.execute("SELECT count(*) FROM texts").fetchone()[0]
+        assert count == 3
+
+
+@pytest.mark.parametrize("change", ["shrink", "rename", "same-size", "vanish"])
+def test_a_file_changed_other_than_by_appending_is_read_again(
+    tmp_path: Path, change: str
+) -> None:
+    base = tmp_path / "sessions"
+    path = _one_session(base / "home-ada-p")
+    with _index(tmp_path) as index:
+        update_index(index, base, None)
+        data = path.read_bytes()
+        if change == "shrink":
+            path.write_bytes(b"".join(data.splitlines(keepends=True)[:-1]))
+        elif change == "rename":
+            other = path.with_suffix(".tmp")
+            other.write_bytes(data.replace(b"retry logic", b"queue logic"))
+            os.replace(other, path)
+        elif change == "same-size":
+            path.write_bytes(data.replace(b"retry logic", b"queue logic"))
+            stamp = path.stat().st_mtime + 5
+            os.utime(path, (stamp, stamp))
+        else:
+            path.unlink()
+        report = update_index(index, base, None)
+        if change == "vanish":
+            assert report.dropped == 1 and load_rows(index, None) == []
+            assert index.connection.execute("SELECT count(*) FROM entries").fetchone()[0] == 0
+            return
+        assert report.reread == 1
+        _check_row(index, path)
+        if change != "shrink":
+            assert _hits(index, "queue") == ["u1"] and _hits(index, "retry logic") == []
+
+
+def test_a_damaged_index_is_rebuilt_and_a_newer_one_left_alone(tmp_path: Path) -> None:
+    where = tmp_path / "cache" / "index.sqlite3"
+    CatalogIndex.open(where).close()
+    where.write_bytes(b"this is not a database at all" * 200)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{where}{suffix}").unlink(missing_ok=True)
+    with CatalogIndex.open(where) as index:
+        assert index.notice is not None and "rebuilt" in index.notice
+    connection = sqlite3.connect(where)
+    connection.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    connection.close()
+    with pytest.raises(IndexUnavailable, match="newer ink-tui"):
+        CatalogIndex.open(where)
+    where.unlink()
+    with CatalogIndex.open(where) as index:  # deleted: simply made again
+        assert index.notice is None
+
+
+def test_the_index_is_private_and_lives_in_the_cache_dir(private_cache: Path) -> None:
+    path = default_index_path()
+    assert path.is_relative_to(private_cache)
+    CatalogIndex.open().close()
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def _index_in_process(database: str, base: str) -> None:
+    with CatalogIndex.open(Path(database)) as index:
+        update_index(index, Path(base), None)
+
+
+def test_two_processes_indexing_at_once_leave_one_consistent_index(
+    tmp_path: Path, demo_base: Path
+) -> None:
+    database = tmp_path / "shared.sqlite3"
+    CatalogIndex.open(database).close()
+    context = multiprocessing.get_context("spawn")
+    workers = [
+        context.Process(target=_index_in_process, args=(str(database), str(demo_base)))
+        for _ in range(2)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+        assert worker.exitcode == 0
+    with CatalogIndex.open(database) as shared, _index(tmp_path) as alone:
+        update_index(alone, demo_base, None)
+        assert _listing(load_rows(shared, None)) == _listing(list_sessions(demo_base, None))
+        for table in ("entries", "texts"):
+            count = f"SELECT count(*) FROM {table}"
+            assert (
+                shared.connection.execute(count).fetchone()
+                == alone.connection.execute(count).fetchone()
+            )
+        assert update_index(shared, demo_base, None).unchanged == len(load_rows(shared, None))
