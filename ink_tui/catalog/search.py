@@ -13,6 +13,7 @@ session text (untrusted): callers render it through the safe door.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
@@ -21,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable
+from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text
 from ink_tui.catalog.query import Query, parse_query
 from ink_tui.catalog.textpieces import unpack_text
 
@@ -183,6 +184,8 @@ def search_index(
     the database fails.
     """
     parsed = parse_query(query) if isinstance(query, str) else query
+    if projects is not None:
+        projects = [db_text(name) for name in projects]
     where, values = _where(parsed, projects)
     sql = (
         "SELECT t.body, t.role, t.timestamp, e.id, f.path, f.row "
@@ -226,7 +229,7 @@ def _hit(
     summary = json.loads(stored)
     return SearchHit(
         session_id=summary.get("id"),
-        file=Path(path),
+        file=Path(os.fsdecode(path)),
         entry_id=str(entry_id),
         role=str(role),
         timestamp=timestamp,
@@ -234,6 +237,6 @@ def _hit(
         match_start=start,
         match_end=end,
         title=str(summary.get("title") or ""),
-        project=str(summary.get("project_folder") or Path(path).parent.name),
+        project=str(summary.get("project_folder") or ""),
         score=score,
     )

@@ -109,11 +109,24 @@ class InkApp(InkAppBase):
         """Copy ``text``; a lone surrogate (UTF-8 cannot encode it) is copied as U+FFFD."""
         super().copy_to_clipboard(utf8_safe(text))
 
-    def open_session(self, path: Path, *, follow: bool = False) -> None:
-        """Show a session in place of the picker (Esc comes back to the picker)."""
+    def open_session(
+        self,
+        path: Path,
+        *,
+        follow: bool = False,
+        leaf_id: str | None = None,
+        arrival: tuple[str | None, str | None] = (None, None),
+        stack: bool = False,
+    ) -> None:
+        """Show a session in place of the picker (Esc comes back to the picker), or over the
+        current screen with ``stack``; ``arrival`` is (the row's entry id, the search to set)."""
         from ink_tui.ui.screens.session import SessionScreen
 
-        self.switch_screen(SessionScreen(path, follow=follow))
+        screen = SessionScreen(path, leaf_id, follow=follow, arrival=arrival)
+        if stack:
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
 
     def open_chat(self, path: Path | None, leaf_id: str | None = None) -> None:
         """The chat pane on ``path`` (from its leaf or ``leaf_id``), or on a new session."""
@@ -137,7 +150,13 @@ class InkApp(InkAppBase):
 
     @on(OpenSession)
     def _open_requested(self, message: OpenSession) -> None:
-        self.open_session(message.path, follow=message.follow)
+        self.open_session(
+            message.path,
+            follow=message.follow,
+            leaf_id=message.leaf_id,
+            arrival=(message.entry_id, message.search),
+            stack=message.stack,
+        )
 
     @on(OpenChat)
     def _chat_requested(self, message: OpenChat) -> None:

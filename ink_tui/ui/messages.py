@@ -16,6 +16,10 @@ class OpenSession(Message):
 
     path: Path
     follow: bool = False
+    leaf_id: str | None = None  # the branch to show (None: the current one)
+    entry_id: str | None = None  # the row to put the cursor on once the branch is read
+    search: str | None = None  # the session's own search, set to this (n/N then step)
+    stack: bool = False  # over the current screen (Esc comes back to it), not in its place
 
 
 @dataclass

@@ -19,10 +19,10 @@ from ink_tui.catalog.index import (
     CatalogIndex,
     IndexUnavailable,
     default_index_path,
+    filescan,
     load_rows,
     update_index,
 )
-from ink_tui.catalog.index import filescan
 from ink_tui.catalog.index.store import SCHEMA_VERSION
 from ink_tui.catalog.search import search_index
 from ink_tui.demo import generate_demo
@@ -63,7 +63,7 @@ def _record(entry_id: str, parent: str, text: str, role: str = "user") -> bytes:
         "timestamp": "2026-11-20T10:00:00.000Z",
         "message": message,
     }
-    return json.dumps(record, ensure_ascii=False).encode() + b"\n"
+    return json.dumps(record).encode() + b"\n"
 
 
 @pytest.fixture
@@ -153,9 +153,7 @@ def test_appends_are_read_from_the_indexed_offset_and_a_torn_tail_waits(tmp_path
 
 
 @pytest.mark.parametrize("change", ["shrink", "rename", "same-size", "vanish"])
-def test_a_file_changed_other_than_by_appending_is_read_again(
-    tmp_path: Path, change: str
-) -> None:
+def test_a_file_changed_other_than_by_appending_is_read_again(tmp_path: Path, change: str) -> None:
     base = tmp_path / "sessions"
     path = _one_session(base / "home-ada-p")
     with _index(tmp_path) as index:
@@ -240,3 +238,26 @@ def test_two_processes_indexing_at_once_leave_one_consistent_index(
                 == alone.connection.execute(count).fetchone()
             )
         assert update_index(shared, demo_base, None).unchanged == len(load_rows(shared, None))
+
+
+def test_lone_surrogates_and_undecodable_file_names_are_indexed(tmp_path: Path) -> None:
+    base = tmp_path / "sessions"
+    path = _one_session(base / "home-ada-p")
+    with path.open("ab") as stream:  # JSON allows a lone surrogate in an id, a name, a text
+        stream.write(
+            b'{"type":"message","id":"u2\\ud83d","parentId":"a1","timestamp":"2026-11-20T10:01:00Z",'
+            b'"message":{"role":"user","content":"cut mid-emoji \\ud83d then sandfish"}}\n'
+        )
+    odd = Path(os.fsdecode(bytes(path.parent) + b"/\xff\xfe-odd.jsonl"))
+    shutil.copy(path, odd)
+    with _index(tmp_path) as index:
+        report = update_index(index, base, None)
+        assert report.added == 2
+        assert _listing(load_rows(index, None)) == _listing(list_sessions(base, None))
+        hits = search_index(index, "sandfish")
+        assert {hit.file for hit in hits} == {path, odd}
+        assert all(hit.entry_id == "u2\ufffd" for hit in hits)
+        with path.open("ab") as stream:
+            stream.write(_record("u3", "u2\ud83d", "after the odd one"))  # type: ignore[arg-type]
+        update_index(index, base, None)
+        _check_row(index, path)  # read again whole: the stored ids were not the file's

@@ -96,9 +96,7 @@ def _brute(corpus: Path, query: str) -> set[tuple[str, str]]:
     for path, entry_id, role, text in _records(corpus):
         if parsed.roles and role not in parsed.roles:
             continue
-        if all(
-            _holds(text, term.text, term.prefix) != term.negated for term in parsed.terms
-        ):
+        if all(_holds(text, term.text, term.prefix) != term.negated for term in parsed.terms):
             hits.add((path, entry_id))
     return hits
 
@@ -172,7 +170,9 @@ def test_a_bad_query_is_one_clear_line(query: str, says: str) -> None:
         parse_query(query)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=40))
 def test_any_query_text_is_a_search_or_a_query_error(index: Any, text: str) -> None:
     try:

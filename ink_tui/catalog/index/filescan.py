@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple
 
+from ink_tui.catalog.index.store import db_text
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.summary import (
     ListingScan,
@@ -133,6 +134,7 @@ class _FileReader:
         self.last_timestamp: str | None = None
         self.entries: list[EntryRow] = []
         self.texts: list[TextRow] = []
+        self.lossy = False  # an id or name had a lone surrogate: stored changed (U+FFFD)
 
     def resume(self, resume: Resume) -> None:
         state = resume.state
@@ -210,6 +212,15 @@ class _FileReader:
         if kind is LineKind.ENTRY:
             self._entry(record, raw, line)
 
+    def _safe(self, text: str | None) -> str | None:
+        """``text`` as SQLite takes it; an id changed so cannot be resumed from (see scan_file)."""
+        if text is None:
+            return None
+        safe = db_text(text)
+        if safe is not text:
+            self.lossy = True
+        return safe
+
     def _entry(self, record: dict[str, Any], raw: RawLine, line: int) -> None:
         entry_id = str(record["id"])
         parent = record["parentId"]
@@ -219,7 +230,7 @@ class _FileReader:
         turn = self.turns.get(parent, 0) + (1 if is_prompt else 0) if parent else int(is_prompt)
         self.turns[entry_id] = turn
         timestamp = record.get("timestamp")
-        timestamp = timestamp if isinstance(timestamp, str) else None
+        timestamp = self._safe(timestamp) if isinstance(timestamp, str) else None
         if timestamp is not None:
             self.last_timestamp = timestamp
         spent = (0, 0)
@@ -229,24 +240,24 @@ class _FileReader:
         self.entries.append(
             EntryRow(
                 self.scan.seq - 1,
-                entry_id,
-                parent,
+                str(self._safe(entry_id)),
+                self._safe(parent),
                 kind,
-                node.role,
+                self._safe(node.role),
                 raw.offset,
                 len(raw.data),
                 line,
                 turn,
                 timestamp,
                 node.usage,
-                node.name,
+                self._safe(node.name),
                 spent[0],
                 spent[1],
             )
         )
         text = record_text(kind, record)
         if text:
-            role = record_role(kind, record)
+            role = str(self._safe(record_role(kind, record)))
             self.texts.append(
                 TextRow(self.scan.seq - 1, raw.offset, role, timestamp, text, cjk_grams(text))
             )
@@ -306,6 +317,8 @@ def scan_file(
         summary.last_activity = reader.last_timestamp
         finish_summary(reader.scan, stream, path, summary)
         summary.tokens_in, summary.tokens_out = reader.branch_tokens()
+        if reader.lossy:
+            kept_state = None  # the stored ids differ from the file's: read it all next time
     except SessionError as exc:
         if summary.id is not None and not summary.title:
             set_title(reader.scan, summary)

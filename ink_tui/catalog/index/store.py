@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +33,9 @@ __all__ = [
     "CatalogIndex",
     "IndexBusy",
     "IndexUnavailable",
+    "db_text",
     "default_index_path",
+    "path_key",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -40,6 +43,7 @@ INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
 
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SCHEMA: Final = """
 CREATE TABLE files(
     id INTEGER PRIMARY KEY,
@@ -94,6 +98,20 @@ class IndexUnavailable(Exception):
 
 class IndexBusy(IndexUnavailable):
     """Another process held the write lock past the timeout (the caller may skip and go on)."""
+
+
+def db_text(text: str) -> str:
+    """``text`` as SQLite can take it: a lone surrogate (which JSON allows) becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def path_key(path: Path | str) -> bytes:
+    """A file's path as the index stores it: its bytes, so any file name is kept exactly."""
+    return os.fsencode(path)
 
 
 def default_index_path() -> Path:

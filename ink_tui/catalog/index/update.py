@@ -33,7 +33,7 @@ from ink_tui.catalog.index.filescan import (
     new_summary,
     scan_file,
 )
-from ink_tui.catalog.index.store import CatalogIndex, IndexBusy
+from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
 from ink_tui.catalog.scan import project_folders, session_files
 from ink_tui.catalog.textpieces import cjk_grams, pack_text, unpack_text
@@ -94,13 +94,13 @@ class _Known:
     scan: str | None
 
 
-def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[str, _Known]:
+def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, _Known]:
     query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, scan FROM files"
     connection = index.connection
     if folders is None:
         rows = connection.execute(query).fetchall()
     else:
-        names = [folder.name for folder in folders]
+        names = [db_text(folder.name) for folder in folders]
         marks = ",".join("?" * len(names))
         rows = connection.execute(f"{query} WHERE project IN ({marks})", names).fetchall()
     return {row[0]: _Known(*row[1:]) for row in rows}
@@ -132,7 +132,7 @@ def _read(index: CatalogIndex, path: Path, known: _Known | None) -> tuple[FileSc
 
 def _same_row(index: CatalogIndex, path: Path, known: _Known | None) -> bool:
     row = index.connection.execute(
-        "SELECT size, mtime_ns, inode, indexed_to FROM files WHERE path = ?", (str(path),)
+        "SELECT size, mtime_ns, inode, indexed_to FROM files WHERE path = ?", (path_key(path),)
     ).fetchone()
     if known is None:
         return row is None
@@ -150,7 +150,7 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
     deletions = []
     for rowid, packed, role, project in doomed:
         body = unpack_text(packed)
-        deletions.append((rowid, body, cjk_grams(body), project, role))
+        deletions.append((rowid, db_text(body), cjk_grams(body), project, role))
     # a contentless table forgets a row only when given the very values it indexed
     connection.executemany(
         "INSERT INTO texts_fts(texts_fts, rowid, body, grams, project, role) "
@@ -170,7 +170,7 @@ def _store(
 ) -> None:
     connection = index.connection
     values = (
-        path.parent.name,
+        db_text(path.parent.name),
         info.st_size,
         info.st_mtime_ns,
         info.st_ino,
@@ -183,7 +183,7 @@ def _store(
         cursor = connection.execute(
             "INSERT INTO files(project, size, mtime_ns, inode, indexed_to, fingerprint, scan, "
             "row, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*values, str(path)),
+            (*values, path_key(path)),
         )
         file_id = int(cursor.lastrowid or 0)
     else:
@@ -197,7 +197,7 @@ def _store(
     connection.executemany(
         f"INSERT OR REPLACE INTO entries(file_id, {_ENTRY_COLUMNS}) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(file_id, *entry) for entry in found.entries],
+        [(file_id, *entry) for entry in found.entries],  # strings made safe by the scan
     )
     first = connection.execute("SELECT coalesce(max(rowid), 0) + 1 FROM texts").fetchone()[0]
     texts = found.texts
@@ -209,10 +209,10 @@ def _store(
             for n, t in enumerate(texts)
         ],
     )
-    project = path.parent.name
+    project = db_text(path.parent.name)
     connection.executemany(
         "INSERT INTO texts_fts(rowid, body, grams, project, role) VALUES (?, ?, ?, ?, ?)",
-        [(first + n, t.body, t.grams, project, t.role) for n, t in enumerate(texts)],
+        [(first + n, db_text(t.body), t.grams, project, t.role) for n, t in enumerate(texts)],
     )
 
 
@@ -243,15 +243,15 @@ def update_index(
     folders = project_folders(base_dir, cwd)
     known = _known_files(index, None if cwd is None else folders)
     work: list[tuple[Path, _Known | None, int]] = []
-    on_disk: set[str] = set()
+    on_disk: set[bytes] = set()
     for item in session_files(folders):
         report.files += 1
-        on_disk.add(str(item.path))
+        on_disk.add(path_key(item.path))
         try:
             info = item.path.stat()
         except OSError:
             continue
-        prior = known.get(str(item.path))
+        prior = known.get(path_key(item.path))
         if _unchanged(prior, info):
             report.unchanged += 1
         else:
@@ -305,7 +305,7 @@ def load_rows(index: CatalogIndex, folders: Iterable[str] | None) -> list[Sessio
     query = "SELECT row FROM files"
     parameters: list[Any] = []
     if folders is not None:
-        names = list(folders)
+        names = [db_text(name) for name in folders]
         query += f" WHERE project IN ({','.join('?' * len(names))})"
         parameters = names
     rows: list[SessionSummary] = []

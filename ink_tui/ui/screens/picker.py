@@ -7,27 +7,30 @@ session. Nothing here reads a file on the event loop.
 
 from __future__ import annotations
 
-import os
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from textual import on, work
+from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
-from textual.worker import get_current_worker
 
-from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
+from ink_tui.catalog import SessionSummary
+from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
 from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.preview import SessionPreview
+from ink_tui.ui.widgets.row_source import (
+    IndexNotice,
+    IndexProgress,
+    RowsFound,
+    RowsRefreshed,
+    SessionRowSource,
+)
 from ink_tui.ui.widgets.session_list import SessionList
 
 __all__ = ["PickerScreen"]
@@ -41,17 +44,6 @@ _FILTER_HINT: Final = "filter by title, id or project (Enter opens the top match
 def _order(summary: SessionSummary) -> tuple[float, str, str]:
     """The listing order (newest file mtime first, as :func:`iter_summaries`), reversed."""
     return (summary.mtime, summary.file_name, summary.project_folder)
-
-
-def _stat_folder(folder: Path, found: dict[Path, tuple[float, int]]) -> None:
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".jsonl") and entry.is_file():
-                    info = entry.stat()
-                    found[Path(entry.path)] = (info.st_mtime, info.st_size)
-    except OSError:
-        pass
 
 
 class PickerScreen(Screen[None]):
@@ -71,6 +63,7 @@ class PickerScreen(Screen[None]):
         Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
         # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
         Binding("slash", "filter", "Filter", key_display="/", priority=True),
+        Binding("s", "search_sessions", "Search text"),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
@@ -79,22 +72,6 @@ class PickerScreen(Screen[None]):
         Binding("J", "scroll_preview(1)", "Scroll the preview down", show=False),
         Binding("K", "scroll_preview(-1)", "Scroll the preview up", show=False),
     ]
-
-    @dataclass
-    class RowsFound(Message):
-        """A batch of rows read by the scan worker (listing order)."""
-
-        generation: int
-        summaries: list[SessionSummary]
-        done: bool = False
-
-    @dataclass
-    class RowsRefreshed(Message):
-        """Files of the scope that changed, appeared or vanished since they were read."""
-
-        generation: int
-        changed: list[SessionSummary] = field(default_factory=list)
-        removed: list[Path] = field(default_factory=list)
 
     def __init__(self, sessions_dir: Path, cwd: str) -> None:
         super().__init__()
@@ -105,6 +82,8 @@ class PickerScreen(Screen[None]):
         self.scanning = False
         self._generation = 0
         self._cache: dict[bool, list[SessionSummary]] = {}
+        self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
+        self._told: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(id="picker-status")
@@ -116,6 +95,7 @@ class PickerScreen(Screen[None]):
             yield SessionPreview(id="preview")
         yield Static(id="picker-note")
         yield Footer()
+        yield SessionRowSource(self.sessions_dir, self.cwd)
 
     def on_mount(self) -> None:
         self.query_one(SessionPreview).display = False
@@ -138,36 +118,37 @@ class PickerScreen(Screen[None]):
             self.scanning = True
             self._cache[self.all_projects] = []
             table.set_summaries([], show_project=self.all_projects)
-            self._scan(self.all_projects, self._generation)
+            self.query_one(SessionRowSource).scan(self.all_projects, self._generation)
         self._update_status()
-
-    @work(thread=True, exclusive=True, group="scan")
-    def _scan(self, all_projects: bool, generation: int) -> None:
-        worker = get_current_worker()
-        batch: list[SessionSummary] = []
-        posted = time.monotonic()
-        first = True
-        cwd = None if all_projects else self.cwd
-        for summary in iter_summaries(self.sessions_dir, cwd):
-            if worker.is_cancelled:
-                return
-            batch.append(summary)
-            if first or len(batch) >= _BATCH or time.monotonic() - posted > _BATCH_SECONDS:
-                self.post_message(self.RowsFound(generation, batch))
-                batch, posted, first = [], time.monotonic(), False
-        if not worker.is_cancelled:
-            self.post_message(self.RowsFound(generation, batch, done=True))
 
     @on(RowsFound)
     def _rows_found(self, message: RowsFound) -> None:
         if message.generation != self._generation:
             return  # a scan of the other scope, cancelled
-        self._cache[self.all_projects].extend(message.summaries)
-        if message.summaries:
-            self.query_one(SessionList).extend(message.summaries)
+        table = self.query_one(SessionList)
+        if message.whole:
+            self._cache[self.all_projects] = list(message.summaries)
+            table.update_summaries(message.summaries, show_project=self.all_projects)
+        else:
+            self._cache[self.all_projects].extend(message.summaries)
+            if message.summaries:
+                table.extend(message.summaries)
         if message.done:
             self.scanning = False
+            self.indexing = None
         self._update_status()
+
+    @on(IndexProgress)
+    def _index_progress(self, message: IndexProgress) -> None:
+        if message.generation == self._generation and self.scanning:
+            self.indexing = (message.done, message.total)
+            self._update_status()
+
+    @on(IndexNotice)
+    def _index_notice(self, message: IndexNotice) -> None:
+        if message.text not in self._told:  # once per reason, not at every refresh
+            self._told.add(message.text)
+            self.notify(message.text, severity="warning", timeout=8)
 
     def on_screen_suspend(self) -> None:
         # A blinking cursor under another screen would repaint that screen twice a second.
@@ -187,35 +168,18 @@ class PickerScreen(Screen[None]):
         if self.scanning:
             return
         known = {summary.path: (summary.mtime, summary.size) for summary in self._current()}
-        self._restat(self.all_projects, self._generation, known)
-
-    @work(thread=True, exclusive=True, group="refresh")
-    def _restat(
-        self, all_projects: bool, generation: int, known: dict[Path, tuple[float, int]]
-    ) -> None:
-        found: dict[Path, tuple[float, int]] = {}
-        if all_projects:
-            try:
-                with os.scandir(self.sessions_dir) as entries:
-                    folders = [Path(entry.path) for entry in entries if entry.is_dir()]
-            except OSError:
-                folders = []
-        else:
-            folders = [self.project_dir]
-        for folder in folders:
-            _stat_folder(folder, found)
-        changed = [
-            summarize_file(path, mtime=mtime, size=size)
-            for path, (mtime, size) in found.items()
-            if known.get(path) != (mtime, size)
-        ]
-        removed = [path for path in known if path not in found]
-        if changed or removed:
-            self.post_message(self.RowsRefreshed(generation, changed, removed))
+        self.query_one(SessionRowSource).restat(self.all_projects, self._generation, known)
 
     @on(RowsRefreshed)
     def _rows_refreshed(self, message: RowsRefreshed) -> None:
         if message.generation != self._generation or self.scanning:
+            return
+        if message.whole is not None:
+            self._cache[self.all_projects] = list(message.whole)
+            self.query_one(SessionList).update_summaries(
+                message.whole, show_project=self.all_projects
+            )
+            self._update_status()
             return
         gone = set(message.removed) | {summary.path for summary in message.changed}
         rows = [summary for summary in self._current() if summary.path not in gone]
@@ -238,7 +202,13 @@ class PickerScreen(Screen[None]):
         status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
         if table.query_text:
             status.append(f" · {len(table.shown)} matching")
-        if self.scanning:
+        if self.indexing is not None and self.indexing[1] > 0:
+            done, total = self.indexing
+            status.append(
+                f"  ·  indexing {100 * done // total}% ({human_size(done)} of {human_size(total)})",
+                "italic",
+            )
+        elif self.scanning:
             status.append("  ·  reading…", "italic")
         hint = "Tab: this project" if self.all_projects else "Tab: all projects"
         status.append(f"    {hint}", "dim")
@@ -315,6 +285,12 @@ class PickerScreen(Screen[None]):
         summary = self.query_one(SessionList).highlighted
         if summary is not None:
             self.post_message(OpenSession(summary.path))
+
+    def action_search_sessions(self) -> None:
+        """Search what was said in every session (its own screen; Esc comes back here)."""
+        from ink_tui.ui.screens.search import SearchScreen
+
+        self.app.push_screen(SearchScreen(self.sessions_dir, self.cwd))
 
     def action_new_session(self) -> None:
         """A chat on a new session in this project (the file appears with its first record)."""

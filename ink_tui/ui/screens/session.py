@@ -44,10 +44,18 @@ class SessionScreen(Screen[None]):
     BINDINGS = bindings(SESSION_KEYS)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
 
-    def __init__(self, path: Path, leaf_id: str | None = None, *, follow: bool = False) -> None:
+    def __init__(
+        self,
+        path: Path,
+        leaf_id: str | None = None,
+        *,
+        follow: bool = False,
+        arrival: tuple[str | None, str | None] = (None, None),
+    ) -> None:
         super().__init__()
         self.path = path
         self.leaf_id = leaf_id
+        self._arrival = arrival  # (entry id, search): where a search across sessions lands
         self.loaded: LoadedBranch | None = None
         self.keys = SessionKeys(self)
         self._fallback_title = ""
@@ -147,7 +155,7 @@ class SessionScreen(Screen[None]):
             torn = torn_note(loaded.session)
             if torn is not None:
                 self.notify(torn, severity="warning", timeout=8)
-            self.call_after_refresh(self._select_last)
+            self.call_after_refresh(self._arrive if any(self._arrival) else self._select_last)
         if self._follow_after_load:
             self._follow_after_load = False
             self.call_after_refresh(self._start_following)
@@ -164,6 +172,21 @@ class SessionScreen(Screen[None]):
 
     def _select_last(self) -> None:
         self.session_tree.to_edge(bottom=True)
+
+    def _arrive(self) -> None:
+        """Opened from a search across sessions: on the matching row, the words searched."""
+        entry_id, words = self._arrival
+        self._arrival = (None, None)
+        key = None
+        if self.loaded is not None and entry_id is not None:
+            key = self.loaded.builder.row_for(entry_id)
+        if words:
+            self.search.start(words, keep=key)
+        if key is None:
+            self._select_last()
+            self.notify("the match is not on this branch any more", severity="warning")
+            return
+        self.reveal(key)
 
     # -- the header and the status line ------------------------------------------------------
 

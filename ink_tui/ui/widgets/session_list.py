@@ -90,6 +90,26 @@ class SessionList(DataTable):
         self.show_project = show_project
         self.rebuild()
 
+    def update_summaries(self, summaries: Iterable[SessionSummary], *, show_project: bool) -> None:
+        """Rows read again: the same sessions in the same order are updated cell by cell;
+        otherwise the rows are rebuilt, the cursor on its session and the scroll kept."""
+        before = [summary.path for summary in self.summaries]
+        self.summaries = list(summaries)
+        same = [summary.path for summary in self.summaries] == before
+        if same and self.columns and show_project == self.show_project:
+            fresh = {summary.path: summary for summary in self.summaries}
+            self.shown = [fresh[summary.path] for summary in self.shown]
+            now = self._now()
+            keys = [key for key, _, _ in _FIXED if key not in self._layout[1]]
+            for summary in self.shown:
+                for key, cell in zip(keys, self._row(summary, now), strict=True):
+                    self.update_cell(str(summary.path), key, cell)
+            return
+        self.show_project = show_project
+        scrolled = self.scroll_y
+        self.rebuild()
+        self.scroll_to(y=scrolled, animate=False, immediate=True)
+
     def extend(self, summaries: list[SessionSummary]) -> None:
         """Rows read by the scan: appended in listing order (re-ranked while filtering)."""
         self.summaries.extend(summaries)

@@ -134,6 +134,14 @@ class SessionSearch(Vertical):
         self._answer_due = True
         self._search(keep=None)
 
+    def start(self, query: str, *, keep: str | None) -> None:
+        """Search for ``query`` without moving: ``n``/``N`` then step on from row ``keep``."""
+        self.query_text = query
+        self.index = -1
+        self._answer_due = False
+        self.query_one(Input).value = query
+        self._search(keep=keep)
+
     def set_rows(
         self, turns: list[Turn], row_labels: dict[str, str], *, loading: bool = False
     ) -> None:

@@ -1,0 +1,65 @@
+"""The picker's rows through the index: what it holds at once, then what the disk says.
+
+:func:`indexed_rows` is the fast first look (no session file is read); :func:`refreshed_rows`
+brings the index up to date for the scope and returns the rows again. Both open their own
+connection, so each runs in whichever worker thread calls it. When the index cannot be used they
+say why (one line) and the caller lists sessions by scanning the files, as without an index.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable
+from ink_tui.catalog.index.update import IndexReport, Progress, load_rows, update_index
+from ink_tui.catalog.row import SessionSummary
+from ink_tui.catalog.scan import project_folders
+
+__all__ = ["IndexedRows", "indexed_rows", "refreshed_rows"]
+
+
+@dataclass(slots=True)
+class IndexedRows:
+    """Rows from the index (``None`` when it could not be used, with ``notice`` saying why)."""
+
+    rows: list[SessionSummary] | None
+    notice: str | None = None
+    report: IndexReport | None = None
+
+
+def _folders(base_dir: Path, cwd: str | None) -> list[str] | None:
+    return None if cwd is None else [folder.name for folder in project_folders(base_dir, cwd)]
+
+
+def indexed_rows(base_dir: Path, cwd: str | None, index_path: Path | None = None) -> IndexedRows:
+    """The rows the index holds for ``cwd``'s project (every project when None), newest first."""
+    try:
+        with CatalogIndex.open(index_path) as index:
+            return IndexedRows(load_rows(index, _folders(base_dir, cwd)), index.notice)
+    except IndexUnavailable as error:
+        return IndexedRows(None, str(error))
+    except sqlite3.Error as error:
+        return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
+
+
+def refreshed_rows(
+    base_dir: Path,
+    cwd: str | None,
+    *,
+    index_path: Path | None = None,
+    progress: Progress | None = None,
+    cancelled: threading.Event | None = None,
+) -> IndexedRows:
+    """Index what changed on disk for the scope, then return its rows."""
+    try:
+        with CatalogIndex.open(index_path) as index:
+            report = update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
+            rows = load_rows(index, _folders(base_dir, cwd))
+            return IndexedRows(rows, index.notice, report)
+    except IndexUnavailable as error:
+        return IndexedRows(None, str(error))
+    except sqlite3.Error as error:
+        return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")

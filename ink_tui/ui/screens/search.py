@@ -1,0 +1,268 @@
+"""Search every session by what was said in it: results as you type, Enter opens the match.
+
+Opened from the picker (``s``). The index is brought up to date for the scope first (in a
+worker, progress in the status line); each query runs in a worker too, the latest one winning.
+Enter opens the session on the branch that holds the match, scrolled to it and highlighted, with
+the session's own search set to the matched words so ``n``/``N`` go through that session's
+matches; Esc there comes back here, the results kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.worker import get_current_worker
+
+from ink_tui.catalog.index import CatalogIndex, IndexUnavailable, update_index
+from ink_tui.catalog.index.branches import leaf_showing
+from ink_tui.catalog.query import QueryError, parse_query
+from ink_tui.catalog.search import SearchHit, search_index
+from ink_tui.humanize import human_size
+from ink_tui.logs import unforeseen
+from ink_tui.paths import cwd_folder_name
+from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.search_results import SearchResults
+
+__all__ = ["SearchScreen"]
+
+TYPING_PAUSE: Final = 0.12  # seconds after the last key before the query runs
+LIMIT: Final = 200
+_HINT: Final = (
+    'words, "a phrase", -word, prefix*, project: model: role:user|assistant|tool after: before:'
+)
+
+
+class SearchScreen(Screen[None]):
+    """A query line over the hits of every session of this project (Tab: all projects)."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
+        Binding("down", "move(1)", "Next hit", show=False),
+        Binding("up", "move(-1)", "Previous hit", show=False),
+        Binding("enter", "open", "Open the match", key_display="Enter"),
+    ]
+
+    @dataclass
+    class Indexed(Message):
+        """The index is up to date for the scope (or could not be used: ``problem``)."""
+
+        all_projects: bool
+        problem: str | None = None
+
+    @dataclass
+    class Indexing(Message):
+        done: int
+        total: int
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, SearchScreen.Indexing)
+
+    @dataclass
+    class Answered(Message):
+        """A query's hits (or why it could not run)."""
+
+        generation: int
+        hits: list[SearchHit]
+        problem: str | None = None
+
+    def __init__(self, sessions_dir: Path, cwd: str) -> None:
+        super().__init__()
+        self.sessions_dir = sessions_dir
+        self.cwd = cwd
+        self.all_projects = False
+        self.ready: set[bool] = set()  # scopes indexed since the screen opened
+        self._generation = 0
+        self._typing: Timer | None = None
+        self._said = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="search-scope")
+        yield Input(placeholder=_HINT, id="search-query")
+        yield SearchResults(id="search-results")
+        yield Static(id="search-note")
+        yield Footer()
+
+    results = property(lambda self: self.query_one(SearchResults))
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._prepare(self.all_projects)
+        self._say("indexing…")
+
+    # -- the index -----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="search-index")
+    def _prepare(self, all_projects: bool) -> None:
+        def progress(done: int, total: int) -> None:
+            self.post_message(self.Indexing(done, total))
+
+        worker = get_current_worker()
+        try:
+            with CatalogIndex.open() as index:
+                update_index(
+                    index,
+                    self.sessions_dir,
+                    None if all_projects else self.cwd,
+                    progress=progress,
+                    cancelled=worker.cancelled_event,
+                )
+        except IndexUnavailable as error:
+            self.post_message(self.Indexed(all_projects, str(error)))
+            return
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            self.post_message(self.Indexed(all_projects, unforeseen(error, "the index")))
+            return
+        self.post_message(self.Indexed(all_projects))
+
+    @on(Indexing)
+    def _indexing(self, message: Indexing) -> None:
+        if message.total:
+            share = 100 * message.done // message.total
+            self._say(
+                f"indexing {share}% ({human_size(message.done)} of {human_size(message.total)})"
+            )
+
+    @on(Indexed)
+    def _indexed(self, message: Indexed) -> None:
+        if message.problem is not None:
+            self._say(message.problem)
+            return
+        self.ready.add(message.all_projects)
+        self._say("")
+        self._run_query()
+
+    # -- queries -------------------------------------------------------------------------------
+
+    @on(Input.Changed, "#search-query")
+    def _typed(self, event: Input.Changed) -> None:
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(TYPING_PAUSE, self._run_query)
+
+    def _run_query(self) -> None:
+        self._generation += 1
+        text = self.query_one(Input).value
+        self._show_scope()
+        if not text.strip():
+            self.results.show([], show_project=self.all_projects)
+            self._say("")
+            return
+        self._search(text, self.all_projects, self._generation)
+
+    @work(thread=True, exclusive=True, group="search-query")
+    def _search(self, text: str, all_projects: bool, generation: int) -> None:
+        try:
+            query = parse_query(text)
+        except QueryError as error:
+            self.post_message(self.Answered(generation, [], str(error)))
+            return
+        everywhere = all_projects or bool(query.projects)
+        projects = None if everywhere else [cwd_folder_name(self.cwd)]
+        try:
+            with CatalogIndex.open() as index:
+                hits = search_index(index, query, projects=projects, limit=LIMIT)
+        except IndexUnavailable as error:
+            self.post_message(self.Answered(generation, [], str(error)))
+            return
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            self.post_message(self.Answered(generation, [], unforeseen(error, "the search")))
+            return
+        self.post_message(self.Answered(generation, hits))
+
+    @on(Answered)
+    def _answered(self, message: Answered) -> None:
+        if message.generation != self._generation:
+            return  # a later query is under way
+        self.results.show(message.hits, show_project=self.all_projects)
+        if message.problem is not None:
+            self._say(message.problem)
+        elif not message.hits:
+            self._say("no match" + ("" if self.all_projects else " in this project (Tab: all)"))
+        else:
+            sessions = len({hit.file for hit in message.hits})
+            more = " (the first ones)" if len(message.hits) == LIMIT else ""
+            self._say(f"{len(message.hits)} hits in {sessions} sessions{more}")
+
+    # -- what the user sees ----------------------------------------------------------------------
+
+    def _show_scope(self) -> None:
+        scope = (
+            "All projects" if self.all_projects else f"This project · {cwd_folder_name(self.cwd)}"
+        )
+        line = plain("Search  ", "bold")
+        line.append_text(plain(scope))
+        line.append("    Tab: " + ("this project" if self.all_projects else "all projects"), "dim")
+        self.query_one("#search-scope", Static).update(line)
+
+    def _say(self, text: str) -> None:
+        if text != self._said:
+            self._said = text
+            self.query_one("#search-note", Static).update(plain(text))
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_toggle_scope(self) -> None:
+        self.all_projects = not self.all_projects
+        self._show_scope()
+        if self.all_projects in self.ready:
+            self._run_query()
+        else:
+            self._say("indexing…")
+            self._prepare(self.all_projects)
+
+    def action_move(self, delta: int) -> None:
+        results = self.results
+        if not results.option_count:
+            return
+        (results.action_cursor_down if delta > 0 else results.action_cursor_up)()
+
+    def action_open(self) -> None:
+        hit = self.results.chosen
+        if hit is not None:
+            self._open(hit, self._words())
+
+    @on(OptionList.OptionSelected, "#search-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    @on(Input.Submitted, "#search-query")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_open()
+
+    @work(thread=True, exclusive=True, group="search-open")
+    def _open(self, hit: SearchHit, words: str | None) -> None:
+        try:
+            with CatalogIndex.open() as index:
+                leaf = leaf_showing(index, hit.file, hit.entry_id)
+        except IndexUnavailable:
+            leaf = None  # the current branch: the match may not be on it, the view says so
+        except Exception as error:  # a bug: logged; the session still opens
+            unforeseen(error, "finding the match's branch")
+            leaf = None
+        self.post_message(
+            OpenSession(hit.file, leaf_id=leaf, entry_id=hit.entry_id, search=words, stack=True)
+        )
+
+    def _words(self) -> str | None:
+        """What the session's own search looks for: the first wanted term, as typed."""
+        try:
+            wanted = parse_query(self.query_one(Input).value).wanted
+        except QueryError:
+            return None
+        return wanted[0].text if wanted else None

@@ -1,0 +1,192 @@
+"""Where the picker's rows come from: the index at once, then the disk, then every few seconds.
+
+:class:`SessionRowSource` is a part of the picker with nothing to show: its thread workers read
+rows and post them as messages, which bubble to the screen. Nothing here touches a widget.
+
+- :meth:`SessionRowSource.scan`: the rows the index holds (no session file read), else the rows
+  read from the files in batches as without an index; then the index brought up to date
+  (progress posted as it goes) and every row posted again, to be updated in place.
+- :meth:`SessionRowSource.restat`: the periodic check: through the index when it is usable
+  (only changed files are read), else by ``stat`` and a re-read of the files that changed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from textual import work
+from textual.message import Message
+from textual.widget import Widget
+from textual.worker import get_current_worker
+
+from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
+from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
+from ink_tui.logs import unforeseen
+from ink_tui.paths import project_dir
+
+__all__ = ["IndexNotice", "IndexProgress", "RowsFound", "RowsRefreshed", "SessionRowSource"]
+
+_BATCH: Final = 50
+_BATCH_SECONDS: Final = 0.05
+
+
+@dataclass
+class RowsFound(Message):
+    """A batch of rows read by the scan worker (listing order)."""
+
+    generation: int
+    summaries: list[SessionSummary]
+    done: bool = False
+    whole: bool = False  # every row of the scope (from the index): replaces, in place
+
+
+@dataclass
+class RowsRefreshed(Message):
+    """Files of the scope that changed, appeared or vanished since they were read."""
+
+    generation: int
+    changed: list[SessionSummary] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    whole: list[SessionSummary] | None = None  # every row again (from the index)
+
+
+@dataclass
+class IndexProgress(Message):
+    """How far the index worker got (only the latest one waiting matters)."""
+
+    generation: int
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, IndexProgress)
+
+
+@dataclass
+class IndexNotice(Message):
+    """The index could not be used or was rebuilt: one line for the user."""
+
+    text: str
+
+
+def _stat_folder(folder: Path, found: dict[Path, tuple[float, int]]) -> None:
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".jsonl") and entry.is_file():
+                    info = entry.stat()
+                    found[Path(entry.path)] = (info.st_mtime, info.st_size)
+    except OSError:
+        pass
+
+
+def _guarded(read: Callable[[], IndexedRows]) -> IndexedRows:
+    """``read()``; a bug in it is logged with its traceback, said in one line, and the rows
+    are then read from the files as without an index."""
+    try:
+        return read()
+    except Exception as error:
+        return IndexedRows(None, unforeseen(error, "the catalog index"))
+
+
+class SessionRowSource(Widget):
+    """Reads the picker's rows in workers and posts them (see the module doc)."""
+
+    DEFAULT_CSS = "SessionRowSource { display: none; }"
+
+    def __init__(self, sessions_dir: Path, cwd: str) -> None:
+        super().__init__()
+        self.sessions_dir = sessions_dir
+        self.cwd = cwd
+        self.project_dir = project_dir(sessions_dir, cwd)
+        self.index_usable = True
+
+    @work(thread=True, exclusive=True, group="scan")
+    def scan(self, all_projects: bool, generation: int) -> None:
+        """Rows from the index at once (else from the files), then the index brought up to date."""
+        worker = get_current_worker()
+        cwd = None if all_projects else self.cwd
+        first = _guarded(lambda: indexed_rows(self.sessions_dir, cwd))
+        if first.notice is not None:
+            self.post_message(IndexNotice(first.notice))
+        if first.rows:
+            self.post_message(RowsFound(generation, first.rows, whole=True))
+        else:
+            self._scan_files(cwd, generation)
+        if first.rows is None or worker.is_cancelled:
+            self.index_usable = first.rows is not None
+            self.post_message(RowsFound(generation, [], done=True))
+            return
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(IndexProgress(generation, done, total))
+
+        fresh = _guarded(
+            lambda: refreshed_rows(
+                self.sessions_dir, cwd, progress=progress, cancelled=worker.cancelled_event
+            )
+        )
+        if worker.cancelled_event.is_set():  # (set by another thread meanwhile)
+            return
+        if fresh.notice is not None and fresh.notice != first.notice:
+            self.post_message(IndexNotice(fresh.notice))
+        self.index_usable = fresh.rows is not None
+        self.post_message(
+            RowsFound(generation, fresh.rows or [], done=True, whole=bool(fresh.rows))
+        )
+
+    def _scan_files(self, cwd: str | None, generation: int) -> None:
+        """Rows read from the session files, in batches (no index yet, or none usable)."""
+        worker = get_current_worker()
+        batch: list[SessionSummary] = []
+        posted = time.monotonic()
+        first = True
+        for summary in iter_summaries(self.sessions_dir, cwd):
+            if worker.is_cancelled:
+                return
+            batch.append(summary)
+            if first or len(batch) >= _BATCH or time.monotonic() - posted > _BATCH_SECONDS:
+                self.post_message(RowsFound(generation, batch))
+                batch, posted, first = [], time.monotonic(), False
+        if batch:
+            self.post_message(RowsFound(generation, batch))
+
+    @work(thread=True, exclusive=True, group="refresh")
+    def restat(
+        self, all_projects: bool, generation: int, known: dict[Path, tuple[float, int]]
+    ) -> None:
+        if self.index_usable:
+            scope = None if all_projects else self.cwd
+            fresh = _guarded(lambda: refreshed_rows(self.sessions_dir, scope))
+            if fresh.rows is not None:
+                report = fresh.report
+                if report is None or report.unchanged != report.files or report.dropped:
+                    self.post_message(RowsRefreshed(generation, whole=fresh.rows))
+                return
+            self.index_usable = False
+            if fresh.notice is not None:
+                self.post_message(IndexNotice(fresh.notice))
+        found: dict[Path, tuple[float, int]] = {}
+        if all_projects:
+            try:
+                with os.scandir(self.sessions_dir) as entries:
+                    folders = [Path(entry.path) for entry in entries if entry.is_dir()]
+            except OSError:
+                folders = []
+        else:
+            folders = [self.project_dir]
+        for folder in folders:
+            _stat_folder(folder, found)
+        changed = [
+            summarize_file(path, mtime=mtime, size=size)
+            for path, (mtime, size) in found.items()
+            if known.get(path) != (mtime, size)
+        ]
+        removed = [path for path in known if path not in found]
+        if changed or removed:
+            self.post_message(RowsRefreshed(generation, changed, removed))

@@ -1,0 +1,78 @@
+"""The hits of a search across sessions, grouped by session, one line each.
+
+A session's line (title, project, how many hits) cannot be selected; each hit below it shows the
+record's time, its role and the snippet, the matched words marked. Everything shown is session
+text and goes through the safe door (:func:`ink_tui.ui.render.safe.plain`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from ink_tui.catalog.search import SearchHit
+from ink_tui.ui.render.safe import plain
+
+__all__ = ["SearchResults"]
+
+
+def _session_line(hit: SearchHit, count: int, *, show_project: bool) -> Text:
+    line = plain(hit.title or "(untitled)", "bold")
+    where = f"  {hit.project} ·" if show_project else " "
+    line.append_text(plain(f"{where} {(hit.session_id or '?')[:8]} · {count} hit"))
+    if count != 1:
+        line.append("s")
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
+
+
+def _hit_line(hit: SearchHit) -> Text:
+    when = (hit.timestamp or "")[:16].replace("T", " ")
+    line = Text(f"  {when:16}  ", style="dim")
+    line.append_text(plain(f"{hit.role:<9} ", "italic"))
+    start = len(line)
+    line.append_text(plain(hit.snippet))
+    if hit.match_end > hit.match_start:
+        line.stylize("bold reverse", start + hit.match_start, start + hit.match_end)
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    return line
+
+
+class SearchResults(OptionList):
+    """Hits grouped by session; the highlighted option is a hit (sessions are headings)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hits: list[SearchHit] = []
+
+    def show(self, hits: list[SearchHit], *, show_project: bool) -> None:
+        """Replace the results (the first hit highlighted)."""
+        self.hits = list(hits)
+        counts: dict[Path, int] = {}
+        for hit in hits:
+            counts[hit.file] = counts.get(hit.file, 0) + 1
+        options: list[Option] = []
+        current: Path | None = None
+        for number, hit in enumerate(hits):
+            if hit.file != current:
+                current = hit.file
+                line = _session_line(hit, counts[hit.file], show_project=show_project)
+                options.append(Option(line, disabled=True))
+            options.append(Option(_hit_line(hit), id=str(number)))
+        self.clear_options()
+        self.add_options(options)
+        if hits:
+            self.highlighted = 1  # the first hit, under its session's line
+
+    @property
+    def chosen(self) -> SearchHit | None:
+        """The highlighted hit."""
+        if self.highlighted is None:
+            return None
+        option = self.get_option_at_index(self.highlighted)
+        return None if option.id is None else self.hits[int(option.id)]
