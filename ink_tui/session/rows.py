@@ -11,6 +11,7 @@ __all__ = [
     "SearchMatches",
     "changed_rows",
     "find_item",
+    "match_row",
     "row_entry_id",
     "row_holds",
     "row_text",
@@ -35,6 +36,25 @@ def find_item(turns: list[Turn], key: str) -> Item | None:
             if item.key == key:
                 return item
     return None
+
+
+def match_row(
+    turns: list[Turn], entry_id: str, needle: str, row_labels: Mapping[str, str]
+) -> str | None:
+    """The row showing entry ``entry_id`` that holds ``needle`` (an assistant message shows as
+    several rows: its thinking, its text, each call), else the entry's first row."""
+    first: str | None = None
+    folded = needle.casefold()
+    for turn in turns:
+        if turn.user is not None and turn.user.id == entry_id:
+            return turn.key
+        for item in turn.items:
+            if item.entry.id != entry_id:
+                continue
+            if folded and row_holds(item, folded, row_labels):
+                return item.key
+            first = first or item.key
+    return first
 
 
 def row_entry_id(turns: list[Turn], key: str) -> str | None:

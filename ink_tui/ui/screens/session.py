@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Tree
 
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.rows import find_item
+from ink_tui.session.rows import find_item, match_row
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, torn_note
@@ -179,13 +179,16 @@ class SessionScreen(Screen[None]):
         self._arrival = (None, None)
         key = None
         if self.loaded is not None and entry_id is not None:
-            key = self.loaded.builder.row_for(entry_id)
+            key = match_row(self.loaded.turns, entry_id, words or "", self._row_labels)
         if words:
             self.search.start(words, keep=key)
         if key is None:
             self._select_last()
             self.notify("the match is not on this branch any more", severity="warning")
             return
+        item = find_item(self.loaded.turns, key) if self.loaded is not None else None
+        if item is not None and words:
+            self.transcript.open_match(item, words)  # thinking or output shown where it matched
         self.reveal(key)
 
     # -- the header and the status line ------------------------------------------------------

@@ -58,12 +58,16 @@ class SearchResults(OptionList):
             counts[hit.file] = counts.get(hit.file, 0) + 1
         options: list[Option] = []
         current: Path | None = None
+        width = max(20, (self.scrollable_content_region.width or self.app.size.width) - 2)
         for number, hit in enumerate(hits):
             if hit.file != current:
                 current = hit.file
                 line = _session_line(hit, counts[hit.file], show_project=show_project)
+                line.truncate(width, overflow="ellipsis")
                 options.append(Option(line, disabled=True))
-            options.append(Option(_hit_line(hit), id=str(number)))
+            line = _hit_line(hit)
+            line.truncate(width, overflow="ellipsis")  # one line each: the list reads as a table
+            options.append(Option(line, id=str(number)))
         self.clear_options()
         self.add_options(options)
         if hits:
