@@ -121,8 +121,8 @@ CLI_QUERIES = ("fetch_json", "exception", "月度汇总")  # ink-tui search --al
 
 def search_api() -> tuple[Callable[[Path], Any], Callable[..., list[Any]]]:
     """``(CatalogIndex.open, search_index)``: the one place that names the in-process API."""
-    from ink_tui.catalog.index import CatalogIndex  # type: ignore[import-not-found]
-    from ink_tui.catalog.search import search_index  # type: ignore[import-not-found]
+    from ink_tui.catalog.index import CatalogIndex
+    from ink_tui.catalog.search import search_index
 
     return CatalogIndex.open, search_index
 
