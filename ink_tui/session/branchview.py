@@ -17,7 +17,14 @@ from ink_tui.session.resume import resumed_model, resumed_thinking, thinking_aft
 from ink_tui.session.tree import branch, labels, session_name
 from ink_tui.session.view import Turn, TurnBuilder, TurnChanges, update_labels
 
-__all__ = ["STALE_CALL_SECONDS", "LoadedBranch", "last_model_used", "load_branch", "running_calls"]
+__all__ = [
+    "STALE_CALL_SECONDS",
+    "LoadedBranch",
+    "last_model_used",
+    "load_branch",
+    "partial_branch",
+    "running_calls",
+]
 
 STALE_CALL_SECONDS = 3600  # an unanswered call older than this is shown as interrupted
 
@@ -34,6 +41,12 @@ class LoadedBranch:
     labels: dict[str, str]  # target entry id -> label, file-wide
     header: dict[str, str] = field(default_factory=dict)
     earlier: int = 0  # entries of the branch before ``entries`` (a first, partial load)
+    from_tail: bool = False  # read from the end of the file, before the whole of it was checked
+
+    @property
+    def partial(self) -> bool:
+        """A first look (the last turns) while the whole branch is still being read."""
+        return self.earlier > 0 or self.from_tail
 
     @property
     def turns(self) -> list[Turn]:
@@ -169,6 +182,17 @@ def load_branch(
     markers = [m for m in session.session_models if m.line > first_line] if models else []
     _feed(builder, entries, markers, None)
     loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
+    loaded.refresh_facts()
+    return loaded
+
+
+def partial_branch(session: SessionFile, leaf_id: str | None, entries: list[Entry]) -> LoadedBranch:
+    """The last entries of a branch read from the file's end (``session`` knows its header
+    only): the first screen of a big session while the whole file is read and checked."""
+    session.preload(entries)
+    builder = TurnBuilder()
+    _feed(builder, entries, [], None)
+    loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, from_tail=True)
     loaded.refresh_facts()
     return loaded
 

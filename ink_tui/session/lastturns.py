@@ -35,7 +35,16 @@ from ink_tui.session.reader import SessionFile, open_session, read_header
 from ink_tui.session.records import LineKind, classify_record
 from ink_tui.session.view import Turn, build_turns
 
-__all__ = ["BLOCK_BYTES", "COUNT_BELOW", "LastTurns", "ScanCancelled", "read_last_turns"]
+__all__ = [
+    "BLOCK_BYTES",
+    "COUNT_BELOW",
+    "LastTurns",
+    "ScanCancelled",
+    "TailUnclear",
+    "TailWalk",
+    "read_last_turns",
+    "walk_tail",
+]
 
 BLOCK_BYTES: Final = 256 * 1024
 COUNT_BELOW: Final = 4 * 1024 * 1024
@@ -66,6 +75,9 @@ class LastTurns:
 
 class _Unclear(Exception):
     """The tail alone cannot answer as ``open()`` would: open the whole file."""
+
+
+TailUnclear = _Unclear  # the public name (for :func:`walk_tail`'s callers)
 
 
 @dataclass(slots=True)
@@ -153,10 +165,30 @@ class _Tail:
         return found, current is None
 
 
-def _tail_read(path: Path, count: int, check: Callable[[int], None]) -> LastTurns:
+@dataclass(slots=True)
+class TailWalk:
+    """The branch's last entries as read from the end of the file (root first)."""
+
+    header: dict[str, Any]
+    header_end: int
+    size: int
+    leaf: str | None
+    entries: list[Entry]
+    rooted: bool  # the entries reach the branch's root
+    bytes_read: int
+
+
+def walk_tail(
+    path: Path, count: int, check: Callable[[int], None], *, count_small: bool = True
+) -> TailWalk:
+    """Read backwards until the last ``count`` prompts of the current branch are known.
+
+    With ``count_small``, a file up to :data:`COUNT_BELOW` is read to its start (the turns before
+    are counted). Raises ``_Unclear`` when only a whole ``open()`` can answer.
+    """
     with path.open("rb") as stream:
         size = stream.seek(0, 2)
-        header_end = _header_end(path, stream)
+        header, header_end = _header_end(path, stream)
         tail = _Tail(path)
         read = [0]
 
@@ -177,23 +209,29 @@ def _tail_read(path: Path, count: int, check: Callable[[int], None]) -> LastTurn
                     raise _Unclear
                 continue
             entries, rooted = walked
-            if not rooted and not whole and size - header_end <= COUNT_BELOW:
+            small = size - header_end <= COUNT_BELOW
+            if count_small and not rooted and not whole and small:
                 continue  # small: read on to count the turns before these
-            SessionFile(path=path, header={}, header_end=header_end).preload(entries)
-            turns = build_turns(entries)
-            if any(item.kind == "orphan_result" for turn in turns for item in turn.items):
-                raise _Unclear  # its call may be in an earlier turn: only the whole branch says
-            total = sum(1 for turn in turns if turn.user is not None) if rooted else None
-            return LastTurns(turns[-count:], total, True, read[0])
+            return TailWalk(header, header_end, size, leaf, entries, rooted, read[0])
     raise _Unclear  # not reached: the last round reads the whole file
 
 
-def _header_end(path: Path, stream: BinaryIO) -> int:
+def _tail_read(path: Path, count: int, check: Callable[[int], None]) -> LastTurns:
+    walked = walk_tail(path, count, check)
+    entries = walked.entries
+    SessionFile(path=path, header={}, header_end=walked.header_end).preload(entries)
+    turns = build_turns(entries)
+    if any(item.kind == "orphan_result" for turn in turns for item in turn.items):
+        raise _Unclear  # its call may be in an earlier turn: only the whole branch says
+    total = sum(1 for turn in turns if turn.user is not None) if walked.rooted else None
+    return LastTurns(turns[-count:], total, True, walked.bytes_read)
+
+
+def _header_end(path: Path, stream: BinaryIO) -> tuple[dict[str, Any], int]:
     for raw in iter_lines(stream, chunk_size=64 * 1024):
         if raw.data[:1] != b"{" and is_blank(raw.data):
             continue
-        read_header(path, raw)
-        return raw.end
+        return read_header(path, raw), raw.end
     raise _Unclear  # an empty file: open() says so
 
 

@@ -13,12 +13,12 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable
+from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
 from ink_tui.catalog.index.update import IndexReport, Progress, load_rows, update_index
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.scan import project_folders
 
-__all__ = ["IndexedRows", "indexed_rows", "refreshed_rows"]
+__all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
 
 
 @dataclass(slots=True)
@@ -63,3 +63,15 @@ def refreshed_rows(
         return IndexedRows(None, str(error))
     except sqlite3.Error as error:
         return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
+
+
+def indexed_title(path: Path, index_path: Path | None = None) -> str:
+    """The title the index holds for ``path`` (``""`` when it does not know the file)."""
+    try:
+        with CatalogIndex.open(index_path) as index:
+            found = index.connection.execute(
+                "SELECT json_extract(row, '$.title') FROM files WHERE path = ?", (path_key(path),)
+            ).fetchone()
+    except (IndexUnavailable, sqlite3.Error):
+        return ""
+    return str(found[0] or "") if found is not None else ""

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Tree
 
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.rows import find_item, match_row
+from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, torn_note
@@ -32,7 +32,9 @@ from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.status_line import StatusLine
 from ink_tui.ui.widgets.transcript import Transcript
 
-__all__ = ["NARROW_BELOW", "SessionScreen"]
+__all__ = ["EARLIER_PLACEHOLDER", "NARROW_BELOW", "SessionScreen"]
+
+EARLIER_PLACEHOLDER = "⋯ earlier turns: still reading the session (g lands at the start then)"
 
 
 NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
@@ -130,24 +132,33 @@ class SessionScreen(Screen[None]):
         tree = self.session_tree
         previous = self.loaded
         moved_to = None  # where the user went while the first, partial load was shown
-        partial_shown = previous is not None and previous.earlier > 0
+        partial_shown = previous is not None and previous.partial
+        at_start = False  # the user went to the start while only the last turns were shown
         if partial_shown and tree.cursor_node is not None and tree.cursor_line != tree.last_line:
             moved_to = tree.cursor_node.data
+            at_start = moved_to is None
         self.loaded = loaded
         self._row_labels = loaded.row_labels()
         self.loader.done()
         self._show_header()
-        tree.show_turns(loaded.turns, self._row_labels, first_number=0 if loaded.earlier else 1)
+        tree.show_turns(
+            loaded.turns,
+            self._row_labels,
+            first_number=0 if loaded.partial else 1,
+            placeholder=EARLIER_PLACEHOLDER if loaded.partial else None,
+        )
         self.transcript.show(loaded.turns, self._row_labels, tree.turn_number)
-        self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.earlier > 0)
-        if loaded.earlier:
+        self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.partial)
+        if loaded.partial:
             self._say_loading()
             self.call_after_refresh(self._select_last)
             return
         self._reading = False
         self.status.say("", "load")
-        if previous is not None and previous.earlier:
-            if moved_to is not None:
+        if previous is not None and previous.partial:
+            if at_start:
+                self.call_after_refresh(self.session_tree.to_edge, bottom=False)
+            elif moved_to is not None:
                 self.call_after_refresh(self.reveal, moved_to)
             else:
                 self.call_after_refresh(self._select_last)
@@ -162,8 +173,10 @@ class SessionScreen(Screen[None]):
 
     def _say_loading(self) -> None:
         loaded = self.loaded
-        if loaded is None or not loaded.earlier:
+        if loaded is None or not loaded.partial:
             note = "reading the session…"
+        elif loaded.from_tail:
+            note = "showing the last turns, read from the end; reading the whole session…"
         else:
             note = f"showing the last turns; reading the {loaded.earlier} earlier entries…"
         if self._follow_after_load:
@@ -177,19 +190,8 @@ class SessionScreen(Screen[None]):
         """Opened from a search across sessions: on the matching row, the words searched."""
         entry_id, words = self._arrival
         self._arrival = (None, None)
-        key = None
-        if self.loaded is not None and entry_id is not None:
-            key = match_row(self.loaded.turns, entry_id, words or "", self._row_labels)
-        if words:
-            self.search.start(words, keep=key)
-        if key is None:
-            self._select_last()
-            self.notify("the match is not on this branch any more", severity="warning")
-            return
-        item = find_item(self.loaded.turns, key) if self.loaded is not None else None
-        if item is not None and words:
-            self.transcript.open_match(item, words)  # thinking or output shown where it matched
-        self.reveal(key)
+        key = self.keys.arrive(self.loaded, entry_id, words, self._row_labels)
+        self.reveal(key) if key is not None else self._select_last()
 
     # -- the header and the status line ------------------------------------------------------
 

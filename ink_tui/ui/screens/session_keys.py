@@ -22,7 +22,7 @@ from textual.widget import Widget
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.rows import find_item, row_entry_id, row_text
+from ink_tui.session.rows import find_item, match_row, row_entry_id, row_text
 from ink_tui.session.view import Turn
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode
@@ -162,6 +162,29 @@ class SessionKeys:
 
     def __init__(self, view: SessionView) -> None:
         self.view = view
+
+    def arrive(
+        self,
+        loaded: LoadedBranch | None,
+        entry_id: str | None,
+        words: str | None,
+        row_labels: dict[str, str],
+    ) -> str | None:
+        """Opened from a search across sessions: the session's own search set to ``words``,
+        the matching part of the entry shown; returns its row (None: not on this branch)."""
+        view = self.view
+        key = None
+        if loaded is not None and entry_id is not None:
+            key = match_row(loaded.turns, entry_id, words or "", row_labels)
+        if words:
+            view.search.start(words, keep=key)
+        if key is None or loaded is None:
+            view.notify("the match is not on this branch any more", severity="warning")
+            return None
+        item = find_item(loaded.turns, key)
+        if item is not None and words:
+            view.transcript.open_match(item, words)  # thinking or output shown where it matched
+        return key
 
     def expand(self) -> None:
         tree = self.view.session_tree

@@ -1,7 +1,10 @@
 """Reading a session for the session view: in a thread, with a progress bar while it reads.
 
-A big branch (over :data:`QUICK_ENTRIES` entries) is posted twice: its last turns first, so the
-first screen paints at once, then the whole branch. Each :class:`BranchLoader.Loaded` carries the
+A big file (over :data:`TAIL_FIRST_BYTES`) paints its last turns read from the END of the file
+first (:func:`ink_tui.session.tailbranch.read_tail_branch`), titled from the index when it knows
+the file, then the whole branch once the file is read and checked. A long branch in a smaller
+file (over :data:`QUICK_ENTRIES` entries) is posted twice as well: its last turns once the file is
+read, then the whole branch. Each :class:`BranchLoader.Loaded` carries the
 session's title without a name (Ink's ``/sessions`` rule, read off the event loop). A newer load
 supersedes an older one: the older thread cannot be stopped, so what it posts carries its
 generation and the loader drops it.
@@ -20,14 +23,18 @@ from textual.widget import Widget
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
+from ink_tui.catalog.index.listing import indexed_title
 from ink_tui.catalog.titles import session_title
 from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
+from ink_tui.session.tailbranch import read_tail_branch
 
-__all__ = ["QUICK_ENTRIES", "BranchLoader", "torn_note"]
+__all__ = ["QUICK_ENTRIES", "TAIL_FIRST_BYTES", "BranchLoader", "torn_note"]
 
 QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
+TAIL_FIRST_BYTES = 8 * 1024 * 1024  # a bigger file paints its last turns before it is read
+TAIL_TURNS = 12  # turns painted from the end of such a file
 
 
 def torn_note(session: SessionFile) -> str | None:
@@ -111,11 +118,19 @@ class BranchLoader(Widget):
         worker = get_current_worker()
         session: SessionFile | None = None
         try:
-            report = partial(self._report, _size(path), generation)
+            size = _size(path)
+            tail_shown = False
+            if size > TAIL_FIRST_BYTES and leaf_id is None and not complete_only:
+                first = read_tail_branch(path, TAIL_TURNS, cancel=worker.cancelled_event)
+                if first is not None and not worker.is_cancelled:
+                    self.post_message(self.Loaded(first, indexed_title(path), generation))
+                    tail_shown = True
+            report = partial(self._report, size, generation)
             session = open_session(path, warn=None, progress=report, complete_only=complete_only)
             leaf = leaf_id or session.leaf_id
             title = session_title(session)
-            if len(session.entries) > QUICK_ENTRIES and not worker.is_cancelled:
+            big = len(session.entries) > QUICK_ENTRIES and not tail_shown
+            if big and not worker.is_cancelled:
                 quick = load_branch(session, leaf, last=QUICK_ENTRIES, models=True)
                 self.post_message(self.Loaded(quick, title, generation))
             if not worker.is_cancelled:  # superseded: the newer load shows the file

@@ -197,9 +197,17 @@ class SessionTree(Tree[str]):
     # -- content -----------------------------------------------------------------------------
 
     def show_turns(
-        self, turns: list[Turn], row_labels: dict[str, str], *, first_number: int = 1
+        self,
+        turns: list[Turn],
+        row_labels: dict[str, str],
+        *,
+        first_number: int = 1,
+        placeholder: str | None = None,
     ) -> None:
-        """Rebuild the tree: one node per turn; a turn's items are added when it first opens."""
+        """Rebuild the tree: one node per turn; a turn's items are added when it first opens.
+
+        ``placeholder``: a first row standing for the turns not read yet (``g`` and ``[`` reach
+        it; the view lands at the real start once it is read)."""
         self.clear()
         self.root.expand()
         self._row_labels = row_labels
@@ -211,6 +219,8 @@ class SessionTree(Tree[str]):
         self._numbers = {}
         self._prompts = first_number - 1 if first_number > 0 else -(10**9)
         with self.bulk():
+            if placeholder is not None:
+                self.root.add_leaf(Text(placeholder, style="dim italic"))
             for turn in turns:
                 self.add_turn(turn)
         if self.root.children:
