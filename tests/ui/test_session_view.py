@@ -95,8 +95,15 @@ def _shown(pilot: Any) -> SessionScreen | None:
 
 
 async def _loaded(pilot: Any) -> SessionScreen:
+    """The session view, loaded, with the cursor placed on its last row (after a refresh)."""
     screen = await wait_for(pilot, lambda: _shown(pilot), "the session view to load")
     assert screen is not None
+    tree = screen.query_one(SessionTree)
+    await wait_for(
+        pilot,
+        lambda: tree.last_line >= 0 and tree.cursor_line == tree.last_line,
+        "the cursor on the last row",
+    )
     return screen
 
 
