@@ -16,7 +16,7 @@ from typing import NoReturn
 from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
 from ink_tui.clisearch import IndexCommandError, add_commands, cmd_index, cmd_search
 from ink_tui.clitext import SafeOutput
-from ink_tui.launch import LaunchError, package_version, run_app
+from ink_tui.launch import LaunchError, VersionAction, run_app
 from ink_tui.logs import unforeseen
 from ink_tui.paths import sessions_dir
 from ink_tui.session import SessionError, build_context, open_session, report_session
@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ink-tui", description="Read, check and repair Ink's session files."
     )
     _global_options(parser)
-    parser.add_argument("--version", action="version", version=f"ink-tui {package_version()}")
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     listing = commands.add_parser("list", help="sessions of this project, newest first")
     listing.add_argument("--all", action="store_true", help="sessions of every project")

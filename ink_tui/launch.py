@@ -10,24 +10,45 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ink_tui.catalog.scan import newest_session, resolve_resume, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
 from ink_tui.session.records import THINKING_LEVELS
 
-__all__ = ["build_app_parser", "package_version", "prepare_demo", "run_app", "startup_thinking"]
+__all__ = [
+    "VersionAction",
+    "build_app_parser",
+    "package_version",
+    "prepare_demo",
+    "run_app",
+    "startup_thinking",
+]
 
 DEMO_FOLDER = "demo-sessions"
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "show the version and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        sys.stdout.write(f"ink-tui {package_version()}\n")  # argparse's own version goes here
+        parser.exit()
+
+
 def package_version() -> str:
     """The installed distribution's version (``importlib.metadata``), else the package's own."""
+    from importlib import metadata  # only for --version: ~50 ms nobody else pays
+
     try:
         return metadata.version("ink-tui")
     except metadata.PackageNotFoundError:  # running from a source tree that is not installed
@@ -68,7 +89,7 @@ def build_app_parser() -> argparse.ArgumentParser:
     start.add_argument(
         "-r", "--resume", metavar="ID", help="open the session with this id (or prefix)"
     )
-    parser.add_argument("--version", action="version", version=f"ink-tui {package_version()}")
+    parser.add_argument("--version", action=VersionAction)
     parser.add_argument(
         "--demo",
         action="store_true",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import SystemCommand
 from textual.content import Content
 from textual.notifications import SeverityLevel
@@ -21,7 +22,15 @@ from ink_tui.ui.messages import GoBack, OpenChat, OpenSession
 from ink_tui.ui.options import InkAppBase, LaunchOptions
 from ink_tui.ui.render.palette import use_theme
 
-__all__ = ["INK_THEME", "InkApp", "LaunchOptions"]
+__all__ = ["INK_THEME", "WARM_MODULES", "InkApp", "LaunchOptions"]
+
+WARM_MODULES = (
+    "ink_tui.ui.screens.session",
+    "rich.markdown",
+    "rich.syntax",
+    "pygments.lexers.python",
+    "ink_tui.ui.screens.search",
+)
 
 INK_THEME = Theme(
     name="ink",
@@ -65,6 +74,17 @@ class InkApp(InkAppBase):
             self.open_session(self.options.open_path, follow=self.options.follow)
         if self.options.notice:
             self.notify(self.options.notice, timeout=8)
+        self.call_after_refresh(self._warm_imports)
+
+    @work(thread=True, group="warm-imports")
+    def _warm_imports(self) -> None:
+        """After the first paint, import in a thread what the views will need (the session
+        view, Markdown, syntax highlighting), so opening one does not import on the loop."""
+        for name in WARM_MODULES:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # pragma: no cover - an optional piece missing: imported later
+                continue
 
     def watch_theme(self, theme: str) -> None:
         use_theme(self.get_css_variables())  # rendered session content follows the theme

@@ -8,11 +8,15 @@ parsed) in which SGR colour sequences became styles and every other control beca
 
 from __future__ import annotations
 
-from rich.markdown import Markdown
+from typing import TYPE_CHECKING
+
 from rich.style import Style
 from rich.text import Text
 
 from ink_tui.safetext import keep_sgr, visible
+
+if TYPE_CHECKING:  # imported when first used (markdown-it costs ~60 ms at start-up)
+    from rich.markdown import Markdown
 
 __all__ = ["ansi_text", "markdown", "plain"]
 
@@ -29,4 +33,6 @@ def ansi_text(text: str) -> Text:
 
 def markdown(text: str, *, code_theme: str = "monokai") -> Markdown:
     """Markdown with highlighted code; no terminal hyperlinks, controls made visible."""
+    from rich.markdown import Markdown
+
     return Markdown(visible(text), code_theme=code_theme, hyperlinks=False)
