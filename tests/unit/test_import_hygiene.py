@@ -125,6 +125,51 @@ def test_browsing_never_imports_the_model_sdks() -> None:
     assert result.returncode == 0, result.stderr
 
 
+LOADED_WHEN_FIRST_USED = (
+    "anthropic",
+    "openai",
+    "pygments",
+    "markdown_it",
+    "rich.markdown",
+    "rich.syntax",
+    "importlib.metadata",
+    "ink_tui.agent",
+    "ink_tui.ui.screens.chat",
+    "ink_tui.ui.screens.session",
+    "ink_tui.catalog.search",
+    "ink_tui.demo",
+)
+
+
+def _loaded_after(code: str, names: Iterable[str]) -> list[str]:
+    """Which of ``names`` (modules or packages) a fresh interpreter holds after ``code``."""
+    probe = (
+        f"{code}\n"
+        "import sys\n"
+        f"names = {tuple(names)!r}\n"
+        "print(sorted(n for n in names if any(m == n or m.startswith(n + '.') "
+        "for m in sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return list(ast.literal_eval(result.stdout.strip()))
+
+
+def test_the_picker_starts_without_what_only_other_views_need() -> None:
+    """Start-up imports only what the picker needs: Markdown, syntax highlighting, the session
+    view, the chat pane, search and the model SDKs load when first used (the app warms some of
+    them up in a worker thread after its first paint)."""
+    code = "import ink_tui.cli, ink_tui.ui.app, ink_tui.ui.screens.picker"
+    assert _loaded_after(code, LOADED_WHEN_FIRST_USED) == []
+
+
+def test_a_subcommand_loads_neither_textual_nor_the_index_before_it_runs() -> None:
+    names = ("textual", "sqlite3", "ink_tui.catalog.index", "ink_tui.catalog.search")
+    assert _loaded_after("import ink_tui.cli", names) == []
+
+
 # --- the contracts of pyproject.toml, checked without import-linter ----------------------------
 
 

@@ -261,3 +261,19 @@ def test_lone_surrogates_and_undecodable_file_names_are_indexed(tmp_path: Path) 
             stream.write(_record("u3", "u2\ud83d", "after the odd one"))  # type: ignore[arg-type]
         update_index(index, base, None)
         _check_row(index, path)  # read again whole: the stored ids were not the file's
+
+
+def test_the_first_rows_hold_sessions_the_index_does_not_know_yet(
+    tmp_path: Path, demo_base: Path
+) -> None:
+    from ink_tui.catalog.index.listing import indexed_rows
+
+    database = tmp_path / "cache" / "index.sqlite3"
+    with CatalogIndex.open(database) as index:
+        update_index(index, demo_base, None)
+    newcomer = _one_session(demo_base / "home-ada-new")
+    first = indexed_rows(demo_base, None, database)
+    assert first.rows is not None and newcomer in {row.path for row in first.rows}
+    assert _listing(first.rows) == _listing(list_sessions(demo_base, None))
+    empty = indexed_rows(tmp_path / "elsewhere", None, database)
+    assert empty.rows == []  # the index knows none of these: the picker scans the files

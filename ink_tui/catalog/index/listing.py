@@ -16,7 +16,8 @@ from pathlib import Path
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
 from ink_tui.catalog.index.update import IndexReport, Progress, load_rows, update_index
 from ink_tui.catalog.row import SessionSummary
-from ink_tui.catalog.scan import project_folders
+from ink_tui.catalog.scan import project_folders, session_files
+from ink_tui.catalog.summary import summarize_file
 
 __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
 
@@ -35,14 +36,25 @@ def _folders(base_dir: Path, cwd: str | None) -> list[str] | None:
 
 
 def indexed_rows(base_dir: Path, cwd: str | None, index_path: Path | None = None) -> IndexedRows:
-    """The rows the index holds for ``cwd``'s project (every project when None), newest first."""
+    """The rows of ``cwd``'s project (every project when None), newest first, as the index holds
+    them: no session file is read, except those the index does not know yet (a new session, or
+    an index filled only in part), which are read as the listing reads them. ``rows`` is empty
+    when the index knows none of them (the caller lists from the files, batch by batch)."""
     try:
         with CatalogIndex.open(index_path) as index:
-            return IndexedRows(load_rows(index, _folders(base_dir, cwd)), index.notice)
+            known = {row.path: row for row in load_rows(index, _folders(base_dir, cwd))}
+            notice = index.notice
     except IndexUnavailable as error:
         return IndexedRows(None, str(error))
     except sqlite3.Error as error:
         return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
+    if not known:
+        return IndexedRows([], notice)
+    rows = [
+        known.get(item.path) or summarize_file(item.path, mtime=item.mtime, size=item.size)
+        for item in session_files(project_folders(base_dir, cwd))
+    ]
+    return IndexedRows(rows, notice)
 
 
 def refreshed_rows(

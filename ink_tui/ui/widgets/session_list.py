@@ -98,10 +98,12 @@ class SessionList(DataTable):
         same = [summary.path for summary in self.summaries] == before
         if same and self.columns and show_project == self.show_project:
             fresh = {summary.path: summary for summary in self.summaries}
-            self.shown = [fresh[summary.path] for summary in self.shown]
+            shown, self.shown = self.shown, [fresh[summary.path] for summary in self.shown]
             now = self._now()
             keys = [key for key, _, _ in _FIXED if key not in self._layout[1]]
-            for summary in self.shown:
+            for old, summary in zip(shown, self.shown, strict=True):
+                if old == summary:
+                    continue  # most rows: nothing to redraw
                 for key, cell in zip(keys, self._row(summary, now), strict=True):
                     self.update_cell(str(summary.path), key, cell)
             return
