@@ -30,6 +30,7 @@ from ink_tui.humanize import human_size
 from ink_tui.logs import unforeseen
 from ink_tui.paths import cwd_folder_name
 from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.search_results import SearchResults
 
@@ -85,6 +86,7 @@ class SearchScreen(Screen[None]):
         self._generation = 0
         self._typing: Timer | None = None
         self._said = ""
+        self._now = 0.0
 
     def compose(self) -> ComposeResult:
         yield Static(id="search-scope")
@@ -152,6 +154,7 @@ class SearchScreen(Screen[None]):
 
     def _run_query(self) -> None:
         self._generation += 1
+        self._now = app_now(self)  # recency is weighed by the app's clock (pinned in tests)
         text = self.query_one(Input).value
         self._show_scope()
         if not text.strip():
@@ -171,7 +174,7 @@ class SearchScreen(Screen[None]):
         projects = None if everywhere else [cwd_folder_name(self.cwd)]
         try:
             with CatalogIndex.open() as index:
-                hits = search_index(index, query, projects=projects, limit=LIMIT)
+                hits = search_index(index, query, projects=projects, limit=LIMIT, now=self._now)
         except IndexUnavailable as error:
             self.post_message(self.Answered(generation, [], str(error)))
             return
