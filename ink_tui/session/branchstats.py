@@ -8,7 +8,7 @@ from typing import Any
 from ink_tui.session.reader import Entry
 from ink_tui.session.view import ToolStatus, Turn, TurnChanges
 
-__all__ = ["BranchStats", "add_to_stats", "branch_stats"]
+__all__ = ["BranchStats", "add_to_stats", "branch_stats", "count_entries", "count_turns"]
 
 
 @dataclass(slots=True)
@@ -35,13 +35,23 @@ def _tokens(usage: Any, key: str) -> int:
 def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
     """Count what the branch holds and add up the usage its assistant messages report."""
     stats = BranchStats()
-    _add_entries(stats, branch_entries)
+    count_entries(stats, branch_entries)
+    count_turns(stats, turns)
+    return stats
+
+
+def count_entries(stats: BranchStats, entries: list[Entry]) -> None:
+    """Add the messages, compactions and usage of ``entries`` (their payloads are read)."""
+    _add_entries(stats, entries)
+
+
+def count_turns(stats: BranchStats, turns: list[Turn]) -> None:
+    """Set the turn count and add the tool calls of ``turns`` (from the rows alone)."""
     stats.turns = sum(1 for turn in turns if turn.user is not None)
     for turn in turns:
         for tool in turn.tools():
             stats.tool_calls += 1
             _tally(stats, tool.status, 1)
-    return stats
 
 
 def add_to_stats(stats: BranchStats, new_entries: list[Entry], changes: list[TurnChanges]) -> None:

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ink_tui.session.branchstats import BranchStats, add_to_stats, branch_stats
+from ink_tui.session.branchstats import (
+    BranchStats,
+    add_to_stats,
+    branch_stats,
+    count_entries,
+    count_turns,
+)
 from ink_tui.session.reader import Entry, Marker, SessionFile
 from ink_tui.session.resume import resumed_model, resumed_thinking, thinking_after
 from ink_tui.session.tree import branch, labels, session_name
@@ -27,6 +33,7 @@ __all__ = [
 ]
 
 STALE_CALL_SECONDS = 3600  # an unanswered call older than this is shown as interrupted
+BUILD_CHUNK = 512  # entries whose payloads are held at once while a branch's rows are built
 
 
 @dataclass(slots=True)
@@ -111,9 +118,14 @@ class LoadedBranch:
         keys = {self.builder.row_for(target) for target in changed}
         return {key for key in keys if key is not None}
 
-    def refresh_facts(self) -> None:
-        """Count stats, labels and header facts over the whole branch and file."""
-        self.stats = branch_stats(self.entries, self.builder.turns)
+    def refresh_facts(self, counted: BranchStats | None = None) -> None:
+        """Count stats, labels and header facts over the whole branch and file (``counted``:
+        the entries' counts, already made while the rows were built)."""
+        if counted is None:
+            self.stats = branch_stats(self.entries, self.builder.turns)
+        else:
+            count_turns(counted, self.builder.turns)
+            self.stats = counted
         self.labels = labels(self.session)
         self.header = _header(self.session, self.entries)
 
@@ -176,14 +188,39 @@ def load_branch(
     if last is not None and len(entries) > last:
         earlier = _turn_start(session, entries, len(entries) - last)
         entries = entries[earlier:]
-    session.preload(entries)
-    builder = TurnBuilder()
     first_line = entries[0].line if earlier and entries else 0
     markers = [m for m in session.session_models if m.line > first_line] if models else []
-    _feed(builder, entries, markers, None)
+    builder, counted = _build(session, entries, markers)
     loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
-    loaded.refresh_facts()
+    loaded.refresh_facts(counted)
     return loaded
+
+
+def _build(
+    session: SessionFile, entries: list[Entry], markers: Sequence[Marker]
+) -> tuple[TurnBuilder, BranchStats]:
+    """Rows and counts, :data:`BUILD_CHUNK` entries at a time: the payloads of replies and tool
+    results are read, made into rows, counted and let go (the rows keep what they show; one
+    needed again is read again from the file), so a 100 MB branch never holds all its parsed
+    records at once. Prompts stay parsed: the tree's labels are made from them."""
+    builder = TurnBuilder()
+    counted = BranchStats()
+    pending = sorted(markers, key=lambda marker: marker.line)
+    last: Entry | None = None
+    for start in range(0, len(entries), BUILD_CHUNK):
+        chunk = entries[start : start + BUILD_CHUNK]
+        session.preload(chunk)
+        following = entries[start + BUILD_CHUNK] if start + BUILD_CHUNK < len(entries) else None
+        upto = following.line if following is not None else None
+        here = [m for m in pending if upto is None or m.line < upto]
+        pending = pending[len(here) :]
+        _feed(builder, chunk, here, last)
+        count_entries(counted, chunk)
+        last = chunk[-1]
+        for entry in chunk:
+            if entry.type == "message" and entry.record["message"].get("role") != "user":
+                entry.release()
+    return builder, counted
 
 
 def partial_branch(session: SessionFile, leaf_id: str | None, entries: list[Entry]) -> LoadedBranch:
