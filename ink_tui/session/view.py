@@ -26,6 +26,7 @@ __all__ = [
     "TurnChanges",
     "build_turns",
     "content_text",
+    "first_text_line",
     "key_argument",
     "model_label",
     "update_labels",
@@ -68,6 +69,20 @@ def content_text(content: Any) -> str:
         for block in content
         if isinstance(block, dict) and block.get("type") == "text"
     )
+
+
+def first_text_line(text: str) -> str:
+    """The first line of ``text`` that is not blank, stripped (``""``: none). It reads no
+    further than that line: a prompt of megabytes costs its first line only."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        end = size if end < 0 else end
+        line = text[start:end].strip()
+        if line:
+            return line
+        start = end + 1
+    return ""
 
 
 def key_argument(name: str, arguments: Any) -> str:
@@ -153,10 +168,9 @@ class Turn:
         skill = skill_summary(self.prompt)
         if skill is not None:
             return skill
-        for line in self.prompt.split("\n"):
-            if line.strip():
-                return line.strip()
-        return "(session start)" if self.user is None else "(empty prompt)"
+        return first_text_line(self.prompt) or (
+            "(session start)" if self.user is None else "(empty prompt)"
+        )
 
     def tools(self) -> Iterator[ToolExchange]:
         for item in self.items:

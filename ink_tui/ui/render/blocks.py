@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from rich.console import Group, RenderableType
@@ -19,15 +20,26 @@ from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
+from ink_tui.ui.render.huge import (
+    code_pieces,
+    content_is_huge,
+    content_pieces,
+    cut_lines,
+    markdown_pieces,
+    text_pieces,
+)
+from ink_tui.ui.render.pieces import Piece, Pieces, is_huge
 from ink_tui.ui.render.safe import ansi_text, markdown, plain
 
 __all__ = [
     "OutputMode",
     "RenderOptions",
     "item_block",
+    "item_is_huge",
     "label_line",
     "status_mark",
     "turn_block",
+    "turn_is_huge",
 ]
 
 OutputMode = Literal["hidden", "cut", "full"]
@@ -66,7 +78,7 @@ def status_mark(
     return Text(f"{mark} {label}", style=colour)
 
 
-def _image_note(block: dict[str, Any]) -> Text:
+def _image_note(block: dict[str, Any]) -> RenderableType:
     size = len(str(block.get("data", ""))) * 3 // 4
     mime = str(block.get("mimeType", "image"))
     return plain(f"[image {mime}, {size / 1024:.1f} KB]", f"italic {palette.current.argument}")
@@ -93,7 +105,38 @@ def label_line(label: str) -> Text:
     return plain(f"# {label}", f"italic {palette.current.accent}")
 
 
-def turn_block(turn: Turn, number: int, label: str | None = None) -> RenderableType:
+def _holds_huge(value: Any, depth: int = 3) -> bool:
+    """Whether ``value`` (tool arguments) holds a huge string, a few levels down."""
+    if isinstance(value, str):
+        return is_huge(value)
+    if depth and isinstance(value, dict):
+        return any(_holds_huge(inner, depth - 1) for inner in value.values())
+    if depth and isinstance(value, list):
+        return any(_holds_huge(inner, depth - 1) for inner in value)
+    return False
+
+
+def turn_is_huge(turn: Turn) -> bool:
+    """Whether the prompt is too big to render at once (it is shown in pieces)."""
+    return turn.user is not None and content_is_huge(turn.user.record["message"].get("content"))
+
+
+def item_is_huge(item: Item) -> bool:
+    """Whether a row is too big to render at once (it is shown in pieces)."""
+    exchange = item.tool
+    if exchange is None:
+        return is_huge(item.text)
+    result = exchange.result
+    return _holds_huge(exchange.arguments) or (
+        result is not None and content_is_huge(result.get("content"))
+    )
+
+
+def _fixed(renderable: RenderableType) -> Piece:
+    return Piece(lambda: renderable)
+
+
+def turn_block(turn: Turn, number: int, label: str | None = None) -> RenderableType | Pieces:
     """The user's prompt, as a header line (with the entry's label) and its text."""
     title = f"▌ You · turn {number}" if number > 0 else "▌ You"
     header = Text.assemble((title, "bold"), "  ", plain(turn.user_id, "dim"))
@@ -104,6 +147,9 @@ def turn_block(turn: Turn, number: int, label: str | None = None) -> RenderableT
     if skill is not None:  # an expanded /skill: block: one line, as Ink's replay shows it
         return Group(header, Padding(plain(skill, palette.current.accent), (0, 0, 0, 2)))
     content = turn.user.record["message"].get("content") if turn.user is not None else ""
+    if content_is_huge(content):
+        pieces = content_pieces(content, _image_note, colours=False, indent=2)
+        return Pieces([_fixed(header), *pieces])
     return Group(header, Padding(Group(*_content(content, colours=False)), (0, 0, 0, 2)))
 
 
@@ -148,8 +194,8 @@ def _call_detail(exchange: ToolExchange, options: RenderOptions) -> RenderableTy
     return plain(encode_json(arguments, indent=True).decode("utf-8"), "dim")
 
 
-def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> RenderableType:
-    header = Text.assemble(
+def _tool_header(item: Item, exchange: ToolExchange, options: RenderOptions) -> Text:
+    return Text.assemble(
         ("● ", f"bold {palette.current.accent}"),
         plain(exchange.name, "bold"),
         "  ",
@@ -157,7 +203,20 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
         "  ",
         status_mark(exchange, options.running.get(item.key), options.now),
     )
-    parts: list[RenderableType] = [header]
+
+
+def _duplicates(exchange: ToolExchange) -> Text:
+    return plain(
+        f"  ⚠ result recorded {exchange.duplicate_results + 1} times", palette.current.error
+    )
+
+
+def _tool_block(
+    item: Item, exchange: ToolExchange, options: RenderOptions
+) -> RenderableType | Pieces:
+    if item_is_huge(item):
+        return _huge_tool_block(item, exchange, options)
+    parts: list[RenderableType] = [_tool_header(item, exchange, options)]
     detail = _call_detail(exchange, options)
     if detail is not None:
         parts.append(Padding(detail, (0, 0, 0, 2)))
@@ -180,12 +239,58 @@ def _tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> R
         style = palette.current.error if exchange.status == "error" else ""
         parts.append(Padding(Group(*body), (0, 0, 0, 2), style=style))
     if exchange.duplicate_results:
-        parts.append(
-            plain(
-                f"  ⚠ result recorded {exchange.duplicate_results + 1} times", palette.current.error
-            )
-        )
+        parts.append(_duplicates(exchange))
     return Group(*parts)
+
+
+def _huge_detail(exchange: ToolExchange, options: RenderOptions) -> list[Piece]:
+    arguments = exchange.arguments if isinstance(exchange.arguments, dict) else {}
+    content, command = arguments.get("content"), arguments.get("command")
+    if exchange.name == "write" and isinstance(content, str) and is_huge(content):
+        path = str(arguments.get("path", ""))
+        return code_pieces(content, path, theme=options.code_theme, indent=2)
+    if exchange.name == "bash" and isinstance(command, str) and is_huge(command):
+        return text_pieces(f"$ {command}", partial(plain, style="bold"), indent=2)
+    if exchange.name not in ("bash", "edit", "write") and _holds_huge(arguments):
+        encoded = encode_json(arguments, indent=True).decode("utf-8")
+        return text_pieces(encoded, partial(plain, style="dim"), indent=2)
+    detail = _call_detail(exchange, options)  # small, or an edit (rendered whole)
+    return [] if detail is None else [_fixed(Padding(detail, (0, 0, 0, 2)))]
+
+
+def _huge_output(exchange: ToolExchange, mode: OutputMode) -> list[Piece]:
+    assert exchange.result is not None
+    content = exchange.result.get("content")
+    style = palette.current.error if exchange.status == "error" else ""
+    if mode == "full":
+        return content_pieces(content, _image_note, colours=True, indent=2, style=style)
+    pieces: list[Piece] = []
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    for block in blocks if isinstance(blocks, list) else ():
+        if not isinstance(block, dict) or block.get("type") != "text":
+            pieces.extend(content_pieces([block], _image_note, colours=True, indent=2, style=style))
+            continue
+        kept, more = cut_lines(str(block.get("text", "")), CUT_LINES)
+        pieces.extend(content_pieces(kept, _image_note, colours=True, indent=2, style=style))
+        if more:
+            note = plain(f"… {plural(more, 'more line')} (o: show all)", "dim italic")
+            pieces.append(_fixed(Padding(note, (0, 0, 0, 2), style=style)))
+    return pieces
+
+
+def _huge_tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> Pieces:
+    """A tool row holding a huge argument or output: the same parts, huge texts in pieces."""
+    parts = [_fixed(_tool_header(item, exchange, options)), *_huge_detail(exchange, options)]
+    mode: OutputMode = "full" if item.key in options.expanded else options.output
+    if exchange.result is None and item.key in options.running:
+        parts.append(_fixed(plain("  … waiting for the result", "dim italic")))
+    elif exchange.result is None:
+        parts.append(_fixed(plain("  … no result (interrupted)", palette.current.warning)))
+    elif mode != "hidden":
+        parts.extend(_huge_output(exchange, mode))
+    if exchange.duplicate_results:
+        parts.append(_fixed(_duplicates(exchange)))
+    return Pieces(parts)
 
 
 def retained_line(message: Any) -> str:
@@ -217,16 +322,35 @@ def retained_line(message: Any) -> str:
 
 def item_block(
     item: Item, options: RenderOptions, label: str | None = None
-) -> RenderableType | None:
-    """The renderable for one row (under its label, if it has one), or ``None``."""
+) -> RenderableType | Pieces | None:
+    """The renderable for one row (under its label, if it has one), or ``None``; a huge row
+    in :class:`Pieces`."""
     block = _item_body(item, options)
+    if isinstance(block, Pieces):
+        return Pieces([_fixed(label_line(label)), *block.parts]) if label else block
     if label and block is not None:
         return Group(label_line(label), block)
     return block
 
 
-def _item_body(item: Item, options: RenderOptions) -> RenderableType | None:
+def _huge_item(item: Item, options: RenderOptions) -> Pieces | None:
     kind = item.kind
+    if kind == "text":
+        return Pieces(markdown_pieces(item.text, theme=options.code_theme))
+    if kind == "thinking" and (options.show_thinking or item.key in options.thinking_open):
+        pieces = text_pieces(item.text, partial(plain, style="dim italic"))
+        return Pieces([_fixed(plain("▾ thinking", "dim italic")), *pieces])
+    if kind == "orphan_result":
+        header = plain("⚠ tool result with no call", palette.current.error)
+        return Pieces([_fixed(header), *content_pieces(item.text, _image_note, colours=True)])
+    return None
+
+
+def _item_body(item: Item, options: RenderOptions) -> RenderableType | Pieces | None:
+    kind = item.kind
+    huge = _huge_item(item, options) if item.tool is None and is_huge(item.text) else None
+    if huge is not None:
+        return huge
     if kind == "text":
         return markdown(item.text, code_theme=options.code_theme)
     if kind == "thinking":

@@ -24,11 +24,11 @@ parts, which are never repainted again, and one small widget for the unfinished 
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Iterator
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
+from textual.cache import LRUCache
 
 from ink_tui.ui.render.safe import markdown
 
@@ -44,7 +44,7 @@ _STAND_IN = "x\n\n"  # renders as one line, then the blank line Rich puts betwee
 _CACHE_SIZE = 2048  # rendered parts kept (a part is a few lines to a few hundred)
 
 Lines = list[list[Segment]]
-_rendered: OrderedDict[tuple[str, bool, int], Lines] = OrderedDict()
+_rendered: LRUCache[tuple[str, bool, int], Lines] = LRUCache(_CACHE_SIZE)
 
 
 def split_parts(text: str) -> tuple[list[str], str, bool]:
@@ -103,13 +103,9 @@ def _starts_block(line: str, *, finished: bool = True) -> bool:
 def _part_lines(console: Console, options: ConsoleOptions, part: str, first: bool) -> Lines:
     key = (part, first, options.max_width)
     lines = _rendered.get(key)
-    if lines is not None:
-        _rendered.move_to_end(key)
-        return lines
-    lines = _render(console, options, part, first)
-    _rendered[key] = lines
-    if len(_rendered) > _CACHE_SIZE:
-        _rendered.popitem(last=False)
+    if lines is None:
+        lines = _render(console, options, part, first)
+        _rendered.set(key, lines)
     return lines
 
 

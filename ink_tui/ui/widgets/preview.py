@@ -25,6 +25,7 @@ from ink_tui.session.lastturns import ScanCancelled, read_last_turns
 from ink_tui.session.view import Turn
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
+from ink_tui.ui.render.pieces import shortened
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.session_list import human_size, relative_age
 
@@ -133,12 +134,12 @@ class SessionPreview(VerticalScroll, can_focus=False):
         number = message.first_number
         for turn in message.turns:
             if turn.user is not None:
-                parts.append(turn_block(turn, number or 0))  # 0: shown without a number
+                parts.append(shortened(turn_block(turn, number or 0)))  # 0: shown unnumbered
                 number = None if number is None else number + 1
             for item in turn.items:
                 block = item_block(item, options)
                 if block is not None:
-                    parts.append(block)
+                    parts.append(shortened(block))
             parts.append(Text(""))
         self._body(Group(*parts))
         self.call_after_refresh(self.scroll_end, animate=False)  # once the body is laid out

@@ -15,7 +15,14 @@ from functools import partial
 from rich.console import RenderableType
 
 from ink_tui.session.view import Item, Turn, TurnChanges
-from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
+from ink_tui.ui.render.blocks import (
+    RenderOptions,
+    item_block,
+    item_is_huge,
+    turn_block,
+    turn_is_huge,
+)
+from ink_tui.ui.render.pieces import Pieces
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
 __all__ = ["SessionReplay"]
@@ -97,16 +104,18 @@ class SessionReplay(Transcript):
         for turn in turns:
             if turn.user is not None:
                 render = partial(self._render_turn, turn)
-                specs.append(BlockSpec(turn.key, render, _estimate(turn.prompt)))
+                estimate = _estimate(turn.prompt)
+                specs.append(BlockSpec(turn.key, render, estimate, huge=turn_is_huge(turn)))
             specs.extend(self._item_spec(item) for item in turn.items)
         return specs
 
     def _item_spec(self, item: Item) -> BlockSpec:
         estimate = _estimate(item.text) if item.tool is None else 6
-        return BlockSpec(item.key, partial(self._render_item, item), estimate)
+        render = partial(self._render_item, item)
+        return BlockSpec(item.key, render, estimate, huge=item_is_huge(item))
 
-    def _render_turn(self, turn: Turn) -> RenderableType:
+    def _render_turn(self, turn: Turn) -> RenderableType | Pieces:
         return turn_block(turn, self._number(turn), self._row_labels.get(turn.key))
 
-    def _render_item(self, item: Item) -> RenderableType | None:
+    def _render_item(self, item: Item) -> RenderableType | Pieces | None:
         return item_block(item, self.options, self._row_labels.get(item.key))

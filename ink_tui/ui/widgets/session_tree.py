@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ink_tui.session.view import Item, Turn, TurnChanges
+from ink_tui.session.view import Item, Turn, TurnChanges, first_text_line
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
@@ -42,11 +42,8 @@ _ITEM_ICONS = {
 
 
 def _first_line(text: str, width: int = 60) -> str:
-    for line in text.split("\n"):
-        if line.strip():
-            line = line.strip()
-            return line if len(line) <= width else line[: width - 1] + "…"
-    return ""
+    line = first_text_line(text)
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _label_part(label: str | None) -> Text:
