@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
-from rich.syntax import Syntax
 from rich.text import Text
 
 from ink_tui.humanize import plural
@@ -169,6 +168,8 @@ def _edit_diff(arguments: dict[str, Any], theme: str) -> RenderableType:
         old = str(edit.get("oldText", "")).splitlines()
         new = str(edit.get("newText", "")).splitlines()
         diff.extend(difflib.unified_diff(old, new, path, path, lineterm="", n=2))
+    from rich.syntax import Syntax  # highlighting is imported when a diff or file is shown
+
     return Syntax(_visible_code("\n".join(diff)), "diff", theme=theme, word_wrap=True)
 
 
@@ -184,6 +185,8 @@ def _call_detail(exchange: ToolExchange, options: RenderOptions) -> RenderableTy
     if name == "edit":
         return _edit_diff(arguments, options.code_theme)
     if name == "write":
+        from rich.syntax import Syntax
+
         path = str(arguments.get("path", ""))
         lexer = Syntax.guess_lexer(path, "")
         code = _visible_code(str(arguments.get("content", "")))

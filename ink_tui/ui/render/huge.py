@@ -10,12 +10,11 @@ each piece of a written file (:data:`~ink_tui.ui.render.pieces.PIECE_LINES` line
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
-from rich.syntax import Syntax
 from rich.text import Text
 
 from ink_tui.safetext import visible
@@ -133,24 +132,35 @@ def markdown_pieces(text: str, *, theme: str, indent: int = 0) -> list[Piece]:
     return pieces
 
 
-class _NumberedSyntax(Syntax):
-    """Syntax whose line numbers take a fixed width: every piece of a file lines up."""
+@cache
+def _numbered_syntax() -> type[Any]:
+    """Syntax whose line numbers take a fixed width, so every piece of a file lines up (made on
+    first use: syntax highlighting is imported only when a file is shown)."""
+    from rich.syntax import Syntax
 
-    def __init__(self, code: str, lexer: str, *, numbers: int, **options: Any) -> None:
-        super().__init__(code, lexer, line_numbers=True, word_wrap=True, **options)
-        self._numbers = numbers
+    class NumberedSyntax(Syntax):
+        def __init__(self, code: str, lexer: str, *, numbers: int, **options: Any) -> None:
+            super().__init__(code, lexer, line_numbers=True, word_wrap=True, **options)
+            self._numbers = numbers
 
-    @property
-    def _numbers_column_width(self) -> int:
-        return self._numbers
+        @property
+        def _numbers_column_width(self) -> int:
+            return self._numbers
+
+    return NumberedSyntax
 
 
 def _code(lexer: str, theme: str, first: int, numbers: int, text: str) -> RenderableType:
-    return _NumberedSyntax(visible(text), lexer, numbers=numbers, theme=theme, start_line=first)
+    numbered: RenderableType = _numbered_syntax()(
+        visible(text), lexer, numbers=numbers, theme=theme, start_line=first
+    )
+    return numbered
 
 
 def code_pieces(code: str, path: str, *, theme: str, indent: int = 0) -> list[Piece]:
     """A file's text in pieces, highlighted piece by piece, numbered as the whole file."""
+    from rich.syntax import Syntax
+
     lexer = Syntax.guess_lexer(path, "")
     cuts = spans(code)
     firsts = line_numbers(code, cuts)
