@@ -1,15 +1,49 @@
 """One Ink session file: strict reading, the entry tree, the rebuilt context, pairing, writing
 and crash repair. Pure Python: no Textual, no network.
+
+The names below are imported from their modules when first used (PEP 562), so importing one
+module of the package (say ``ink_tui.session.tree``) does not import them all: a command that
+needs the reader never pays for the writer, the repair or the context.
 """
 
-from ink_tui.session.context import Context, build_context, context_for_branch
-from ink_tui.session.errors import EngineError, SessionError
-from ink_tui.session.pairing import Pairing, ToolCall, pair_tool_calls
-from ink_tui.session.reader import Entry, SessionFile, open_session
-from ink_tui.session.repair import Continuation, TornRepair, plan_continuation, repair_session
-from ink_tui.session.report import SessionReport, report_session
-from ink_tui.session.tree import ModelRef, branch, labels, leaves, restored_model, session_name
-from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ink_tui.session.context import Context, build_context, context_for_branch
+    from ink_tui.session.errors import EngineError, SessionError
+    from ink_tui.session.pairing import Pairing, ToolCall, pair_tool_calls
+    from ink_tui.session.reader import Entry, SessionFile, open_session
+    from ink_tui.session.repair import (
+        Continuation,
+        TornRepair,
+        plan_continuation,
+        repair_session,
+    )
+    from ink_tui.session.report import SessionReport, report_session
+    from ink_tui.session.tree import (
+        ModelRef,
+        branch,
+        labels,
+        leaves,
+        restored_model,
+        session_name,
+    )
+    from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+
+_HOMES = {
+    "context": ("Context", "build_context", "context_for_branch"),
+    "errors": ("EngineError", "SessionError"),
+    "pairing": ("Pairing", "ToolCall", "pair_tool_calls"),
+    "reader": ("Entry", "SessionFile", "open_session"),
+    "repair": ("Continuation", "TornRepair", "plan_continuation", "repair_session"),
+    "report": ("SessionReport", "report_session"),
+    "tree": ("ModelRef", "branch", "labels", "leaves", "restored_model", "session_name"),
+    "writer": ("ConcurrentWriteError", "SessionWriter"),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "ConcurrentWriteError",
@@ -38,3 +72,12 @@ __all__ = [
     "restored_model",
     "session_name",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # found once, then an ordinary attribute
+    return value

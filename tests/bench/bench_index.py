@@ -798,7 +798,7 @@ def measure_cli(bench: Bench, missing: str | None) -> None:
 def measure_search(bench: Bench) -> None:
     measure = f"search in-process, {len(SEARCH_QUERIES)} queries"
     goal = "p50 ≤ 20 ms"
-    print(f"\n{measure} (median of 5 per query after one warm-up; project=None, limit=50)")
+    print(f"\n{measure} (median of 5 per query after one warm-up; projects=None, limit=50)")
     try:
         open_index, search_index = search_api()
     except ImportError as error:
@@ -817,11 +817,11 @@ def measure_search(bench: Bench) -> None:
     medians: list[float] = []
     for query in SEARCH_QUERIES:
         try:
-            hits = search_index(index, query, project=None, limit=50)
+            hits = search_index(index, query, projects=None, limit=50)
             times = []
             for _ in range(5):
                 started = time.perf_counter()
-                search_index(index, query, project=None, limit=50)
+                search_index(index, query, projects=None, limit=50)
                 times.append(time.perf_counter() - started)
         except Exception as error:
             print(f"  {query!r:>36}: failed: {error!r}"[:160])

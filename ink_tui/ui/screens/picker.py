@@ -129,6 +129,7 @@ class PickerScreen(Screen[None]):
         if message.whole:
             self._cache[self.all_projects] = list(message.summaries)
             table.update_summaries(message.summaries, show_project=self.all_projects)
+            self.call_after_refresh(self.query_one(SessionRowSource).painted.set)
         else:
             self._cache[self.all_projects].extend(message.summaries)
             if message.summaries:

@@ -151,6 +151,7 @@ class SessionScreen(Screen[None]):
         self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.partial)
         if loaded.partial:
             self._say_loading()
+            self.call_after_refresh(self.loader.painted.set)  # the whole read may go on
             self.call_after_refresh(self._select_last)
             return
         self._reading = False

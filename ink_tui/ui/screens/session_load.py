@@ -12,6 +12,7 @@ generation and the loader drops it.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -35,6 +36,7 @@ __all__ = ["QUICK_ENTRIES", "TAIL_FIRST_BYTES", "BranchLoader", "torn_note"]
 QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
 TAIL_FIRST_BYTES = 8 * 1024 * 1024  # a bigger file paints its last turns before it is read
 TAIL_TURNS = 12  # turns painted from the end of such a file
+PAINT_WAIT = 1.0  # seconds the whole read waits at most for the first screen's paint
 
 
 def torn_note(session: SessionFile) -> str | None:
@@ -96,6 +98,7 @@ class BranchLoader(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._generation = 0  # of the latest load
+        self.painted = threading.Event()  # set by the view once a first look is on screen
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(id="load-progress", show_eta=False)
@@ -123,8 +126,12 @@ class BranchLoader(Widget):
             if size > TAIL_FIRST_BYTES and leaf_id is None and not complete_only:
                 first = read_tail_branch(path, TAIL_TURNS, cancel=worker.cancelled_event)
                 if first is not None and not worker.is_cancelled:
+                    self.painted.clear()
                     self.post_message(self.Loaded(first, indexed_title(path), generation))
                     tail_shown = True
+                    # Let the first screen paint before parsing the whole file: this thread
+                    # would hold the GIL and slow the paint down.
+                    self.painted.wait(PAINT_WAIT)
             report = partial(self._report, size, generation)
             session = open_session(path, warn=None, progress=report, complete_only=complete_only)
             leaf = leaf_id or session.leaf_id

@@ -13,6 +13,7 @@ rows and post them as messages, which bubble to the screen. Nothing here touches
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ __all__ = ["IndexNotice", "IndexProgress", "RowsFound", "RowsRefreshed", "Sessio
 
 _BATCH: Final = 50
 _BATCH_SECONDS: Final = 0.05
+_FIRST_ROWS: Final = 80  # rows posted first: more than a screenful
+_ROWS_PER_POST: Final = 400
+_PAINT_WAIT: Final = 1.0  # seconds the worker waits at most for the first rows' paint
 
 
 @dataclass
@@ -105,6 +109,7 @@ class SessionRowSource(Widget):
         self.cwd = cwd
         self.project_dir = project_dir(sessions_dir, cwd)
         self.index_usable = True
+        self.painted = threading.Event()  # set by the picker once the first rows are painted
 
     @work(thread=True, exclusive=True, group="scan")
     def scan(self, all_projects: bool, generation: int) -> None:
@@ -115,7 +120,7 @@ class SessionRowSource(Widget):
         if first.notice is not None:
             self.post_message(IndexNotice(first.notice))
         if first.rows:
-            self.post_message(RowsFound(generation, first.rows, whole=True))
+            self._post_in_parts(first.rows, generation)
         else:
             self._scan_files(cwd, generation)
         if first.rows is None or worker.is_cancelled:
@@ -139,6 +144,16 @@ class SessionRowSource(Widget):
         self.post_message(
             RowsFound(generation, fresh.rows or [], done=True, whole=bool(fresh.rows))
         )
+
+    def _post_in_parts(self, rows: list[SessionSummary], generation: int) -> None:
+        """A screenful first (it paints at once), then the rest in batches; the worker then
+        waits for that first paint before it goes on (a thread competing for the GIL would
+        slow the paint down)."""
+        self.painted.clear()
+        self.post_message(RowsFound(generation, rows[:_FIRST_ROWS], whole=True))
+        for start in range(_FIRST_ROWS, len(rows), _ROWS_PER_POST):
+            self.post_message(RowsFound(generation, rows[start : start + _ROWS_PER_POST]))
+        self.painted.wait(_PAINT_WAIT)
 
     def _scan_files(self, cwd: str | None, generation: int) -> None:
         """Rows read from the session files, in batches (no index yet, or none usable)."""
