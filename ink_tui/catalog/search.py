@@ -70,14 +70,13 @@ class SearchHit:
 
 
 def _locate(text: str, query: Query) -> tuple[int, int]:
-    folded = text.casefold()
-    if len(folded) != len(text):
-        folded = text.lower()  # keep offsets aligned (casefold may change lengths)
+    """The span in ``text`` of the first wanted term as written, else of one of its words
+    (case ignored; a match found only through accents or a tokenizer's rules: ``(0, 0)``)."""
     for term in query.wanted:
         for needle in term.needles():
-            found = folded.find(needle.casefold())
-            if found >= 0 and needle:
-                return found, found + len(needle)
+            found = re.search(re.escape(needle), text, re.IGNORECASE) if needle else None
+            if found is not None:
+                return found.span()
     return 0, 0
 
 

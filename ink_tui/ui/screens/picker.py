@@ -81,6 +81,7 @@ class PickerScreen(Screen[None]):
         self.all_projects = False
         self.scanning = False
         self._generation = 0
+        self._started = False
         self._cache: dict[bool, list[SessionSummary]] = {}
         self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
         self._told: set[str] = set()
@@ -101,7 +102,6 @@ class PickerScreen(Screen[None]):
         self.query_one(SessionPreview).display = False
         self.query_one("#picker-empty").display = False
         self.query_one(SessionList).focus()
-        self._start_scan()
         self.set_interval(REFRESH_SECONDS, self._refresh)
 
     # -- reading rows ------------------------------------------------------------------------
@@ -156,6 +156,11 @@ class PickerScreen(Screen[None]):
         self.query_one("#filter", Input).cursor_blink = False
 
     def on_screen_resume(self) -> None:
+        if not self._started and self.is_current:
+            # Read rows only once the picker is shown: opened straight on a session, the app
+            # keeps the picker aside, and its scan would compete with the session's first paint.
+            self._started = True
+            self._start_scan()
         filter_input = self.query_one("#filter", Input)
         filter_input.cursor_blink = True
         if filter_input.has_focus:  # back from a session: keys act on the list (the filter kept)

@@ -146,14 +146,14 @@ class SessionRowSource(Widget):
         )
 
     def _post_in_parts(self, rows: list[SessionSummary], generation: int) -> None:
-        """A screenful first (it paints at once), then the rest in batches; the worker then
-        waits for that first paint before it goes on (a thread competing for the GIL would
-        slow the paint down)."""
+        """A screenful first, and nothing more until it is painted (the rest would be added
+        to the table before the first paint, and a thread competing for the GIL slows the
+        paint down); then the rest in batches."""
         self.painted.clear()
         self.post_message(RowsFound(generation, rows[:_FIRST_ROWS], whole=True))
+        self.painted.wait(_PAINT_WAIT)  # rows posted meanwhile would be added before the paint
         for start in range(_FIRST_ROWS, len(rows), _ROWS_PER_POST):
             self.post_message(RowsFound(generation, rows[start : start + _ROWS_PER_POST]))
-        self.painted.wait(_PAINT_WAIT)
 
     def _scan_files(self, cwd: str | None, generation: int) -> None:
         """Rows read from the session files, in batches (no index yet, or none usable)."""
