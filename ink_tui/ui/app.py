@@ -24,6 +24,7 @@ from ink_tui.ui.render.palette import use_theme
 
 __all__ = ["INK_THEME", "WARM_MODULES", "InkApp", "LaunchOptions"]
 
+WARM_AFTER = 1.5  # seconds after start-up
 WARM_MODULES = (
     "ink_tui.ui.screens.session",
     "rich.markdown",
@@ -74,12 +75,14 @@ class InkApp(InkAppBase):
             self.open_session(self.options.open_path, follow=self.options.follow)
         if self.options.notice:
             self.notify(self.options.notice, timeout=8)
-        self.call_after_refresh(self._warm_imports)
+        self.set_timer(WARM_AFTER, self._warm_imports)
 
     @work(thread=True, group="warm-imports")
     def _warm_imports(self) -> None:
-        """After the first paint, import in a thread what the views will need (the session
-        view, Markdown, syntax highlighting), so opening one does not import on the loop."""
+        """Once the first screen is up, import in a thread what the views will need (the
+        session view, Markdown, syntax highlighting), so opening one does not import on the
+        loop. Not at once: the picker's first rows are read in a thread too, and both would
+        compete for the GIL."""
         for name in WARM_MODULES:
             try:
                 importlib.import_module(name)

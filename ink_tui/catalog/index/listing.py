@@ -8,6 +8,7 @@ say why (one line) and the caller lists sessions by scanning the files, as witho
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from pathlib import Path
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
 from ink_tui.catalog.index.update import IndexReport, Progress, load_rows, update_index
 from ink_tui.catalog.row import SessionSummary
-from ink_tui.catalog.scan import project_folders, session_files
+from ink_tui.catalog.scan import SUFFIX, project_folders
 from ink_tui.catalog.summary import summarize_file
 
 __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
@@ -50,11 +51,26 @@ def indexed_rows(base_dir: Path, cwd: str | None, index_path: Path | None = None
         return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
     if not known:
         return IndexedRows([], notice)
-    rows = [
-        known.get(item.path) or summarize_file(item.path, mtime=item.mtime, size=item.size)
-        for item in session_files(project_folders(base_dir, cwd))
-    ]
+    present = _present(project_folders(base_dir, cwd))
+    rows = [row for path, row in known.items() if path in present]
+    rows += [summarize_file(path) for path in present if path not in known]
+    rows.sort(key=lambda row: (row.mtime, row.file_name, row.project_folder), reverse=True)
     return IndexedRows(rows, notice)
+
+
+def _present(folders: list[Path]) -> set[Path]:
+    """The session files of ``folders``, from their directory entries alone: no ``stat`` per
+    file (in a worker each system call waits for the GIL again, behind a busy event loop)."""
+    found: set[Path] = set()
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.name.endswith(SUFFIX) and entry.is_file():
+                        found.add(Path(entry.path))
+        except OSError:
+            continue
+    return found
 
 
 def refreshed_rows(
