@@ -108,12 +108,18 @@ class ListingScan:
         self.position: tuple[Any, int] | None = None  # (leafId, seq) of the last valid marker
         self.last_model: ModelRef | None = None
 
-    def add(self, raw: RawLine, line: int, *, last: bool) -> None:
-        """One non-blank line after the header; ``last`` when it is the final one."""
+    def add(
+        self, raw: RawLine, line: int, *, last: bool, whole: bool = False
+    ) -> tuple[Any, LineKind] | None:
+        """One non-blank line after the header; ``last`` when it is the final one.
+
+        A canonical line is read from its prefix only, unless ``whole`` (the index reads every
+        line in full); returns the record and its kind when it was decoded (None: read from
+        its prefix, or a torn final line dropped)."""
         seq = self.seq
         self.seq += 1
-        if not last and self._add_fast(raw, line, seq):
-            return
+        if not last and not whole and self._add_fast(raw, line, seq):
+            return None
         try:
             try:
                 record = decode_line(raw.data)
@@ -126,15 +132,10 @@ class ListingScan:
             kind = classify_record(record)
         except RecordError as exc:
             if last:
-                return  # Ink drops a torn final line
+                return None  # Ink drops a torn final line
             raise SessionError(f"session line {line}: {exc}", path=self.path, line=line) from None
         self._add_record(record, kind, raw, line, seq)
-
-    def add_record(self, record: Any, kind: LineKind, raw: RawLine, line: int) -> None:
-        """One line already decoded and classified (``open()``'s checks passed) by the caller."""
-        seq = self.seq
-        self.seq += 1
-        self._add_record(record, kind, raw, line, seq)
+        return record, kind
 
     def _add_fast(self, raw: RawLine, line: int, seq: int) -> bool:
         data = raw.data

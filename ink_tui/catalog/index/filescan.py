@@ -30,10 +30,9 @@ from ink_tui.catalog.summary import (
     set_title,
 )
 from ink_tui.catalog.textpieces import cjk_grams, record_role, record_text
-from ink_tui.session.errors import EngineError, RecordError, SessionError
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.errors import SessionError
 from ink_tui.session.lines import RawLine, is_blank, iter_lines
-from ink_tui.session.records import LineKind, classify_record
+from ink_tui.session.records import LineKind
 from ink_tui.session.tree import ModelRef
 
 __all__ = ["EntryRow", "FileScan", "TextRow", "fingerprint", "scan_file"]
@@ -191,26 +190,12 @@ class _FileReader:
         }
 
     def add(self, raw: RawLine, *, last: bool) -> None:
-        """One non-blank line after the header (``last``: the file's final one, maybe torn)."""
-        line = self.line = self.line + 1
-        try:
-            try:
-                record = decode_line(raw.data)
-            except JsonDecodeError as exc:
-                raise RecordError(f"invalid JSON ({exc.reason})") from None
-            if record is None:
-                raise EngineError(
-                    "Cannot read properties of null (reading 'type')", path=self.path, line=line
-                )
-            kind = classify_record(record)
-        except RecordError as exc:
-            if last:
-                self.scan.seq += 1
-                return  # Ink drops a torn final line
-            raise SessionError(f"session line {line}: {exc}", path=self.path, line=line) from None
-        self.scan.add_record(record, kind, raw, line)
-        if kind is LineKind.ENTRY:
-            self._entry(record, raw, line)
+        """One non-blank line after the header (``last``: the file's final one, maybe torn),
+        read in full and checked as ``open()`` checks it."""
+        self.line += 1
+        parsed = self.scan.add(raw, self.line, last=last, whole=True)
+        if parsed is not None and parsed[1] is LineKind.ENTRY:
+            self._entry(parsed[0], raw, self.line)
 
     def _safe(self, text: str | None) -> str | None:
         """``text`` as SQLite takes it; an id changed so cannot be resumed from (see scan_file)."""

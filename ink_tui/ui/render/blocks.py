@@ -185,7 +185,7 @@ def _call_detail(exchange: ToolExchange, options: RenderOptions) -> RenderableTy
     if name == "edit":
         return _edit_diff(arguments, options.code_theme)
     if name == "write":
-        from rich.syntax import Syntax
+        from rich.syntax import Syntax  # (as above)
 
         path = str(arguments.get("path", ""))
         lexer = Syntax.guess_lexer(path, "")

@@ -23,7 +23,7 @@ from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
-from ink_tui.ui.screens.session_load import BranchLoader, torn_note
+from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
 from ink_tui.ui.widgets.banner import Banner
 from ink_tui.ui.widgets.session_header import HeaderState, SessionHeader
 from ink_tui.ui.widgets.session_replay import SessionReplay
@@ -35,8 +35,6 @@ from ink_tui.ui.widgets.transcript import Transcript
 __all__ = ["EARLIER_PLACEHOLDER", "NARROW_BELOW", "SessionScreen"]
 
 EARLIER_PLACEHOLDER = "⋯ earlier turns: still reading the session (g lands at the start then)"
-
-
 NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
 
 
@@ -131,12 +129,11 @@ class SessionScreen(Screen[None]):
     def _show_loaded(self, loaded: LoadedBranch) -> None:
         tree = self.session_tree
         previous = self.loaded
-        moved_to = None  # where the user went while the first, partial load was shown
-        partial_shown = previous is not None and previous.partial
-        at_start = False  # the user went to the start while only the last turns were shown
-        if partial_shown and tree.cursor_node is not None and tree.cursor_line != tree.last_line:
+        first_look = previous is not None and previous.partial
+        # Where the user went while the first look was shown ("": nowhere, None: the start).
+        moved_to: str | None = ""
+        if first_look and tree.cursor_node is not None and tree.cursor_line != tree.last_line:
             moved_to = tree.cursor_node.data
-            at_start = moved_to is None
         self.loaded = loaded
         self._row_labels = loaded.row_labels()
         self.loader.done()
@@ -156,10 +153,10 @@ class SessionScreen(Screen[None]):
             return
         self._reading = False
         self.status.say("", "load")
-        if previous is not None and previous.partial:
-            if at_start:
+        if first_look:
+            if moved_to is None:
                 self.call_after_refresh(self.session_tree.to_edge, bottom=False)
-            elif moved_to is not None:
+            elif moved_to:
                 self.call_after_refresh(self.reveal, moved_to)
             else:
                 self.call_after_refresh(self._select_last)
@@ -173,24 +170,14 @@ class SessionScreen(Screen[None]):
             self.call_after_refresh(self._start_following)
 
     def _say_loading(self) -> None:
-        loaded = self.loaded
-        if loaded is None or not loaded.partial:
-            note = "reading the session…"
-        elif loaded.from_tail:
-            note = "showing the last turns, read from the end; reading the whole session…"
-        else:
-            note = f"showing the last turns; reading the {loaded.earlier} earlier entries…"
-        if self._follow_after_load:
-            note += " following starts once it is read"
-        self.status.say(note, "load")
+        self.status.say(loading_note(self.loaded, following=self._follow_after_load), "load")
 
     def _select_last(self) -> None:
         self.session_tree.to_edge(bottom=True)
 
     def _arrive(self) -> None:
         """Opened from a search across sessions: on the matching row, the words searched."""
-        entry_id, words = self._arrival
-        self._arrival = (None, None)
+        (entry_id, words), self._arrival = self._arrival, (None, None)
         key = self.keys.arrive(self.loaded, entry_id, words, self._row_labels)
         self.reveal(key) if key is not None else self._select_last()
 

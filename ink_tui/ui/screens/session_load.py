@@ -31,7 +31,7 @@ from ink_tui.session import SessionError, SessionFile, open_session
 from ink_tui.session.branchview import LoadedBranch, load_branch
 from ink_tui.session.tailbranch import read_tail_branch
 
-__all__ = ["QUICK_ENTRIES", "TAIL_FIRST_BYTES", "BranchLoader", "torn_note"]
+__all__ = ["QUICK_ENTRIES", "TAIL_FIRST_BYTES", "BranchLoader", "loading_note", "torn_note"]
 
 QUICK_ENTRIES = 1500  # a branch longer than this paints its tail first
 TAIL_FIRST_BYTES = 8 * 1024 * 1024  # a bigger file paints its last turns before it is read
@@ -48,6 +48,17 @@ def torn_note(session: SessionFile) -> str | None:
     if not session.ends_with_newline:
         return "the final record has no newline (a crash mid-write?)"
     return None
+
+
+def loading_note(loaded: LoadedBranch | None, *, following: bool) -> str:
+    """What the status line says while a session is read (``following``: asked to follow)."""
+    if loaded is None or not loaded.partial:
+        note = "reading the session…"
+    elif loaded.from_tail:
+        note = "showing the last turns, read from the end; reading the whole session…"
+    else:
+        note = f"showing the last turns; reading the {loaded.earlier} earlier entries…"
+    return note + (" following starts once it is read" if following else "")
 
 
 def _size(path: Path) -> int:
