@@ -8,13 +8,11 @@ block, piece and line in it, so that the view can keep it in place while heights
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import accumulate
 from typing import Protocol
 
 from ink_tui.ui.render.pieces import Piece
-from ink_tui.ui.widgets.transcript_work import PiecePlan
+from ink_tui.ui.widgets.transcript_work import PiecePlan, StackedHeights
 
 __all__ = ["WHOLE", "Anchor", "BlockLayout"]
 
@@ -32,14 +30,13 @@ class _Spec(Protocol):
     def estimate(self) -> int: ...
 
 
-class BlockLayout:
+class BlockLayout(StackedHeights):
     """The blocks' heights and offsets, and the plans of the huge blocks cut in pieces."""
 
     def __init__(self) -> None:
+        super().__init__([])
         self.keys: list[str] = []
         self.index: dict[str, int] = {}
-        self.heights: list[int] = []
-        self.offsets: list[int] = [0]
         self.plans: dict[str, PiecePlan] = {}
 
     def reset(self, specs: Sequence[_Spec]) -> None:
@@ -57,15 +54,8 @@ class BlockLayout:
             self.heights.append(max(1, spec.estimate) + 1)
         self.relayout()
 
-    def relayout(self) -> None:
-        self.offsets = [0, *accumulate(self.heights)]
-
-    @property
-    def height(self) -> int:
-        return self.offsets[-1]
-
     def block_at(self, y: int) -> int:
-        return max(0, min(len(self.keys) - 1, bisect_right(self.offsets, y) - 1))
+        return self.index_at(y)
 
     def set_height(self, index: int, height: int) -> bool:
         """Block ``index`` was rendered (whole): its real height. True when it changed."""

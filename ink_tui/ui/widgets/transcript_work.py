@@ -98,11 +98,11 @@ def render_strips(
     return strips
 
 
-class PiecePlan:
-    """The layout of a huge block: its pieces, their heights, where each starts."""
+class StackedHeights:
+    """Things laid one under the other: their heights, where each starts, which holds a line.
+    (The transcript's blocks, and a huge block's pieces.)"""
 
-    def __init__(self, pieces: Sequence[Piece], heights: list[int]) -> None:
-        self.pieces = pieces
+    def __init__(self, heights: list[int]) -> None:
         self.heights = heights
         self.offsets: list[int] = []
         self.relayout()
@@ -114,9 +114,21 @@ class PiecePlan:
     def height(self) -> int:
         return self.offsets[-1]
 
+    def index_at(self, line: int) -> int:
+        """The one holding ``line`` (clamped to the first and the last)."""
+        return max(0, min(len(self.heights) - 1, bisect_right(self.offsets, line) - 1))
+
+
+class PiecePlan(StackedHeights):
+    """The layout of a huge block: its pieces, their heights, where each starts."""
+
+    def __init__(self, pieces: Sequence[Piece], heights: list[int]) -> None:
+        self.pieces = pieces
+        super().__init__(heights)
+
     def at(self, line: int) -> int:
         """The piece holding ``line`` (of the block)."""
-        return max(0, min(len(self.pieces) - 1, bisect_right(self.offsets, line) - 1))
+        return self.index_at(line)
 
     def between(self, top: int, bottom: int) -> range:
         """The pieces seen between lines ``top`` and ``bottom`` (and one either side)."""
