@@ -57,6 +57,11 @@ _ESCAPES: Final = re.compile(
 _RUN_BREAK: Final = " 0 "  # a token between runs, so a phrase never spans two runs
 
 
+COMPRESS_FROM: Final = 512  # bytes of text from which the index stores it compressed
+_PLAIN: Final = b"\x00"
+_ZLIB: Final = b"\x01"
+
+
 def cjk_runs(text: str) -> list[str]:
     """The runs of Chinese, Japanese or Korean characters in ``text``, in order."""
     return CJK_RUN.findall(text)
@@ -174,13 +179,23 @@ def record_role(kind: str, record: dict[str, Any]) -> str:
 
 
 def pack_text(text: str) -> bytes:
-    """Text as the index stores it: UTF-8 (lone surrogates kept), zlib level 1."""
-    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+    """Text as the index stores it: UTF-8 (lone surrogates kept), behind a tag byte; zlib level
+    1 from :data:`COMPRESS_FROM` bytes on (a short text hardly shrinks, and setting up a
+    compressor costs more than the bytes saved)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) < COMPRESS_FROM:
+        return _PLAIN + data
+    return _ZLIB + zlib.compress(data, 1)
 
 
 def unpack_text(packed: bytes, limit: int = 0) -> str:
     """The text :func:`pack_text` stored (its first ``limit`` bytes or so, when ``limit``)."""
+    tag, data = packed[:1], packed[1:]
+    if tag == _PLAIN:
+        if not limit or len(data) <= limit:
+            return data.decode("utf-8", "surrogatepass")
+        return data[:limit].decode("utf-8", "ignore")
     if not limit:
-        return zlib.decompress(packed).decode("utf-8", "surrogatepass")
-    head = zlib.decompressobj().decompress(packed, limit)
+        return zlib.decompress(data).decode("utf-8", "surrogatepass")
+    head = zlib.decompressobj().decompress(data, limit)
     return head.decode("utf-8", "ignore")  # a character cut at the end is dropped

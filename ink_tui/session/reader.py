@@ -183,19 +183,28 @@ def _lines_of(
 
 
 def build_session(
-    path: Path, batches: Iterable[tuple[int, list[bytes], bool]], *, warn: TextIO | None
+    path: Path,
+    batches: Iterable[tuple[int, list[bytes], bool]],
+    *,
+    warn: TextIO | None,
+    known: SessionFile | None = None,
 ) -> SessionFile:
     """Run ``open()`` over the file's line batches (``lines.iter_line_batches``).
 
     Per line it keeps one :class:`Entry` (or marker) and drops the parsed record (payloads are
     read again by byte offset when needed), so a big open leaves few objects for the cyclic
     garbage collector to scan; it never switches the collector off (see ``tests/bench``).
+
+    ``known``: what ``open()`` learnt of the file up to ``known.size`` (a line start; rebuilt
+    from the catalog index), which ``batches`` continue from there: only they are checked.
     """
-    session: SessionFile | None = None
-    parser: SessionParser | None = None
+    session: SessionFile | None = known
+    parser: SessionParser | None = None if known is None else SessionParser(known)
     pending: tuple[RawLine, int, RecordError] | None = None
-    size = 0
+    size = 0 if known is None else known.size
     last_terminated = True
+    if known is not None:
+        entries, by_id = known.entries, known.by_id
     loads, decode_error, new_entry = orjson.loads, orjson.JSONDecodeError, Entry.__new__
     for data, offset, last_terminated in _lines_of(batches):
         size = offset + len(data) + last_terminated

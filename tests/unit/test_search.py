@@ -16,7 +16,14 @@ from testdata import TREE_HOME, copy_tree
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.query import QueryError, parse_query
 from ink_tui.catalog.search import search_index, snippet_of
-from ink_tui.catalog.textpieces import cjk_runs, record_role, record_text
+from ink_tui.catalog.textpieces import (
+    COMPRESS_FROM,
+    cjk_runs,
+    pack_text,
+    record_role,
+    record_text,
+    unpack_text,
+)
 from ink_tui.demo import generate_demo
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.records import RecordError, classify_record
@@ -244,3 +251,24 @@ def test_cli_snippets_never_carry_escape_sequences(cli: Any, tmp_path: Path) -> 
         code, out, _ = _cli_search(cli, tmp_path / "s", "--all", *extra, "needle")
         assert code == 0 and "needle" in out
         assert "\u001b" not in out and "\u009b" not in out and "\u0007" not in out
+
+
+@given(
+    st.one_of(
+        st.text(max_size=COMPRESS_FROM // 4),
+        st.text(min_size=COMPRESS_FROM, max_size=4 * COMPRESS_FROM),
+    ),
+    st.integers(min_value=0, max_value=3 * COMPRESS_FROM),
+)
+@settings(max_examples=200, deadline=None)
+def test_stored_text_reads_back_whole_or_as_a_prefix(text: str, limit: int) -> None:
+    packed = pack_text(text)
+    assert unpack_text(packed) == text  # lone surrogates included
+    head = unpack_text(packed, limit)
+    if limit:  # the first ``limit`` bytes, less a character they cut
+        assert text.startswith(head)
+        assert len(text.encode()) - len(head.encode()) in range(
+            max(0, len(text.encode()) - limit), max(0, len(text.encode()) - limit) + 4
+        )
+    else:
+        assert head == text

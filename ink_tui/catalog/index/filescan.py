@@ -35,7 +35,7 @@ from ink_tui.session.lines import RawLine, is_blank, iter_lines
 from ink_tui.session.records import LineKind
 from ink_tui.session.tree import ModelRef
 
-__all__ = ["EntryRow", "FileScan", "TextRow", "fingerprint", "scan_file"]
+__all__ = ["EntryRow", "FileScan", "MarkerRow", "TextRow", "fingerprint", "scan_file"]
 
 FINGERPRINT_SPAN: Final = 4096
 _CHUNK: Final = 1024 * 1024
@@ -71,6 +71,17 @@ class EntryRow(NamedTuple):
     tokens_out: int
 
 
+class MarkerRow(NamedTuple):
+    """A file-level line (``position``, ``session_model``, or a position Ink skips), as the
+    ``markers`` table holds it: where it is, so opening from the index can read it again."""
+
+    seq: int
+    kind: str  # a LineKind value
+    offset: int
+    length: int
+    line: int
+
+
 @dataclass(slots=True)
 class TextRow:
     """One entry's searchable text."""
@@ -93,6 +104,7 @@ class FileScan:
     fingerprint: bytes
     state: dict[str, Any] | None  # None: Ink cannot open it (the next change reads it all again)
     entries: list[EntryRow] = field(default_factory=list)
+    markers: list[MarkerRow] = field(default_factory=list)
     texts: list[TextRow] = field(default_factory=list)
 
 
@@ -132,6 +144,7 @@ class _FileReader:
         self.tokens: dict[str, tuple[int, int]] = {}
         self.last_timestamp: str | None = None
         self.entries: list[EntryRow] = []
+        self.markers: list[MarkerRow] = []
         self.texts: list[TextRow] = []
         self.lossy = False  # an id or name had a lone surrogate: stored changed (U+FFFD)
 
@@ -194,13 +207,20 @@ class _FileReader:
         read in full and checked as ``open()`` checks it."""
         self.line += 1
         parsed = self.scan.add(raw, self.line, last=last, whole=True)
-        if parsed is not None and parsed[1] is LineKind.ENTRY:
+        if parsed is None:
+            return
+        if parsed[1] is LineKind.ENTRY:
             self._entry(parsed[0], raw, self.line)
+        else:
+            seq = self.scan.seq - 1
+            self.markers.append(
+                MarkerRow(seq, parsed[1].value, raw.offset, len(raw.data), self.line)
+            )
 
     def _safe(self, text: str | None) -> str | None:
         """``text`` as SQLite takes it; an id changed so cannot be resumed from (see scan_file)."""
-        if text is None:
-            return None
+        if text is None or text.isascii():
+            return text
         safe = db_text(text)
         if safe is not text:
             self.lossy = True
@@ -318,6 +338,7 @@ def scan_file(
         fingerprint=fingerprint(stream, stored_to),
         state=kept_state,
         entries=reader.entries,
+        markers=reader.markers,
         texts=reader.texts,
     )
 

@@ -38,7 +38,7 @@ __all__ = [
     "path_key",
 ]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2  # 2: the markers table (a session opens from the index)
 INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
@@ -76,6 +76,15 @@ CREATE TABLE entries(
     tokens_out INTEGER NOT NULL,
     PRIMARY KEY(file_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE markers(
+    file_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,             -- as in entries: the line's place after the header
+    kind TEXT NOT NULL,               -- position, session_model or skipped-position
+    offset INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    PRIMARY KEY(file_id, seq)
+) WITHOUT ROWID;
 CREATE TABLE texts(
     rowid INTEGER PRIMARY KEY,        -- the same rowid as in texts_fts
     file_id INTEGER NOT NULL,
@@ -87,7 +96,8 @@ CREATE TABLE texts(
 );
 CREATE INDEX texts_file ON texts(file_id, offset);
 CREATE VIRTUAL TABLE texts_fts USING fts5(
-    body, grams, project, role, content='', tokenize='unicode61 remove_diacritics 2'
+    body, grams, project, role, content='', columnsize=0,
+    tokenize='unicode61 remove_diacritics 2'
 );
 """
 
@@ -102,6 +112,8 @@ class IndexBusy(IndexUnavailable):
 
 def db_text(text: str) -> str:
     """``text`` as SQLite can take it: a lone surrogate (which JSON allows) becomes U+FFFD."""
+    if text.isascii():
+        return text  # the common case, without encoding it
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

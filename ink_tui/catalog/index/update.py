@@ -10,8 +10,9 @@ For each ``*.jsonl`` file of the folders asked for (:func:`update_index`):
   Ink could not open): indexed again from the start;
 - gone from disk: its rows are dropped.
 
-Each file is written in its own transaction, after checking that no other process indexed it
-meanwhile; a file whose write lock stays taken is skipped (the other process is indexing it).
+Files are written a batch at a time (up to :data:`BATCH_BYTES` read), in one transaction, each
+after checking that no other process indexed it meanwhile; a batch whose write lock stays taken
+is skipped (the other process is indexing those files).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ __all__ = ["IndexReport", "Progress", "load_rows", "update_index"]
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
+BATCH_BYTES: Final = 8 * 1024 * 1024  # of session bytes read, written in one transaction
+BATCH_FILES: Final = 200  # files written in one transaction at most
 _ENTRY_COLUMNS: Final = (
     "seq, id, parent_id, type, role, offset, length, line, turn, timestamp, usage, name, "
     "tokens_in, tokens_out"
@@ -160,9 +163,10 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
     connection.execute(
         "DELETE FROM texts WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
     )
-    connection.execute(
-        "DELETE FROM entries WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
-    )
+    for table in ("entries", "markers"):
+        connection.execute(
+            f"DELETE FROM {table} WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
+        )
 
 
 def _store(
@@ -198,6 +202,11 @@ def _store(
         f"INSERT OR REPLACE INTO entries(file_id, {_ENTRY_COLUMNS}) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(file_id, *entry) for entry in found.entries],  # strings made safe by the scan
+    )
+    connection.executemany(
+        "INSERT OR REPLACE INTO markers(file_id, seq, kind, offset, length, line) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(file_id, *marker) for marker in found.markers],
     )
     first = connection.execute("SELECT coalesce(max(rowid), 0) + 1 FROM texts").fetchone()[0]
     texts = found.texts
@@ -258,13 +267,23 @@ def update_index(
             work.append((item.path, prior, info.st_size))
     total = sum(size for _, _, size in work)
     work.reverse()  # oldest first: rowids then follow time, and search ranks newest by rowid
+    batch: list[_Read] = []
     for path, prior, _ in work:
         if cancelled is not None and cancelled.is_set():
             report.cancelled = True
             break
-        _index_one(index, path, prior, report)
+        try:
+            found, info = _read(index, path, prior)
+        except OSError:
+            continue  # vanished or unreadable since it was listed: the next update sees it
+        report.bytes_read += info.st_size - found.start
+        batch.append(_Read(path, prior, found, info))
+        if sum(read.bytes for read in batch) >= BATCH_BYTES or len(batch) >= BATCH_FILES:
+            _write(index, batch, report)
+            batch = []
         if progress is not None:
             progress(report.bytes_read, total)
+    _write(index, batch, report)
     gone = [row.file_id for path, row in known.items() if path not in on_disk]
     if gone and not report.cancelled:
         try:
@@ -278,26 +297,43 @@ def update_index(
     return report
 
 
-def _index_one(index: CatalogIndex, path: Path, prior: _Known | None, report: IndexReport) -> None:
-    try:
-        found, info = _read(index, path, prior)
-    except OSError:
-        return  # vanished or unreadable since it was listed: the next update sees it
-    report.bytes_read += info.st_size - found.start
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """One file read, waiting to be written with the others of its batch."""
+
+    path: Path
+    prior: _Known | None
+    found: FileScan
+    info: os.stat_result
+
+    @property
+    def bytes(self) -> int:
+        return self.info.st_size - self.found.start
+
+
+def _write(index: CatalogIndex, batch: list[_Read], report: IndexReport) -> None:
+    """Store a batch of files in one transaction (each re-checked first: a file another process
+    indexed meanwhile is left as it wrote it). One transaction for many small files spares
+    FTS5 a segment per file; a batch holds the write lock for a fraction of a second."""
+    if not batch:
+        return
+    stored: list[_Read] = []
     try:
         with index.writing():
-            if not _same_row(index, path, prior):
-                return  # another process indexed it meanwhile
-            _store(index, path, prior, found, info)
+            for read in batch:
+                if _same_row(index, read.path, read.prior):
+                    _store(index, read.path, read.prior, read.found, read.info)
+                    stored.append(read)
     except IndexBusy:
-        report.busy += 1
+        report.busy += len(batch)
         return
-    if prior is None:
-        report.added += 1
-    elif found.start > 0:
-        report.appended += 1
-    else:
-        report.reread += 1
+    for read in stored:
+        if read.prior is None:
+            report.added += 1
+        elif read.found.start > 0:
+            report.appended += 1
+        else:
+            report.reread += 1
 
 
 def load_rows(index: CatalogIndex, folders: Iterable[str] | None) -> list[SessionSummary]:

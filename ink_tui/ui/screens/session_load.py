@@ -1,13 +1,15 @@
 """Reading a session for the session view: in a thread, with a progress bar while it reads.
 
 A big file (over :data:`TAIL_FIRST_BYTES`) paints its last turns read from the END of the file
-first (:func:`ink_tui.session.tailbranch.read_tail_branch`), titled from the index when it knows
-the file, then the whole branch once the file is read and checked. A long branch in a smaller
-file (over :data:`QUICK_ENTRIES` entries) is posted twice as well: its last turns once the file is
-read, then the whole branch. Each :class:`BranchLoader.Loaded` carries the
-session's title without a name (Ink's ``/sessions`` rule, read off the event loop). A newer load
-supersedes an older one: the older thread cannot be stopped, so what it posts carries its
-generation and the loader drops it.
+first (:func:`ink_tui.session.tailbranch.read_tail_branch`), then the whole branch once the file
+is read and checked. A file the catalog index knows is rebuilt from it, and only what Ink
+appended since it was indexed is read and checked
+(:func:`ink_tui.catalog.index.opening.open_indexed`). A long branch (over
+:data:`QUICK_ENTRIES` entries) is posted twice as well: its last turns once the file is read,
+then the whole branch. Each :class:`BranchLoader.Loaded` carries the session's title without a
+name (Ink's ``/sessions`` rule, read off the event loop). A newer load supersedes an older one:
+the older thread cannot be stopped, so what it posts carries its generation and the loader
+drops it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
 from ink_tui.catalog.index.listing import indexed_title
+from ink_tui.catalog.index.opening import open_indexed
 from ink_tui.catalog.titles import session_title
 from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError, SessionFile, open_session
@@ -133,6 +136,7 @@ class BranchLoader(Widget):
         session: SessionFile | None = None
         try:
             size = _size(path)
+            report = partial(self._report, size, generation)
             tail_shown = False
             if size > TAIL_FIRST_BYTES and leaf_id is None and not complete_only:
                 first = read_tail_branch(path, TAIL_TURNS, cancel=worker.cancelled_event)
@@ -143,8 +147,12 @@ class BranchLoader(Widget):
                     # Let the first screen paint before parsing the whole file: this thread
                     # would hold the GIL and slow the paint down.
                     self.painted.wait(PAINT_WAIT)
-            report = partial(self._report, size, generation)
-            session = open_session(path, warn=None, progress=report, complete_only=complete_only)
+            # Known to the index: only what was appended since is read (and checked).
+            session = open_indexed(path, progress=report, complete_only=complete_only)
+            if session is None:
+                session = open_session(
+                    path, warn=None, progress=report, complete_only=complete_only
+                )
             leaf = leaf_id or session.leaf_id
             title = session_title(session)
             big = len(session.entries) > QUICK_ENTRIES and not tail_shown
