@@ -20,7 +20,9 @@ from ink_tui.safetext import json_visible, visible
 from ink_tui.session import Context, SessionReport
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.pairing import shown_id
 from ink_tui.session.repair import Continuation, TornRepair
+from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.session.tree import leaves
 
 __all__ = [
@@ -111,12 +113,57 @@ def _indent(text: str) -> str:
     return "".join(f"    {line}\n" for line in text.split("\n"))
 
 
+def _assistant_text(index: int, message: dict[str, Any]) -> list[str]:
+    model = message.get("modelReference") or message.get("model") or ""
+    out = [f"[{index}] assistant {model}".rstrip() + "\n"]
+    blocks = message.get("blocks", MISSING)
+    odd = not_a_list("blocks", blocks)
+    if odd is not None:
+        out.append(f"  ⚠ {odd}\n")
+    for number, block in enumerate(list_items(blocks)):
+        kind = block.get("type") if isinstance(block, dict) else None
+        if not isinstance(block, dict):
+            out.append(f"  ⚠ {not_an_object(f'block {number}', block)}\n")
+        elif kind == "text":
+            out.append(_indent(str(block.get("text", ""))))
+        elif kind == "thinking":
+            out.append(f"  (thinking)\n{_indent(str(block.get('thinking', '')))}")
+        elif kind == "toolCall":
+            arguments = encode_json(block.get("arguments")).decode("utf-8")
+            call_id = shown_id(block.get("id", MISSING))
+            name = shown_id(block.get("name", MISSING))
+            out.append(f"  → {name} {arguments}  [{call_id}]\n")
+    return out
+
+
+def _results_text(index: int, message: dict[str, Any]) -> list[str]:
+    results = message.get("results", MISSING)
+    odd = not_a_list("results", results)
+    out = [] if odd is None else [f"[{index}] toolResult\n  ⚠ {odd}\n"]
+    for number, result in enumerate(list_items(results)):
+        if not isinstance(result, dict):
+            out.append(f"[{index}] ⚠ {not_an_object(f'result {number}', result)}\n")
+            continue
+        status = "error" if result.get("isError") else "ok"
+        name = shown_id(result.get("toolName", MISSING))
+        call_id = shown_id(result.get("toolCallId", MISSING))
+        out.append(
+            f"[{index}] result of {name} [{call_id}] {status}\n"
+            f"{_indent(_content_text(result.get('content')))}"
+        )
+    return out
+
+
 def transcript(context: Context) -> str:
-    """The rebuilt context as text: one block per message, tool calls and results named."""
+    """The rebuilt context as text: one block per message, tool calls and results named, and
+    any shape Ink's code would trip on marked with ``⚠``."""
     out = []
     if context.compacted:
         out.append(f"(compacted: the first {context.compaction_boundary} messages are the floor)\n")
     for index, message in enumerate(context.messages):
+        if not isinstance(message, dict):
+            out.append(f"[{index}] ⚠ {not_an_object('message', message)}\n")
+            continue
         role = message.get("role")
         if role == "user":
             framed = unframe_summary(message)
@@ -124,32 +171,20 @@ def transcript(context: Context) -> str:
             body = framed[1] if framed else _content_text(message.get("content"))
             out.append(f"[{index}] {label}\n{_indent(body)}")
         elif role == "assistant":
-            model = message.get("modelReference") or message.get("model") or ""
-            out.append(f"[{index}] assistant {model}".rstrip() + "\n")
-            for block in message.get("blocks") or ():
-                kind = block.get("type") if isinstance(block, dict) else None
-                if kind == "text":
-                    out.append(_indent(str(block.get("text", ""))))
-                elif kind == "thinking":
-                    out.append(f"  (thinking)\n{_indent(str(block.get('thinking', '')))}")
-                elif kind == "toolCall":
-                    arguments = encode_json(block.get("arguments")).decode("utf-8")
-                    out.append(f"  → {block.get('name')} {arguments}  [{block.get('id')}]\n")
+            out.extend(_assistant_text(index, message))
         elif role == "toolResult":
-            for result in message.get("results") or ():
-                status = "error" if result.get("isError") else "ok"
-                out.append(
-                    f"[{index}] result of {result.get('toolName')} "
-                    f"[{result.get('toolCallId')}] {status}\n"
-                    f"{_indent(_content_text(result.get('content')))}"
-                )
+            out.extend(_results_text(index, message))
         else:
             out.append(f"[{index}] {role}\n")
     return "".join(out)
 
 
 def _closed_ids(plan: Continuation) -> list[str]:
-    return [str(result["toolCallId"]) for message in plan.appended for result in message["results"]]
+    return [
+        shown_id(result.get("toolCallId", MISSING))
+        for message in plan.appended
+        for result in message["results"]
+    ]
 
 
 def _would_mend(torn: TornRepair) -> str:
@@ -251,7 +286,7 @@ def check_lines(report: SessionReport) -> list[str]:
         ("duplicate result", pairing.duplicate_results),
     ):
         for call_id in ids:
-            lines.append(f"  problem   {label}: {call_id}")
+            lines.append(f"  problem   {label}: {shown_id(call_id)}")
     _, verdict = check_verdict(report)
     lines.append(f"  verdict   {verdict}")
     return lines

@@ -17,6 +17,7 @@ from typing import Any
 from ink_tui.agent.windows import RESERVE_TOKENS
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.shapes import list_items
 
 __all__ = [
     "KEEP_RECENT_TOKENS",
@@ -132,7 +133,9 @@ def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     return "\n".join(
-        str(block.get("text", "")) for block in content or () if block.get("type") == "text"
+        str(block.get("text", ""))
+        for block in list_items(content)
+        if isinstance(block, dict) and block.get("type") == "text"
     )
 
 
@@ -140,8 +143,8 @@ def _chars(message: Message) -> int:
     role = message.get("role")
     if role == "assistant":
         total = 0
-        for block in message.get("blocks") or ():
-            kind = block.get("type")
+        for block in list_items(message.get("blocks")):
+            kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text":
                 total += len(str(block.get("text", "")))
             elif kind == "thinking":
@@ -150,7 +153,7 @@ def _chars(message: Message) -> int:
                 total += len(str(block.get("name", ""))) + len(_stringify(block.get("arguments")))
         return total
     contents = (
-        [r.get("content") for r in message.get("results") or ()]
+        [r.get("content") for r in list_items(message.get("results")) if isinstance(r, dict)]
         if role == "toolResult"
         else [message.get("content")]
     )
@@ -159,10 +162,10 @@ def _chars(message: Message) -> int:
         if isinstance(content, str):
             total += len(content)
             continue
-        for block in content or ():
-            total += (
-                IMAGE_CHARS if block.get("type") == "image" else len(str(block.get("text", "")))
-            )
+        for block in list_items(content):
+            if isinstance(block, dict):
+                image = block.get("type") == "image"
+                total += IMAGE_CHARS if image else len(str(block.get("text", "")))
     return total
 
 
@@ -283,14 +286,18 @@ def transcript(messages: Sequence[Message]) -> str:
         if role == "user":
             parts.append(f"[user]\n{_clip(_text_of(message.get('content')), 4000)}")
         elif role == "assistant":
-            for block in message.get("blocks") or ():
+            for block in list_items(message.get("blocks")):
+                if not isinstance(block, dict):
+                    continue
                 if block.get("type") == "text" and block.get("text"):
                     parts.append(f"[assistant]\n{_clip(str(block.get('text', '')), 4000)}")
                 elif block.get("type") == "toolCall":
                     args = _stringify(block.get("arguments"))
                     parts.append(f"[assistant calls {block.get('name')}]\n{_clip(args, 400)}")
         elif role == "toolResult":
-            for result in message.get("results") or ():
+            for result in list_items(message.get("results")):
+                if not isinstance(result, dict):
+                    continue
                 flag = " (error)" if result.get("isError") else ""
                 body = _clip(_text_of(result.get("content")), 800)
                 parts.append(f"[tool result {result.get('toolName')}{flag}]\n{body}")

@@ -32,6 +32,7 @@ from ink_tui.session.pairing import (
 )
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
+from ink_tui.session.shapes import list_items
 from ink_tui.session.tree import thinking_level
 from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
 
@@ -144,7 +145,10 @@ class ChatStore:
         """``message`` with the call ids the session already holds (any entry of the file, on
         any branch, or ``context``) replaced by fresh ones: Ink refuses a call id declared twice,
         and some servers send ``call_1`` at every turn."""
-        if not any(b.get("type") == "toolCall" for b in message.get("blocks") or ()):
+        if not any(
+            isinstance(b, dict) and b.get("type") == "toolCall"
+            for b in list_items(message.get("blocks"))
+        ):
             return message
         return await self._in_thread(self._unique_calls, message, context)
 

@@ -27,6 +27,7 @@ from ink_tui.session.repair import (
     plan_torn_repair,
 )
 from ink_tui.session.resume import DEFAULT_THINKING, resumed_thinking
+from ink_tui.session.shapes import unsendable
 from ink_tui.session.tree import ModelRef, restored_model
 
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
@@ -150,7 +151,7 @@ def load_chat(
     )
     start.cwd_missing = not Path(start.cwd).is_dir()
     pairing = pair_tool_calls(context.messages)
-    refusal = launch_refusal(session.header) or pairing.problem
+    refusal = launch_refusal(session.header) or pairing.problem or unsendable(context.messages)
     if refusal is not None:
         start.read_only = refusal
     else:

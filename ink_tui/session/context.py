@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ink_tui.session.errors import EngineError
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.records import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.shapes import MISSING, js_items, spread_error
 from ink_tui.session.tree import branch
 
 __all__ = ["Context", "build_context", "context_for_branch", "frame_summary", "unframe_summary"]
@@ -19,7 +21,7 @@ class Context:
     """What a resume sends to the model, and where the compaction floor is."""
 
     leaf_id: str | None
-    messages: list[Message] = field(default_factory=list)
+    messages: list[Any] = field(default_factory=list)  # retainedTail items may be anything
     compacted: bool = False
     compaction_boundary: int = 0
     compaction: Entry | None = None  # the compaction entry in force, if any
@@ -55,14 +57,23 @@ def unframe_summary(message: Message) -> tuple[str, str] | None:
 
 
 def context_for_branch(entries: list[Entry], leaf_id: str | None) -> Context:
-    """Build the context from an already walked branch (root first)."""
+    """Build the context from an already walked branch (root first).
+
+    Raises :class:`EngineError` where Ink's ``buildContext`` throws: a compaction whose
+    ``retainedTail`` is not iterable (missing, null, a number, an object)."""
     start = 0
     context = Context(leaf_id)
     for index in range(len(entries) - 1, -1, -1):
         if entries[index].type == "compaction":
             compaction = entries[index]
-            tail = compaction.record.get("retainedTail")
-            retained: list[Message] = list(tail) if isinstance(tail, list) else []
+            tail = compaction.record.get("retainedTail", MISSING)
+            retained = js_items(tail)  # Ink spreads it: a string gives its characters
+            if retained is None:  # Ink's buildContext throws: it cannot resume the session
+                raise EngineError(
+                    spread_error("compaction.retainedTail", tail),
+                    path=compaction.path,
+                    line=compaction.line,
+                )
             context.compaction = compaction
             context.compacted = True
             context.compaction_boundary = 1 + len(retained)

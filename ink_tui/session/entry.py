@@ -71,6 +71,11 @@ class Entry:
         return entry
 
     @property
+    def path(self) -> Path | None:
+        """The session file the entry was read from (``None`` for one made in memory)."""
+        return self._path
+
+    @property
     def record(self) -> Record:
         """The parsed record (its key order is the file's)."""
         if self._record is None:

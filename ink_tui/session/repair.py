@@ -23,6 +23,7 @@ from typing import Any, Literal
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import UNKNOWN_OUTCOME_TEXT, pair_tool_calls
 from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.session.shapes import unsendable
 from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = [
@@ -135,7 +136,7 @@ def plan_continuation(session: SessionFile) -> Continuation:
         return Continuation(ok=False, problem=refusal)
     context = build_context(session)
     pairing = pair_tool_calls(context.messages)
-    problem = pairing.problem
+    problem = pairing.problem or unsendable(context.messages)
     if problem is not None:
         return Continuation(ok=False, problem=problem)
     torn = plan_torn_repair(session)
@@ -143,19 +144,18 @@ def plan_continuation(session: SessionFile) -> Continuation:
     if torn is not None:
         result.repairs.append(torn.note)
     dangling = pairing.dangling
+    unmatchable = [call for call in dangling if isinstance(call.raw_id, dict | list)]
+    if unmatchable:  # JavaScript compares objects by identity: no result ever pairs with it
+        return Continuation(
+            ok=False,
+            problem=f"tool call {unmatchable[0].id} has an id no result can match (not a string, "
+            "number or null) — the transcript is not continuable (start a new task instead)",
+        )
     if dangling:
         result.appended.append(
             {
                 "role": "toolResult",
-                "results": [
-                    {
-                        "toolCallId": call.id,
-                        "toolName": call.name,
-                        "content": UNKNOWN_OUTCOME_TEXT,
-                        "isError": True,
-                    }
-                    for call in dangling
-                ],
+                "results": [call.closure(UNKNOWN_OUTCOME_TEXT) for call in dangling],
             }
         )
         result.repairs.append(

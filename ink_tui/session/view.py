@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ink_tui.session.pairing import is_unknown_outcome
 from ink_tui.session.reader import Entry, Marker
+from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.session.skills import skill_summary
 from ink_tui.session.tree import fold_labels, label_writes
 
@@ -43,8 +44,10 @@ ItemKind = Literal[
     "session_info",
     "label",
     "model_change",
+    "oddity",  # a shape Ink's code trips on (``blocks`` that is not a list…), shown as it is
 ]
 ToolStatus = Literal["ok", "error", "missing", "unknown"]
+ODD_LIST_INDEX = -1  # the index of an oddity row about a whole list (``blocks`` is 5)
 
 _KEY_ARGUMENTS = {
     "bash": ("command",),
@@ -270,14 +273,27 @@ class TurnBuilder:
             changes.new_turns.append(turn)
             self._rows.setdefault(entry.id, turn.key)
         elif role == "assistant":
-            for index, block in enumerate(message.get("blocks") or ()):
-                if isinstance(block, dict):
-                    self._add_block(entry, index, block, changes)
+            self._add_listed(entry, "blocks", "block", message, changes)
         elif role == "toolResult":
-            for index, result in enumerate(message.get("results") or ()):
-                if isinstance(result, dict):
-                    self._add_result(entry, index, result, changes)
+            self._add_listed(entry, "results", "result", message, changes)
         return changes
+
+    def _add_listed(
+        self, entry: Entry, field: str, one: str, message: dict[str, Any], changes: TurnChanges
+    ) -> None:
+        """The blocks or results of a message; an oddity row for each shape that is not one."""
+        listed = message.get(field, MISSING)
+        odd = not_a_list(field, listed)
+        if odd is not None:
+            self._append(Item("oddity", entry, ODD_LIST_INDEX, odd), changes)
+        for index, value in enumerate(list_items(listed)):
+            odd = not_an_object(f"{one} {index}", value)
+            if odd is not None:
+                self._append(Item("oddity", entry, index, odd), changes)
+            elif field == "blocks":
+                self._add_block(entry, index, value, changes)
+            else:
+                self._add_result(entry, index, value, changes)
 
     def _add_block(
         self, entry: Entry, index: int, block: dict[str, Any], changes: TurnChanges

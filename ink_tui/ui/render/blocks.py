@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ink_tui.humanize import plural
 from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.shapes import list_items
 from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
@@ -27,6 +28,7 @@ from ink_tui.ui.render.huge import (
     markdown_pieces,
     text_pieces,
 )
+from ink_tui.ui.render.meta_blocks import meta_block
 from ink_tui.ui.render.pieces import Piece, Pieces, is_huge
 from ink_tui.ui.render.safe import ansi_text, markdown, plain
 
@@ -162,7 +164,7 @@ def _cut(text: Text, limit: int) -> tuple[Text, int]:
 def _edit_diff(arguments: dict[str, Any], theme: str) -> RenderableType:
     path = str(arguments.get("path", ""))
     diff: list[str] = []
-    for edit in arguments.get("edits") or ():
+    for edit in list_items(arguments.get("edits")):
         if not isinstance(edit, dict):
             continue
         old = str(edit.get("oldText", "")).splitlines()
@@ -296,33 +298,6 @@ def _huge_tool_block(item: Item, exchange: ToolExchange, options: RenderOptions)
     return Pieces(parts)
 
 
-def retained_line(message: Any) -> str:
-    """One line naming a message of a compaction's retained tail: its role and what it holds."""
-    if not isinstance(message, dict):
-        return "(not a message)"
-    role = str(message.get("role", "?"))
-    if role == "assistant":
-        parts = []
-        for block in message.get("blocks") or ():
-            if isinstance(block, dict) and block.get("type") == "toolCall":
-                parts.append(f"→ {block.get('name')}")
-            elif isinstance(block, dict) and block.get("type") == "text":
-                parts.append(str(block.get("text", "")).strip().split("\n", 1)[0][:60])
-        return f"assistant: {' · '.join(parts)}"
-    if role == "toolResult":
-        names = [
-            str(r.get("toolName")) for r in message.get("results") or () if isinstance(r, dict)
-        ]
-        return f"tool result: {', '.join(names)}"
-    content = message.get("content")
-    text = (
-        content
-        if isinstance(content, str)
-        else " ".join(str(b.get("text", "")) for b in content or () if isinstance(b, dict))
-    )
-    return f"{role}: {text.strip().split(chr(10), 1)[0][:70]}"
-
-
 def item_block(
     item: Item, options: RenderOptions, label: str | None = None
 ) -> RenderableType | Pieces | None:
@@ -366,37 +341,4 @@ def _item_body(item: Item, options: RenderOptions) -> RenderableType | Pieces | 
         return Group(
             plain("⚠ tool result with no call", palette.current.error), ansi_text(item.text)
         )
-    if kind == "compaction":
-        record = item.entry.record
-        kept = record.get("retainedTail")
-        kept_count = len(kept) if isinstance(kept, list) else 0
-        header = plain(
-            f"⟳ compaction · {record.get('tokensBefore', '?')} tokens before · "
-            f"kept {plural(kept_count, 'message')} as the retained tail",
-            f"bold {palette.current.warning}",
-        )
-        kept_lines = [plain(retained_line(message), "dim") for message in kept or ()]
-        return Group(
-            header,
-            Padding(markdown(item.text), (0, 0, 0, 2)),
-            *(
-                [plain("  retained tail (sent after the summary):", "dim italic")]
-                if kept_lines
-                else []
-            ),
-            *(Padding(line, (0, 0, 0, 4)) for line in kept_lines),
-        )
-    if kind == "branch_summary":
-        header = plain(
-            "⑂ branch summary (a branch that was left)", f"bold {palette.current.warning}"
-        )
-        return Group(header, Padding(markdown(item.text), (0, 0, 0, 2)))
-    if kind == "thinking_level":
-        return plain(f"· thinking → {item.text}", "dim")
-    if kind == "model_change":
-        return plain(f"· model → {item.text}", "dim")
-    if kind == "session_info":
-        return plain(f"· session named: {item.text}" if item.text else "· name cleared", "dim")
-    if kind == "label":
-        return plain(f"· label {item.text}" if item.text else "· label removed", "dim")
-    return None
+    return meta_block(item)

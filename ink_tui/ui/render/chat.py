@@ -12,6 +12,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ink_tui.session.context import unframe_summary
+from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.session.view import content_text, key_argument
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, plain
@@ -57,9 +58,19 @@ def _user(message: Message) -> RenderableType:
     return line
 
 
+def _oddities(message: Message, field: str, one: str) -> list[RenderableType]:
+    """``⚠`` lines for the shapes of ``message[field]`` that are not a list of objects."""
+    listed = message.get(field, MISSING)
+    odd = [not_a_list(field, listed)]
+    odd += [not_an_object(f"{one} {n}", value) for n, value in enumerate(list_items(listed))]
+    return [plain(f"  ⚠ {text}", palette.current.error) for text in odd if text is not None]
+
+
 def _assistant(message: Message, show_thinking: bool) -> RenderableType:
-    parts: list[RenderableType] = []
-    for block in message.get("blocks") or ():
+    parts = _oddities(message, "blocks", "block")
+    for block in list_items(message.get("blocks")):
+        if not isinstance(block, dict):
+            continue
         kind = block.get("type")
         if kind == "thinking" and show_thinking and block.get("thinking"):
             parts.append(plain(str(block["thinking"]), "dim italic"))
@@ -71,8 +82,10 @@ def _assistant(message: Message, show_thinking: bool) -> RenderableType:
 
 
 def _results(message: Message) -> RenderableType:
-    parts: list[RenderableType] = []
-    for result in message.get("results") or ():
+    parts = _oddities(message, "results", "result")
+    for result in list_items(message.get("results")):
+        if not isinstance(result, dict):
+            continue
         error = bool(result.get("isError"))
         mark = Text("  ✗ " if error else "  ✓ ")
         mark.stylize(palette.current.error if error else palette.current.ok)
@@ -84,8 +97,12 @@ def _results(message: Message) -> RenderableType:
     return Group(*parts)
 
 
-def message_block(message: Message, *, show_thinking: bool = True) -> RenderableType:
-    """One message of the conversation as the pane shows it."""
+def message_block(message: Any, *, show_thinking: bool = True) -> RenderableType:
+    """One message of the conversation as the pane shows it (anything a retained tail holds:
+    a value that is not a message is shown as it is)."""
+    odd = not_an_object("message", message)
+    if odd is not None:
+        return plain(f"⚠ {odd}", palette.current.error)
     role = message.get("role")
     if role == "user":
         return _user(message)

@@ -19,6 +19,7 @@ from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import BadArgument, parse_model_ref
 from ink_tui.humanize import plural
+from ink_tui.session.shapes import list_items
 from ink_tui.session.tree import ModelRef
 from ink_tui.session.view import content_text
 from ink_tui.ui.render.chat import diff_text
@@ -130,7 +131,9 @@ def _arrived_text(conflict: Conflict) -> Text:
             body = content_text(message.get("content")) if message.get("role") == "user" else ""
             if message.get("role") == "assistant":
                 body = " ".join(
-                    str(b.get("text") or b.get("name") or "") for b in message.get("blocks") or ()
+                    str(b.get("text") or b.get("name") or "")
+                    for b in list_items(message.get("blocks"))
+                    if isinstance(b, dict)
                 )
             line = f"{message.get('role')}: {body.strip().splitlines()[0] if body.strip() else ''}"
         text.append_text(plain(line[:200]))

@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ink_tui.agent.providers.assemble import StreamEvent
+from ink_tui.session.shapes import list_items
 from ink_tui.ui.render.chat import message_block
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.chat_stream import StreamView
@@ -152,7 +153,10 @@ class ChatLog(VerticalScroll):
         self.show_thinking = show
         self._stream.show_thinking = show
         for block, message in self._shown.items():
-            if any(b.get("type") == "thinking" for b in message.get("blocks") or ()):
+            if any(
+                isinstance(b, dict) and b.get("type") == "thinking"
+                for b in list_items(message.get("blocks"))
+            ):
                 block.update(message_block(message, show_thinking=show))
         self._repaint()
 

@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from ink_tui.session.shapes import MISSING, not_a_list
 from ink_tui.session.view import Item, Turn, TurnChanges, first_text_line
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
@@ -38,6 +39,7 @@ _ITEM_ICONS = {
     "model_change": ("· model → ", "dim"),
     "session_info": ("· name ", "dim"),
     "label": ("· label ", "dim"),
+    "oddity": ("⚠ ", "error"),
 }
 
 
@@ -72,7 +74,11 @@ def _item_head(item: Item, label: str | None) -> Text:
     )
     detail = _first_line(item.text)
     if item.kind == "compaction":
-        detail = f"({item.entry.record.get('tokensBefore', '?')} tokens before)"
+        record = item.entry.record
+        detail = f"({record.get('tokensBefore', '?')} tokens before)"
+        odd = not_a_list("retained tail", record.get("retainedTail", MISSING))
+        if odd is not None:  # Ink cannot rebuild this context: say so on the row
+            detail += f" ⚠ {odd}"
     elif item.kind == "thinking":
         detail = f"({len(item.text)} chars)"
     return Text.assemble(plain(icon, style), _label_part(label), plain(detail, style))

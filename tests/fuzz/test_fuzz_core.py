@@ -1,0 +1,144 @@
+"""Fuzz: any session file gives a view or one clear error, in the core and every command.
+
+Sessions come from :mod:`fuzzshapes` (every record shape Ink writes, bent by replacing values,
+cutting lines and flipping bytes). For each, everything that reads a session runs: ``open()``,
+the listing, the index scan, the tail read, the context and its text, the pairing scan, the
+check and the repair plan, the view's rows (every branch), the search text, and the command
+line's ``context``, ``context --json``, ``check``, ``check --json`` and ``repair --dry-run``.
+Only :class:`SessionError` (Ink's reasons, said in one line) may come out; the command line
+never says "internal error". Oracle-free invariants: a record re-encodes to its bytes,
+``context --json`` parses, the view's turns hold the branch's entries.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fuzzshapes import FUZZ_EXAMPLES, session_bytes
+from hypothesis import HealthCheck, given, settings
+
+from ink_tui.catalog.index.filescan import new_summary, scan_file
+from ink_tui.catalog.summary import summarize_file
+from ink_tui.catalog.textpieces import record_text
+from ink_tui.cli import main
+from ink_tui.clitext import check_lines, transcript, would_repair
+from ink_tui.session import SessionError, SessionFile, build_context, open_session
+from ink_tui.session.branchview import load_branch
+from ink_tui.session.jsoncodec import decode_line, encode_json
+from ink_tui.session.lastturns import read_last_turns
+from ink_tui.session.report import report_session
+from ink_tui.session.repair import plan_continuation
+
+FUZZ = settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def _leaves(session: SessionFile) -> list[str | None]:
+    parents = {entry.parent_id for entry in session.entries}
+    tips = [e.id for e in session.entries if e.id not in parents and e.type != "label"]
+    return [session.leaf_id, *tips[:3]]
+
+
+def _exercise_session(session: SessionFile) -> None:
+    try:
+        check_lines(report_session(session))
+    except SessionError:
+        pass  # a broken chain, a context Ink cannot build: said in one line
+    try:
+        plan = plan_continuation(session)
+    except SessionError:
+        plan = None
+    if plan is not None and plan.ok:
+        would_repair(plan)
+    for leaf in _leaves(session):
+        try:
+            context = build_context(session, leaf)
+        except SessionError:
+            continue
+        transcript(context)
+        json.loads(encode_json(context.to_json()))
+        loaded = load_branch(session, leaf, models=True)
+        shown = {item.entry.id for turn in loaded.turns for item in turn.items}
+        shown |= {turn.user.id for turn in loaded.turns if turn.user is not None}
+        assert shown <= {entry.id for entry in loaded.entries}
+    for entry in session.entries:
+        record_text(entry.type, entry.record)
+
+
+def exercise_core(path: Path) -> None:
+    """Everything a session file goes through outside the app; only SessionError may leave."""
+    summarize_file(path)
+    with path.open("rb") as stream:
+        scan_file(path, stream, new_summary(path, path.stat()), None)
+    try:
+        read_last_turns(path, 12)
+    except SessionError:
+        pass
+    try:
+        session = open_session(path, warn=None)
+    except SessionError:
+        return
+    _exercise_session(session)
+
+
+def _lines_reencode(data: bytes) -> None:
+    """A record that decodes re-encodes to the same bytes when it was written canonically."""
+    for line in data.split(b"\n"):
+        try:
+            record = decode_line(line)
+        except Exception:  # noqa: BLE001 - not JSON: nothing to compare
+            continue
+        assert decode_line(encode_json(record)) == record
+
+
+@FUZZ
+@given(data=session_bytes())
+def test_the_core_reads_any_session_to_a_view_or_one_clear_error(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes
+) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "session.jsonl"
+    path.write_bytes(data)
+    exercise_core(path)
+    _lines_reencode(data)
+
+
+def _command(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    from contextlib import redirect_stderr, redirect_stdout
+
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+COMMANDS: list[list[str]] = [
+    ["context"],
+    ["context", "--json"],
+    ["check"],
+    ["check", "--json"],
+    ["repair", "--dry-run"],
+]
+
+
+@FUZZ
+@given(data=session_bytes())
+def test_every_command_answers_any_session_without_an_internal_error(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes
+) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "session.jsonl"
+    path.write_bytes(data)
+    for argv in COMMANDS:
+        code, out, err = _command([*argv, str(path)])
+        assert "internal error" not in err, f"{argv}: {err}"
+        assert code in (0, 1, 2), argv
+        if argv == ["context", "--json"]:
+            parsed: Any = json.loads(out) if out.strip() else None
+            assert parsed is None or isinstance(parsed, dict)
+    assert path.read_bytes() == data  # a dry run writes nothing
