@@ -30,8 +30,7 @@ HEADER = {
 }
 
 CHECKED = {
-    (key,)
-    for key in ("type", "id", "parentId", "timestamp", "message", "summary", "thinkingLevel")
+    (key,) for key in ("type", "id", "parentId", "timestamp", "message", "summary", "thinkingLevel")
 } | {("name",), ("targetId",), ("label",), ("message", "role"), ("leafId",), ("provider",)}
 """Where Ink's ``open()`` looks: bent only now and then (a session it refuses stops there)."""
 

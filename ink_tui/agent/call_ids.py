@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 
 __all__ = ["file_call_ids", "record_call_ids", "unique_call_ids"]
@@ -45,7 +46,7 @@ def file_call_ids(path: Path) -> set[str]:
     """The call ids of every line of a session file (blocking: run it in a thread). Only lines
     that mention ``toolCall`` are parsed; a line that is not JSON (a torn tail) is skipped."""
     ids: set[str] = set()
-    with path.open("rb") as stream:
+    with open_regular(path) as stream:
         for line in stream:
             if b"toolCall" not in line:
                 continue

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Final
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.summary import summarize_file
 from ink_tui.paths import project_dir
+from ink_tui.session.files import open_regular, what_it_is
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_lines
 from ink_tui.session.records import is_session_header
@@ -138,7 +140,7 @@ def newest_session(base_dir: Path, cwd: str) -> Path | None:
 def read_header_id(path: Path) -> str | None:
     """The header ``id`` of a session file, reading only its first non-blank line."""
     try:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
             for raw in iter_lines(stream, chunk_size=64 * 1024):
                 if is_blank(raw.data):
                     continue
@@ -183,6 +185,21 @@ def _ambiguous(wanted: str, found: list[tuple[Path, str | None]]) -> ResolveErro
     return ResolveError(f"{first}; candidates: {'; '.join(candidates)}")
 
 
+def _refuse_special(given: Path) -> None:
+    """A path that exists but is not a regular file (a FIFO, a directory, a device, a symlink
+    loop) is refused by what it is, rather than looked up as an id."""
+    try:
+        mode = given.stat().st_mode
+    except FileNotFoundError:
+        if given.is_symlink():
+            raise ResolveError(f"{given}: a symlink to nothing, not a session file") from None
+        return
+    except OSError as error:  # a symlink loop, a folder it cannot enter
+        raise ResolveError(f"{given}: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise ResolveError(f"{given}: {what_it_is(mode)}, not a session file")
+
+
 def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
     """A SESSION argument to a session file.
 
@@ -196,6 +213,7 @@ def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
     given = Path(wanted).expanduser()
     if given.is_file():
         return given
+    _refuse_special(given)
     home = project_dir(base_dir, cwd)
     found = _candidates(session_files([home]), wanted)
     if not found:

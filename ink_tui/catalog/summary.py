@@ -37,6 +37,7 @@ from typing import Any, BinaryIO, Final
 from ink_tui.catalog.row import EMPTY_REASON, SessionSummary
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, js_trim, model_title
 from ink_tui.session.errors import EngineError, RecordError, SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import RawLine, is_blank, iter_lines
 from ink_tui.session.reader import read_header
@@ -361,7 +362,7 @@ def summarize_file(
         size=0 if size is None else size,
     )
     try:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:
             if mtime is None or size is None:
                 info = os.fstat(stream.fileno())
                 summary.mtime = info.st_mtime if mtime is None else mtime

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.session.errors import SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 
 __all__ = ["KEEP_INLINE_BYTES", "KEEP_SMALL_BYTES", "Entry", "LineProblem", "Marker"]
@@ -89,7 +90,7 @@ class Entry:
 
     def _reload(self) -> Record:
         assert self._path is not None
-        with self._path.open("rb") as stream:
+        with open_regular(self._path) as stream:
             stream.seek(self.offset)
             return self._parse(stream.read(self.end - self.offset))
 

@@ -22,7 +22,9 @@ from typing import Any
 
 import orjson
 
-__all__ = ["JsonDecodeError", "decode_line", "encode_json", "js_number"]
+from ink_tui.session.jsondeep import loads_deep
+
+__all__ = ["INDENT_DEPTH", "JsonDecodeError", "decode_line", "encode_json", "js_number"]
 
 
 class JsonDecodeError(ValueError):
@@ -51,8 +53,12 @@ def decode_line(raw: bytes) -> Any:
         raise JsonDecodeError(str(exc)) from None
     except ValueError as exc:  # NaN / Infinity, refused by JSON.parse
         raise JsonDecodeError(str(exc)) from None
-    except RecursionError:
-        raise JsonDecodeError("nesting too deep") from None
+    except RecursionError:  # deeper than a recursive parser goes; JSON.parse is iterative
+        pass
+    try:
+        return loads_deep(text, parse_int=_js_int)
+    except json.JSONDecodeError as exc:
+        raise JsonDecodeError(str(exc)) from None
 
 
 def js_number(value: float) -> str:
@@ -86,6 +92,7 @@ def js_number(value: float) -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT64 = 2**63
 _ORJSON_DEPTH = 254  # orjson.dumps refuses deeper nesting
+INDENT_DEPTH = 2_000  # deeper values are written compact even when indented output is asked for
 _END: Any = object()
 
 
@@ -215,9 +222,13 @@ def _stringify(value: Any, *, indent: bool) -> str:
 
 def encode_json(value: Any, *, indent: bool = False) -> bytes:
     """Encode ``value`` byte for byte as ``JSON.stringify(value)`` (UTF-8, no newline); with
-    ``indent``, as ``JSON.stringify(value, null, 2)``. The one JSON encoder of ink-tui: the writer,
-    ``--json`` output and the tool arguments shown or sent all use it."""
+    ``indent``, as ``JSON.stringify(value, null, 2)``, unless it nests deeper than
+    :data:`INDENT_DEPTH` levels (then compact: indenting 100,000 levels writes gigabytes, and
+    V8's ``JSON.stringify`` overflows its stack long before). The one JSON encoder of ink-tui:
+    the writer, ``--json`` output and the tool arguments shown or sent all use it."""
     special, depth = _scan(value)
+    if depth > INDENT_DEPTH:
+        indent = False  # each level would indent its whole inside again: quadratic output
     if depth <= _ORJSON_DEPTH:
         prepared = _prepare(value) if special else value
         try:

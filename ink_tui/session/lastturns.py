@@ -29,6 +29,7 @@ from typing import Any, BinaryIO, Final
 from ink_tui.session.branchview import load_branch
 from ink_tui.session.entry import KEEP_SMALL_BYTES, Entry
 from ink_tui.session.errors import RecordError, SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import RawLine, is_blank, iter_line_blocks_backward, iter_lines
 from ink_tui.session.reader import SessionFile, open_session, read_header
@@ -186,7 +187,7 @@ def walk_tail(
     With ``count_small``, a file up to :data:`COUNT_BELOW` is read to its start (the turns before
     are counted). Raises ``_Unclear`` when only a whole ``open()`` can answer.
     """
-    with path.open("rb") as stream:
+    with open_regular(path) as stream:
         size = stream.seek(0, 2)
         header, header_end = _header_end(path, stream)
         tail = _Tail(path)

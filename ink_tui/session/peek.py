@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Final
 
+from ink_tui.session.files import open_regular
 from ink_tui.session.reader import Entry, SessionFile
 
 __all__ = ["EntryPeek"]
@@ -53,7 +54,7 @@ class EntryPeek:
         if not wanted:
             return
         whole: list[Entry] = []
-        with self.session.path.open("rb") as stream:
+        with open_regular(self.session.path) as stream:
             for entry in wanted:
                 stream.seek(entry.offset)
                 head = stream.read(min(HEAD_BYTES, entry.end - entry.offset))
@@ -75,7 +76,7 @@ class EntryPeek:
         )
         if not missing:
             return
-        with self.session.path.open("rb") as stream:
+        with open_regular(self.session.path) as stream:
             for entry in missing:
                 stream.seek(entry.offset)
                 self._records[id(entry)] = entry._parse(stream.read(entry.end - entry.offset))

@@ -16,6 +16,7 @@ import orjson
 
 from ink_tui.session.entry import KEEP_INLINE_BYTES, KEEP_SMALL_BYTES, Entry, LineProblem, Marker
 from ink_tui.session.errors import EngineError, RecordError, SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import RawLine, is_blank, iter_line_batches
 from ink_tui.session.records import LineKind, classify_record, is_session_header, is_valid_model
@@ -69,7 +70,7 @@ class SessionFile:
         missing = sorted((e for e in entries if e._record is None), key=lambda e: e.offset)
         if not missing:
             return
-        with self.path.open("rb") as stream:
+        with open_regular(self.path) as stream:
             for entry in missing:
                 stream.seek(entry.offset)
                 entry._record = entry._parse(stream.read(entry.end - entry.offset))
@@ -290,7 +291,7 @@ def open_session(
     path = Path(path)
     stream_for_warnings = sys.stderr if warn == "stderr" else warn
     try:
-        stream = path.open("rb")
+        stream = open_regular(path)
     except FileNotFoundError:
         raise SessionError(f"session file not found: {path}", path=path) from None
     with stream:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ink_tui.session.errors import EngineError, RecordError, SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.lines import RawLine, is_blank, iter_line_batches
 from ink_tui.session.reader import (
     Entry,
@@ -203,7 +204,7 @@ class SessionTail:
 
     def _read_guard(self) -> bytes:
         try:
-            with self.path.open("rb") as stream:
+            with open_regular(self.path) as stream:
                 return _guard_in(stream, self.offset)
         except OSError:
             return b""
@@ -230,7 +231,7 @@ class SessionTail:
         if stat.st_size < self.offset:
             update.reset = f"the file shrank ({self.offset} -> {stat.st_size} bytes)"
             return
-        with self.path.open("rb") as stream:  # one open: it cannot vanish between two reads
+        with open_regular(self.path) as stream:  # one open: it cannot vanish between two reads
             if _guard_in(stream, self.offset) != self._guard:
                 update.reset = "the file was rewritten before its end"
                 return

@@ -82,8 +82,10 @@ class Follower:
         self._stop.set()
 
     def _sessions_in_folder(self) -> set[Path]:
+        """The folder's session files: regular files only (a FIFO or a symlink to a device
+        named ``*.jsonl`` is never offered as a newer session)."""
         try:
-            return set(self.path.parent.glob("*.jsonl"))
+            return {path for path in self.path.parent.glob("*.jsonl") if path.is_file()}
         except OSError:
             return set()
 

@@ -127,7 +127,7 @@ def test_results_that_are_not_a_list_of_objects_are_shown_and_refused(
     rows = [i.text for t in load_branch(session, session.leaf_id).turns for i in t.items]
     assert any("not a list" in row or "not an object" in row for row in rows)
     for argv in (["context"], ["check"], ["repair", "--dry-run"]):
-        code, out, err = _run(capsys, *argv, str(path))
+        _code, _out, err = _run(capsys, *argv, str(path))
         assert "internal error" not in err, argv
     assert verdict in _run(capsys, "check", str(path))[1]
 
@@ -186,7 +186,7 @@ def test_repair_closes_a_call_with_its_id_as_the_file_holds_it(
         _user("u1", None),
         _entry("a1", "u1", message=_assistant([_call(call_id)])),
     )
-    code, out, err = _run(capsys, "repair", str(path))
+    code, _out, err = _run(capsys, "repair", str(path))
     assert code == 0, err
     closing = json.loads(path.read_bytes().splitlines()[-1])["message"]["results"][0]
     if call_id is ABSENT:

@@ -25,6 +25,7 @@ from ink_tui.catalog.index.filescan import fingerprint
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
 from ink_tui.session.entry import KEEP_SMALL_BYTES, Entry, LineProblem, Marker
 from ink_tui.session.errors import SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_line_batches, iter_lines
 from ink_tui.session.reader import SessionFile, build_session, read_header
@@ -72,7 +73,7 @@ def open_from_index(
     ``None`` when the index cannot tell (see the module's doc).
 
     Raises :class:`SessionError` (or ``OSError``) as ``open()`` would for the bytes read."""
-    with path.open("rb") as stream:
+    with open_regular(path) as stream:
         try:
             rows = _rows(index, path)
         except sqlite3.Error:

@@ -38,6 +38,7 @@ from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_k
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
 from ink_tui.catalog.scan import project_folders, session_files
 from ink_tui.catalog.textpieces import cjk_grams, pack_text, unpack_text
+from ink_tui.session.files import open_regular
 
 __all__ = ["IndexReport", "Progress", "load_rows", "update_index"]
 
@@ -118,7 +119,7 @@ def _entries_before(index: CatalogIndex, file_id: int, offset: int) -> list[Entr
 
 
 def _read(index: CatalogIndex, path: Path, known: _Known | None) -> tuple[FileScan, os.stat_result]:
-    with path.open("rb") as stream:
+    with open_regular(path) as stream:
         info = os.fstat(stream.fileno())
         resume: Resume | None = None
         if (

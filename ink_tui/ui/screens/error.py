@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ink_tui.session.errors import SessionError
+from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_lines
 from ink_tui.ui.messages import GoBack
@@ -54,7 +55,7 @@ def read_raw_rows(path: Path, cut: int = CUT) -> list[RawRow]:
     """Every line of ``path``, numbered as Ink numbers them. Raises ``OSError``."""
     rows: list[RawRow] = []
     number = 0
-    with path.open("rb") as stream:
+    with open_regular(path) as stream:
         for raw in iter_lines(stream):
             if is_blank(raw.data):
                 rows.append(RawRow(None, raw.data.decode("utf-8", "replace"), 0))
@@ -77,7 +78,7 @@ def find_entry_line(path: Path, message: str) -> int | None:
     needle = entry_id.encode("utf-8")
     found: int | None = None
     number = 0
-    with path.open("rb") as stream:
+    with open_regular(path) as stream:
         for raw in iter_lines(stream):
             if is_blank(raw.data):
                 continue
