@@ -153,7 +153,7 @@ def shown_id(value: Any) -> str:
 
 def _boundary_problem(role: object, pending: dict[str, ToolCall]) -> str:
     ids = ", ".join(call.id for call in pending.values())
-    shown = "undefined" if role is MISSING else role
+    shown = role if isinstance(role, str) else shown_id(role)  # undefined, null, [] …
     return (
         f"a new {shown} message begins a turn while tool call(s) {ids} are still awaiting "
         "results — the transcript cannot be paired unambiguously (start a new task instead)"

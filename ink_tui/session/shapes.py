@@ -133,7 +133,11 @@ def context_oddity(messages: Sequence[Any]) -> str | None:
         odd = not_an_object("it", message)
         if odd is not None:
             return f"message {index}: {odd}"
-        listed = _LISTED.get(message.get("role"))
+        role = message.get("role", MISSING)
+        if not isinstance(role, str):
+            shown = "missing" if role is MISSING else describe(role)
+            return f"message {index}: its role is {shown}, not a string"
+        listed = _LISTED.get(role)
         if listed is None:
             continue
         field, one = listed

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fuzzshapes import FUZZ_EXAMPLES, session_bytes
+from fuzzshapes import FUZZ_EXAMPLES, session_bytes, session_records
 from hypothesis import HealthCheck, given, settings
 
 from ink_tui.catalog.index.filescan import new_summary, scan_file
@@ -29,7 +29,8 @@ from ink_tui.cli import main
 from ink_tui.clitext import check_lines, transcript, would_repair
 from ink_tui.session import SessionError, SessionFile, build_context, open_session
 from ink_tui.session.branchview import load_branch
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line, encode_json
+from ink_tui.session.context import unframe_summary
+from ink_tui.session.jsoncodec import decode_line, encode_json
 from ink_tui.session.lastturns import read_last_turns
 from ink_tui.session.repair import plan_continuation
 from ink_tui.session.report import report_session
@@ -67,6 +68,15 @@ def _exercise_session(session: SessionFile) -> None:
         shown = {item.entry.id for turn in loaded.turns for item in turn.items}
         shown |= {turn.user.id for turn in loaded.turns if turn.user is not None}
         assert shown <= {entry.id for entry in loaded.entries}
+        prompts = [
+            message
+            for message in context.messages[context.compaction_boundary :]
+            if isinstance(message, dict)
+            and message.get("role") == "user"
+            and unframe_summary(message) is None
+        ]
+        turns = [turn for turn in loaded.turns if turn.user is not None]
+        assert len(turns) >= len(prompts)  # every prompt the context sends is a turn of the view
     for entry in session.entries:
         record_text(entry.type, entry.record)
 
@@ -85,16 +95,6 @@ def exercise_core(path: Path) -> None:
     _exercise_session(session)
 
 
-def _lines_reencode(data: bytes) -> None:
-    """A record that decodes re-encodes to the same bytes when it was written canonically."""
-    for line in data.split(b"\n"):
-        try:
-            record = decode_line(line)
-        except JsonDecodeError:  # not JSON: nothing to compare
-            continue
-        assert decode_line(encode_json(record)) == record
-
-
 @FUZZ
 @given(data=session_bytes())
 def test_the_core_reads_any_session_to_a_view_or_one_clear_error(
@@ -103,7 +103,16 @@ def test_the_core_reads_any_session_to_a_view_or_one_clear_error(
     path = tmp_path_factory.mktemp("fuzz") / "session.jsonl"
     path.write_bytes(data)
     exercise_core(path)
-    _lines_reencode(data)
+
+
+@FUZZ
+@given(records=session_records())
+def test_a_record_as_ink_writes_it_reads_back_and_re_encodes_to_its_bytes(
+    records: list[dict[str, Any]],
+) -> None:
+    for record in records:
+        line = encode_json(record)  # JSON.stringify's bytes
+        assert encode_json(decode_line(line)) == line
 
 
 def _command(argv: list[str]) -> tuple[int, str, str]:
