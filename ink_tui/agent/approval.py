@@ -96,11 +96,23 @@ def _bash(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
     return CallPreview("bash", title, _cut(str(arguments["command"]), max_lines))
 
 
+def _outside(absolute: Path, cwd: Path) -> str:
+    """A warning for the title when the file really lies outside the session's folder: by its
+    path, or through a symlink on the way (the real path is said, so the user sees where the
+    write lands). Empty when it stays inside."""
+    real = Path(os.path.realpath(absolute))
+    root = Path(os.path.realpath(cwd))
+    if real == root or root in real.parents:
+        return ""
+    through = " through a symlink" if real != Path(os.path.normpath(absolute)) else ""
+    return f"  ·  ⚠ outside {root}{through}: writes {real}"
+
+
 def _edit(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
     requested = str(arguments["path"])
     absolute = resolve_path(requested, cwd, normalize=False)
     shown = _display(absolute, cwd)
-    title = f"edit  {shown}"
+    title = f"edit  {shown}{_outside(absolute, cwd)}"
     fallback = _cut(_json(arguments), max_lines)
     raw_edits: list[Any] = arguments["edits"]
     if not raw_edits:
@@ -135,6 +147,7 @@ def _write(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
         return CallPreview("write", f"write  {shown}", plain, problem)
     new_file = not absolute.exists()
     title = f"write  {shown} (new file)" if new_file else f"write  {shown}"
+    title += _outside(absolute, cwd)
     if byte_length(content) > MAX_DIFF_BYTES:
         return CallPreview(
             "write", title, plain, f"the new content is {_mb(content)}; no diff shown"

@@ -7,6 +7,7 @@ before the first write.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 from ink_tui.agent.providers.errors import BadArgument
 from ink_tui.catalog.scan import iter_summaries
 from ink_tui.humanize import plural
+from ink_tui.paths import project_dir
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
@@ -165,7 +167,7 @@ def load_chat(
             "Ink?): continuing would cut it, so nothing is written; "
             f"`ink-tui repair {path}` cuts it knowingly"
         )
-    start.read_only = start.read_only or _leased(path)
+    start.read_only = start.read_only or _leased(path) or _not_writable(path)
     return start
 
 
@@ -175,6 +177,18 @@ def latest_model(sessions_dir: Path, cwd: str) -> ModelRef | None:
         if summary.model is not None:
             return summary.model
     return None
+
+
+def _not_writable(path: Path) -> str | None:
+    """Why nothing can be appended to ``path`` (or created in it, for a folder), from its
+    permissions; ``None`` when it can. Checked before any model request is made."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent  # a new session's folder may not exist yet
+    if os.access(existing, os.W_OK):
+        return None
+    what = "folder" if existing.is_dir() else "file"
+    return f"the {what} {existing} is read-only: nothing can be written to it"
 
 
 def _leased(path: Path) -> str | None:
@@ -210,7 +224,7 @@ def new_chat(
     """
     if model is None and sessions_dir is not None:
         model = latest_model(sessions_dir, cwd)
-    return ChatStart(
+    start = ChatStart(
         path=None,
         cwd=cwd,
         session=None,
@@ -221,3 +235,6 @@ def new_chat(
         thinking=_resolve_thinking(None, thinking),
         cwd_missing=not Path(cwd).is_dir(),
     )
+    if sessions_dir is not None:
+        start.read_only = _not_writable(project_dir(sessions_dir, cwd))
+    return start

@@ -235,8 +235,8 @@ class SessionWriter:
         self._size += len(payload)
 
     def _create(self, payload: bytes) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # private
         try:
             _write_all(fd, payload)
         except OSError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +31,10 @@ def load_config(path: Path | None = None) -> UiConfig:
 def save_config(config: UiConfig, path: Path | None = None) -> None:
     """Write the settings (atomically: a temporary file renamed over the old one)."""
     path = path or config_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     escaped = config.theme.replace("\\", "\\\\").replace('"', '\\"')
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(f'theme = "{escaped}"\n', encoding="utf-8")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # private, as all ours
+    with os.fdopen(fd, "w", encoding="utf-8") as stream:
+        stream.write(f'theme = "{escaped}"\n')
     temporary.replace(path)

@@ -130,9 +130,29 @@ def test_write_outside_cwd_and_into_directory(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     outside = preview_call("write", {"path": "../x.txt", "content": "x"}, work)
-    assert outside.title == f"write  {tmp_path / 'x.txt'} (new file)"
+    real = tmp_path.resolve()
+    assert outside.title == (
+        f"write  {tmp_path / 'x.txt'} (new file)  ·  ⚠ outside {work.resolve()}: "
+        f"writes {real / 'x.txt'}"
+    )
     into_dir = preview_call("write", {"path": ".", "content": "x"}, work)
     assert into_dir.problem is not None and "EISDIR" in into_dir.problem
+
+
+def test_a_write_or_edit_through_a_symlink_says_where_it_really_lands(tmp_path: Path) -> None:
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "notes.txt").write_text("old\n")
+    (work / "link").symlink_to(elsewhere)
+    landing = elsewhere.resolve() / "notes.txt"
+    write = preview_call("write", {"path": "link/notes.txt", "content": "new\n"}, work)
+    assert write.title.endswith(f"⚠ outside {work.resolve()} through a symlink: writes {landing}")
+    edits = [{"oldText": "old", "newText": "new"}]
+    edit = preview_call("edit", {"path": "link/notes.txt", "edits": edits}, work)
+    assert edit.title.endswith(f"through a symlink: writes {landing}")
+    inside = preview_call("write", {"path": "plain.txt", "content": "x"}, work)
+    assert "outside" not in inside.title
 
 
 # --- invalid arguments, other tools, cutting --------------------------------------------------
