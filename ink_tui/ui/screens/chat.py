@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
 from ink_tui.agent.commands import parse_command, unknown_command
-from ink_tui.agent.failures import failure_line
+from ink_tui.agent.failures import failure_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.providers import parse_model_ref
 from ink_tui.agent.providers.model import reading_note
@@ -274,7 +274,10 @@ class ChatScreen(Screen[None]):
             outcome = await engine.send(text)
         except Exception as error:  # foreseen or a bug (logged): one line, never a crash
             self.log_view.clear_stream()
-            self._failure(error, "the chat turn")
+            line = turn_failure_line(
+                error, user_written=engine.user_written, replies=engine.replies_written
+            )  # says what happened and what was written (and that the text comes back)
+            self.note(line, "bold red")
         self.log_view.clear_stream()
         self.log_view.end_unsent()
         if outcome is not None:
@@ -283,7 +286,7 @@ class ChatScreen(Screen[None]):
             if outcome.status == "interrupted":
                 self.note("interrupted: the partial reply was not saved", "bold yellow")
         if not engine.user_written:
-            self._give_back(text)
+            self._give_back(text, note=outcome is not None)
         self._finished()
 
     def _finished(self) -> None:
