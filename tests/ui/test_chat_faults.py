@@ -7,6 +7,7 @@ here each kind of ending is shown once per wire through the real pane.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,12 @@ import pytest
 from waiting import wait_for
 from wire import WIRE_IDS, WIRES, Wire
 
+from ink_tui.agent import children
+from ink_tui.agent.persist import closing_message
+from ink_tui.agent.start import load_chat
 from ink_tui.session import ModelRef, build_context, open_session, pair_tool_calls
+from ink_tui.session.pairing import is_unknown_outcome
+from ink_tui.ui.screens.chat_modals import ApprovalScreen
 from ink_tui.ui.widgets.composer import Composer
 
 SIZE = (120, 40)
@@ -110,3 +116,39 @@ async def test_unreadable_arguments_and_an_empty_reply_are_said(
     *_, call, result, empty = continuable(path)
     assert call["blocks"][0]["arguments"] == {} and result["results"][0]["isError"] is True
     assert empty["blocks"] == []
+
+
+# --- the app quits while an approved command runs ------------------------------------------------
+
+
+async def test_quitting_while_an_approved_command_runs_kills_it_and_the_call_is_closed_later(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    """The turn's worker is cancelled with the app: the command's whole group is killed. Its
+    result was never recorded; the next chat closes the call with Ink's unknown-outcome text."""
+    kit, path = chat_kit, chat_session
+    command = "sleep 60 & sleep 60; touch late.txt"
+    llm.anthropic(tool_calls=[("call_1", "bash", {"command": command})])
+    app = kit.app(workdir, path, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await kit.chat_ready(pilot)
+        await kit.send(pilot, "wait a minute")
+        await wait_for(pilot, lambda: isinstance(app.screen, ApprovalScreen), "the approval")
+        await pilot.press("y")
+        pgid: int = await wait_for(pilot, lambda: next(iter(children.running()), None), "the run")
+        assert "running bash" in kit.static(screen, "#chat-status")
+        await pilot.press("ctrl+q")
+    await wait_for(None, lambda: not group_alive(pgid), f"group {pgid} to end", timeout=30)
+    assert not (workdir / "late.txt").exists() and children.running() == {}
+    *_, call = kit.messages(path)
+    assert call["message"]["blocks"][0]["id"] == "call_1"  # the call, and no result
+    closing = closing_message(load_chat(path).messages)  # what the next chat writes first
+    assert closing is not None and is_unknown_outcome(closing["results"][0])
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
