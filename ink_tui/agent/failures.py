@@ -16,7 +16,7 @@ from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError
 from ink_tui.session.writer import ConcurrentWriteError, WriteBlockedError
 
-__all__ = ["FORESEEN", "failure_line", "turn_failure_line"]
+__all__ = ["FORESEEN", "failure_line", "interrupted_line", "turn_failure_line"]
 
 FORESEEN: tuple[type[Exception], ...] = (
     ProviderError,  # a missing key, an HTTP error, a stream cut short
@@ -58,3 +58,10 @@ def turn_failure_line(error: Exception, *, user_written: bool, replies: int) -> 
         kept = "your message is"
     tail = "; nothing of the failed reply was" if isinstance(error, ProviderError) else ""
     return f"{line} — {kept} in the session{tail}"
+
+
+def interrupted_line(user_written: bool) -> str:
+    """An interrupted turn (Esc) as one line, saying what was written."""
+    if user_written:
+        return "interrupted: the partial reply was not saved"
+    return "interrupted: nothing was written; the message is back in the composer"

@@ -1,12 +1,14 @@
 """Provider faults as the chat pane shows them: one note saying what happened and what was
-written, the message back in the composer when nothing was, and a session that goes on.
+written, the message back in the composer when nothing was, and a session that goes on; Esc
+during a rate-limit wait; quitting while an approved command runs (its process group dies).
 
 The faults themselves, on both wires, are tested on the engine (tests/unit/test_agent_faults*.py);
-here each kind of ending is shown once per wire through the real pane.
+here each kind of ending is shown through the real pane.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -15,8 +17,10 @@ import pytest
 from waiting import wait_for
 from wire import WIRE_IDS, WIRES, Wire
 
+from ink_tui.agent import chat as chat_module
 from ink_tui.agent import children
 from ink_tui.agent.persist import closing_message
+from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.agent.start import load_chat
 from ink_tui.session import ModelRef, build_context, open_session, pair_tool_calls
 from ink_tui.session.pairing import is_unknown_outcome
@@ -27,14 +31,20 @@ SIZE = (120, 40)
 BOTH = pytest.mark.parametrize("wire", WIRES, ids=WIRE_IDS)
 
 
-async def turn(kit: Any, pilot: Any, screen: Any, text: str, ends: str) -> str:
-    """Send ``text`` and wait for the note containing ``ends``; that note."""
+async def turn_until(kit: Any, pilot: Any, screen: Any, text: str, shows: str) -> str:
+    """Send ``text`` and wait for the note containing ``shows``; that note."""
     await kit.send(pilot, text)
 
     def said() -> str | None:
-        return next((note for note in kit.said(screen) if ends in note), None)
+        return next((note for note in kit.said(screen) if shows in note), None)
 
-    note: str = await wait_for(pilot, said, f"a note with {ends!r}")
+    note: str = await wait_for(pilot, said, f"a note with {shows!r}")
+    return note
+
+
+async def turn(kit: Any, pilot: Any, screen: Any, text: str, ends: str) -> str:
+    """Send ``text`` and wait for the note containing ``ends`` and the turn's end; that note."""
+    note = await turn_until(kit, pilot, screen, text, ends)
     await kit.idle(pilot, screen)
     return note
 
@@ -89,6 +99,41 @@ async def test_a_long_rate_limit_is_one_note_and_the_message_comes_back(
         )
         assert screen.query_one("#chat-input", Composer).value == "hello"
         assert len(llm.requests) == 1
+    assert path.read_bytes() == before
+
+
+async def test_escape_during_a_rate_limit_wait_gives_the_message_back(
+    chat_kit: Any,
+    workdir: Path,
+    chat_session: Path,
+    llm: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    kit, path = chat_kit, chat_session
+    before = path.read_bytes()
+    waits: list[float] = []
+
+    async def endless(seconds: float) -> None:  # the wait only Esc ends
+        waits.append(seconds)
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(chat_module, "RetryPolicy", lambda: RetryPolicy(sleep=endless))
+    llm.error(429, WIRES[0].error_body("slow down"), retry=None, headers={"retry-after": "20"})
+    app = kit.app(workdir, path, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await kit.chat_ready(pilot)
+        note = await turn_until(kit, pilot, screen, "hello", "retrying in 20 s")
+        assert note == (
+            "anthropic HTTP 429 (rate limited, retry after 20 s): slow down — retrying in 20 s "
+            "(retry 1 of 2; Esc stops)"
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.busy, "the turn to stop")
+        assert kit.said(screen)[-1] == (
+            "interrupted: nothing was written; the message is back in the composer"
+        )
+        assert screen.query_one("#chat-input", Composer).value == "hello"
+    assert waits == [20.0] and len(llm.requests) == 1
     assert path.read_bytes() == before
 
 
