@@ -184,6 +184,18 @@ async def test_a_500_that_goes_on_is_one_line_and_nothing_is_written(
     chat_kit.check(engine, replies=0, unsent=[{"role": "user", "content": "hello"}])
 
 
+async def test_a_429_without_a_usable_retry_after_backs_off(chat_kit: Any) -> None:
+    wire = WIRES[1]
+    path, _ = opened(chat_kit, wire)
+    rate_limited(chat_kit, wire, "Wed, 21 Oct 2015 07:28:00 GMT")  # a date long past
+    wire.reply(chat_kit.fake, text="Fine now.")
+    sleeps = Sleeps()
+    engine = engine_for(chat_kit, path, sleeps)
+    assert (await engine.send("hello")).status == "done"
+    assert sleeps.waits == [0.5]
+    assert engine.sink.notices[0].startswith(f"{wire.provider} HTTP 429 (rate limited): slow down")
+
+
 @BOTH
 async def test_a_server_saying_do_not_retry_is_believed(chat_kit: Any, wire: Wire) -> None:
     path, _ = opened(chat_kit, wire)

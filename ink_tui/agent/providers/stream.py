@@ -65,10 +65,11 @@ def _status_error(
     detail = _error_detail(body, fallback)
     hint = f" (check {endpoint.info.key_env})" if status in (401, 403) else ""
     after = parse_retry_after(headers)
+    when = f"retry after {seconds_text(after)}" if after is not None and after > 0 else ""
     if status == 429:
-        hint = " (rate limited" + (f", retry after {seconds_text(after)})" if after else ")")
-    elif after is not None and after > 0:
-        hint = f" (retry after {seconds_text(after)})"
+        hint = f" (rate limited, {when})" if when else " (rate limited)"
+    elif when:
+        hint = f" ({when})"
     return ProviderError(
         _one_line(f"{endpoint.info.name} HTTP {status}{hint}: {detail}"),
         retryable=should_retry(status, headers),
