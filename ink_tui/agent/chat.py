@@ -31,7 +31,7 @@ from ink_tui.agent.providers import BadArgument, ProviderError, resolve_endpoint
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
-from ink_tui.agent.replies import empty_reply_notice, unreadable_arguments
+from ink_tui.agent.replies import empty_reply_notice, renamed_ids_notice, unreadable_arguments
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import (
     TOOLS,
@@ -113,6 +113,7 @@ class ChatEngine:
         self._unsent: Message | None = None  # the user message until the provider accepts it
         self.user_written = False  # the last send's user message is in the file (or going in)
         self.replies_written = 0  # the last send's replies in the file (each with its results)
+        self._ids_said = False  # the pane was told once that call ids get replaced
         self._thinking_chosen = start.thinking_override  # --thinking or /think: ours wins
 
     @property
@@ -248,7 +249,11 @@ class ChatEngine:
                 if reply is None:
                     outcome.status = "interrupted"
                     return outcome
-                reply = await self.store.unique_calls(reply, self.messages)
+                sent, reply = reply, await self.store.unique_calls(reply, self.messages)
+                renamed = None if self._ids_said else renamed_ids_notice(sent, reply)
+                if renamed is not None:
+                    self.sink.on_notice(renamed)
+                    self._ids_said = True
                 await self._record(reply)
                 outcome.usage.add(reply)
                 outcome.steps += 1

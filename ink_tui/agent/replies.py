@@ -1,5 +1,6 @@
-"""What the chat says about a reply it cannot take as it came: one with nothing in it, and a
-tool call whose arguments are not a JSON object (recorded as ``{}``, never run)."""
+"""What the chat says about a reply it cannot take as it came: one with nothing in it, a tool
+call whose arguments are not a JSON object (recorded as ``{}``, never run), call ids that were
+missing or already used (written as fresh ones)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from ink_tui.agent.providers.assemble import EMPTY_TEXT, InvalidArguments
 from ink_tui.agent.tools import TOOLS
 
-__all__ = ["empty_reply_notice", "unreadable_arguments"]
+__all__ = ["empty_reply_notice", "renamed_ids_notice", "unreadable_arguments"]
 
 Message = dict[str, Any]
 SHOWN_ARGUMENTS = 200  # characters of the model's text quoted back to it
@@ -48,3 +49,21 @@ def unreadable_arguments(name: str, arguments: object) -> tuple[str, str] | None
         "Fix the arguments and retry."
     )
     return notice, result
+
+
+def _call_ids(message: Message) -> list[object]:
+    blocks = message.get("blocks")
+    items = blocks if isinstance(blocks, list) else []
+    return [b.get("id") for b in items if isinstance(b, dict) and b.get("type") == "toolCall"]
+
+
+def renamed_ids_notice(sent: Message, written: Message) -> str | None:
+    """The pane's notice when the call ids of the reply as ``sent`` were replaced in the one
+    ``written`` (missing, or already in the session: Ink refuses an id declared twice)."""
+    pairs = [(a, b) for a, b in zip(_call_ids(sent), _call_ids(written), strict=False) if a != b]
+    if not pairs:
+        return None
+    old, new = pairs[0]
+    what = f"the tool-call id {old} was already used" if old else "a tool call came without an id"
+    more = f" (and {len(pairs) - 1} more)" if len(pairs) > 1 else ""
+    return f"{what}{more}: written as {new}, as Ink needs each id once (said once per chat)"

@@ -201,11 +201,16 @@ async def test_reused_call_ids_within_a_reply_and_across_turns_are_made_unique(
         wire.name, wire.opening() + wire.call(0, "call_1", "ls", "{}") + wire.ending("tool_use")
     )
     wire.reply(chat_kit.fake, text="Again.")
-    engine = chat_kit.engine(load_chat(path), chat_kit.sink())
+    sink = chat_kit.sink()
+    engine = chat_kit.engine(load_chat(path), sink)
     await engine.send("list twice")
     await engine.send("and again")
     ids = [c["id"] for m in messages(path) if m["role"] == "assistant" for c in calls(m)]
     assert ids[0] == "call_1" and len(ids) == 3 and len(set(ids)) == 3
+    assert sink.notices == [  # once per chat: some servers send call_1 at every turn
+        f"the tool-call id call_1 was already used: written as {ids[1]}, as Ink needs each id "
+        "once (said once per chat)"
+    ]
     results = [
         r["toolCallId"] for m in messages(path) if m["role"] == "toolResult" for r in m["results"]
     ]
@@ -223,10 +228,15 @@ async def test_calls_without_an_id_get_fresh_ones(
     both = wire.call(0, call_id, "ls", "{}") + wire.call(1, call_id, "ls", "{}")
     chat_kit.fake.raw(wire.name, wire.opening() + both + wire.ending("tool_use"))
     wire.reply(chat_kit.fake, text="Listed.")
-    engine = chat_kit.engine(load_chat(path), chat_kit.sink())
+    sink = chat_kit.sink()
+    engine = chat_kit.engine(load_chat(path), sink)
     assert (await engine.send("list")).status == "done"
     ids = [c["id"] for m in messages(path) if m["role"] == "assistant" for c in calls(m)]
     assert len(ids) == 2 and all(ids) and len(set(ids)) == 2
+    assert sink.notices == [
+        f"a tool call came without an id (and 1 more): written as {ids[0]}, as Ink needs each "
+        "id once (said once per chat)"
+    ]
     chat_kit.check(engine)
     chat_kit.ink_continues(path)
 

@@ -12,7 +12,6 @@ accepts back as a call's input), carrying what the model sent for the call's err
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -234,9 +233,9 @@ class ChatAssembler:
             function = call.get("function") or {}
             block = self.tools.get(index)
             if block is None:
-                block = {
+                block = {  # a missing id stays empty: the chat gives it a fresh one (call_ids.py)
                     "type": "toolCall",
-                    "id": str(call.get("id") or f"call_{secrets.token_hex(12)}"),  # unique
+                    "id": str(call.get("id") or ""),
                     "name": str(function.get("name") or ""),
                     "arguments": {},
                 }
