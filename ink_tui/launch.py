@@ -223,7 +223,9 @@ def run_app(argv: Sequence[str]) -> int:
         thinking=startup_thinking(args.thinking, os.environ),
         notice=notice,
     )
+    from ink_tui.agent.children import exit_cleanup
+
     app = InkApp(options)
-    with app_collector():
+    with app_collector(), exit_cleanup():  # a tool still running dies with the app
         app.run()
     return app.return_code or 0

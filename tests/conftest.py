@@ -49,11 +49,12 @@ class Request:
 
 @dataclass(slots=True)
 class _Reply:
-    kind: str  # "anthropic" | "chat" | "error" | "hold"
+    kind: str  # "anthropic" | "chat" | "error" | "hold" | "stall"
     frames: list[bytes] = field(default_factory=list)
     status: int = 200
     body: Any = None
     text: str = ""
+    headers: dict[str, str] = field(default_factory=dict)  # an error's extra headers
     gate: threading.Event = field(default_factory=threading.Event)  # a hold's release
     broken: bool = False  # the body is announced longer than it is: the connection breaks
 
@@ -311,11 +312,26 @@ class FakeLLM:
             reply.frames = reply.frames[:-1]
             reply.broken = True
 
-    def error(self, status: int, body: Any = None, *, retry: bool = False) -> None:
-        """A JSON error response (``x-should-retry: false`` unless ``retry``: no SDK retries)."""
+    def error(
+        self,
+        status: int,
+        body: Any = None,
+        *,
+        retry: bool | None = False,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """A JSON error response with ``x-should-retry: false`` unless ``retry`` (``None``: no
+        such header, the status decides), and any ``headers`` (``retry-after``)."""
         if body is None:
             body = {"type": "error", "error": {"type": "api_error", "message": f"HTTP {status}"}}
-        self._push(_Reply("error", status=status, body=body, text="true" if retry else "false"))
+        should = "" if retry is None else "true" if retry else "false"
+        extra = dict(headers or {})
+        self._push(_Reply("error", status=status, body=body, text=should, headers=extra))
+
+    def stall(self) -> None:
+        """A request that is never answered, not even its headers, until the client hangs up
+        (or 10 s pass): a hung server, for a client's timeout."""
+        self._push(_Reply("stall"))
 
     def hold(self, text_before: str = "partial") -> None:
         """A stream that sends its start and ``text_before``, then waits for :meth:`release`
@@ -380,7 +396,9 @@ class _Handler(BaseHTTPRequestHandler):
             if reply is None:
                 self._json(500, _problem("fake_llm: no reply queued"), "false")
             elif reply.kind == "error":
-                self._json(reply.status, reply.body, reply.text)
+                self._json(reply.status, reply.body, reply.text, reply.headers)
+            elif reply.kind == "stall":
+                self._stall(fake)
             elif reply.kind == "hold":
                 self._hold(fake, wire, reply)
             elif reply.kind != wire:
@@ -395,14 +413,26 @@ class _Handler(BaseHTTPRequestHandler):
         except (ConnectionError, TimeoutError):
             pass  # the client hung up
 
-    def _json(self, status: int, body: Any, should_retry: str) -> None:
+    def _json(
+        self, status: int, body: Any, should_retry: str, headers: dict[str, str] | None = None
+    ) -> None:
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("x-should-retry", should_retry)
+        if should_retry:
+            self.send_header("x-should-retry", should_retry)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+    def _stall(self, fake: FakeLLM) -> None:
+        deadline = time.monotonic() + HOLD_LIMIT_SECONDS
+        while time.monotonic() < deadline:
+            if self._client_gone():
+                fake.disconnected.set()
+                return
 
     def _sse_head(self, length: int | None = None) -> None:
         self.send_response(200)

@@ -29,6 +29,9 @@ from ink_tui.agent.persist import ChatStore, Conflict
 from ink_tui.agent.prompt import system_prompt
 from ink_tui.agent.providers import BadArgument, ProviderError, resolve_endpoint, stream_turn
 from ink_tui.agent.providers.assemble import StreamEvent
+from ink_tui.agent.providers.retry import RetryPolicy
+from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
+from ink_tui.agent.replies import empty_reply_notice, renamed_ids_notice, unreadable_arguments
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import (
     TOOLS,
@@ -90,8 +93,12 @@ class ChatEngine:
         project_dir: Path,
         env: Mapping[str, str] | None = None,
         store: ChatStore | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.start = start
+        self.timeout = timeout  # the longest wait for a byte of a reply, in seconds
+        self.retry = retry or RetryPolicy()
         self.sink = sink
         self.env = env
         self.model: ModelRef | None = start.model
@@ -105,6 +112,8 @@ class ChatEngine:
         self._stop.set()  # no turn is running
         self._unsent: Message | None = None  # the user message until the provider accepts it
         self.user_written = False  # the last send's user message is in the file (or going in)
+        self.replies_written = 0  # the last send's replies in the file (each with its results)
+        self._ids_said = False  # the pane was told once that call ids get replaced
         self._thinking_chosen = start.thinking_override  # --thinking or /think: ours wins
 
     @property
@@ -172,7 +181,15 @@ class ChatEngine:
 
     async def _compact_with(self, plan: CompactionPlan, model: ModelRef) -> str:
         done = await summarise(
-            plan, model, store=self.store, race=self._race, thinking=self.thinking, env=self.env
+            plan,
+            model,
+            store=self.store,
+            race=self._race,
+            thinking=self.thinking,
+            env=self.env,
+            timeout=self.timeout,
+            retry=self.retry,
+            on_retry=self.sink.on_notice,
         )
         self.messages, self.compaction_boundary = done.messages, done.compaction_boundary
         return done.note
@@ -210,6 +227,7 @@ class ChatEngine:
         fails (what completed stays written).
         """
         self.user_written = False
+        self.replies_written = 0
         self.store.check_writable()
         resolve_endpoint(self.require_model(), self.env)  # a missing key fails before any write
         self._stop = asyncio.Event()  # from here on, interrupt() stops this turn
@@ -231,15 +249,24 @@ class ChatEngine:
                 if reply is None:
                     outcome.status = "interrupted"
                     return outcome
-                reply = await self.store.unique_calls(reply, self.messages)
+                sent, reply = reply, await self.store.unique_calls(reply, self.messages)
+                renamed = None if self._ids_said else renamed_ids_notice(sent, reply)
+                if renamed is not None:
+                    self.sink.on_notice(renamed)
+                    self._ids_said = True
                 await self._record(reply)
                 outcome.usage.add(reply)
                 outcome.steps += 1
                 calls = [b for b in reply.get("blocks", ()) if b.get("type") == "toolCall"]
                 if not calls:
+                    empty = empty_reply_notice(reply)
+                    if empty is not None:
+                        self.sink.on_notice(empty)
+                    self.replies_written += 1
                     return outcome
                 results = await self._run_calls(calls)
                 await self._record({"role": "toolResult", "results": results})
+                self.replies_written += 1
                 if self._stop.is_set():
                     outcome.status = "interrupted"
                     return outcome
@@ -308,6 +335,9 @@ class ChatEngine:
                 on_open=self._opened,
                 env=self.env,
                 thinking=self.thinking,
+                timeout=self.timeout,
+                retry=self.retry,
+                on_retry=self.sink.on_notice,
             )
         )
 
@@ -338,7 +368,12 @@ class ChatEngine:
             if self._stop.is_set():
                 results.append(_result(call_id, name, INTERRUPTED_TEXT, True))
                 continue
-            problem = validate_arguments(name, call.get("arguments"))
+            unreadable = unreadable_arguments(name, call.get("arguments"))
+            if unreadable is not None:  # recorded as {}: never run on a guess
+                self.sink.on_notice(unreadable[0])
+            problem = (
+                unreadable[1] if unreadable else validate_arguments(name, call.get("arguments"))
+            )
             if problem is not None:  # Ink checks before its approval gate: nothing to approve
                 results.append(_result(call_id, name, problem, True))
                 continue

@@ -20,6 +20,8 @@ from ink_tui.agent.compact import (
 )
 from ink_tui.agent.persist import ChatStore
 from ink_tui.agent.providers import stream_turn
+from ink_tui.agent.providers.retry import RetryNotice, RetryPolicy
+from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
 from ink_tui.session.context import frame_summary
 from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
 from ink_tui.session.tree import ModelRef
@@ -52,10 +54,14 @@ async def summarise(
     race: Race,
     thinking: str,
     env: Mapping[str, str] | None,
+    timeout: float = DEFAULT_TIMEOUT,
+    retry: RetryPolicy | None = None,
+    on_retry: RetryNotice | None = None,
 ) -> Compacted:
     """Summarise ``plan`` with ``model`` and append the ``compaction`` entry.
 
-    ``race`` runs the request against the user's interrupt (``None``: interrupted). Raises
+    ``race`` runs the request against the user's interrupt (``None``: interrupted); a refused
+    request is tried again as ``retry`` says, each wait said through ``on_retry``. Raises
     :class:`CompactionError` when the summary is interrupted, cut by the token cap or empty.
     """
     reply = await race(
@@ -68,6 +74,9 @@ async def summarise(
             env=env,
             thinking=thinking,
             max_tokens=SUMMARY_MAX_TOKENS,
+            timeout=timeout,
+            retry=retry,
+            on_retry=on_retry,
         )
     )
     if reply is None:

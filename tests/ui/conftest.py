@@ -212,6 +212,13 @@ class ChatKit:
     def notes(self, screen: Any) -> list[str]:
         return self.text(screen, ".chat-note").split("\n")
 
+    def said(self, screen: Any) -> list[str]:
+        """Each note of the chat pane as one line (unwrapped, spaces collapsed)."""
+        from textual.widgets import Static
+
+        notes = screen.query(".chat-note").results(Static)
+        return [" ".join(self.rendered(note.content).split()) for note in notes]
+
     def static(self, screen: Any, selector: str) -> str:
         from textual.widgets import Static
 

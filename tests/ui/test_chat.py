@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from waiting import wait_for, workers_finished
 
+from ink_tui.agent import chat as chat_module
 from ink_tui.agent.providers.convert import anthropic_request
+from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.paths import project_dir
 from ink_tui.session import build_context, open_session, pair_tool_calls
 from ink_tui.session.writer import SessionWriter
@@ -276,7 +278,9 @@ async def test_a_missing_key_is_a_note_and_the_text_comes_back(
         await wait_for(pilot, lambda: "ANTHROPIC_API_KEY" in kit.log(screen), "the key note")
         await kit.idle(pilot, screen)
         assert screen.query_one("#chat-input", Composer).value == "hello there"
-        assert any("back in the composer" in note for note in kit.notes(screen))
+        (note,) = [note for note in kit.said(screen) if "ANTHROPIC_API_KEY" in note]
+        assert note.endswith("— nothing was written; the message is back in the composer")
+        assert not any("not sent" in note for note in kit.said(screen))  # one line says it all
         assert isinstance(app.screen, ChatScreen)
     assert path.read_bytes() == before
     assert llm.requests == []
@@ -298,18 +302,28 @@ async def test_an_unreachable_server_is_a_one_line_note_and_nothing_is_written(
 ) -> None:
     kit, path = chat_kit, chat_session
     monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{_closed_port()}")
+    waits: list[float] = []
+
+    async def no_sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(chat_module, "RetryPolicy", lambda: RetryPolicy(sleep=no_sleep))
     before = path.read_bytes()
     app = kit.app(workdir, path, chat=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "anyone there")
-        # the SDK retries twice with backoff before giving up
-        await wait_for(
-            pilot, lambda: "connection error" in kit.log(screen), "the error", timeout=60
-        )
+        gave_back = lambda: any("back in the composer" in n for n in kit.said(screen))  # noqa: E731
+        await wait_for(pilot, gave_back, "the error")
         await kit.idle(pilot, screen)
-        errors = [note for note in kit.notes(screen) if "connection error" in note]
-        assert len(errors) == 1 and errors[0].startswith("anthropic connection error")
+        assert waits == [0.5, 1.0]  # tried again twice, each wait said in the pane
+        notes = [note for note in kit.said(screen) if note.startswith("anthropic")]
+        assert [note.split(" — ")[0] for note in notes] == 3 * [
+            "anthropic connection error: Connection error."
+        ]
+        assert notes[0].endswith("retrying in 0.5 s (retry 1 of 2; Esc stops)")
+        assert notes[1].endswith("retrying in 1 s (retry 2 of 2; Esc stops)")
+        assert notes[2].endswith("nothing was written; the message is back in the composer")
         assert screen.query_one("#chat-input", Composer).value == "anyone there"
     assert path.read_bytes() == before
 

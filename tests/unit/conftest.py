@@ -25,6 +25,7 @@ from ink_tui.agent.start import ChatStart
 from ink_tui.session.context import build_context
 from ink_tui.session.pairing import pair_tool_calls
 from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.session.repair import plan_continuation
 from ink_tui.session.tree import ModelRef
 from ink_tui.session.writer import SessionWriter
 
@@ -356,6 +357,27 @@ class ChatKit:
         if self.fake.requests:
             sent = engine.messages[: len(engine.messages) - replies] + (unsent or [])
             assert self.sent(self.fake.last) == self.wire(engine.model, sent)
+        return session
+
+    @staticmethod
+    def ink_continues(path: Path) -> SessionFile:
+        """What Ink checks before it goes on with ``path`` (its child-resume scan): the file
+        opens with no torn line, every call of the context is paired or left open only in the
+        last turn's crash tail (which the continuation closes), and every assistant record is
+        whole (its usage, stop reason and object arguments)."""
+        session = open_session(path, warn=io.StringIO())
+        assert session.ends_with_newline and session.dropped_final_line is None
+        context = build_context(session)
+        assert pair_tool_calls(context.messages).problem is None
+        plan = plan_continuation(session)
+        assert plan.ok, plan.problem
+        for message in context.messages:
+            if message.get("role") != "assistant":
+                continue
+            assert {"role", "blocks", "usage", "stopReason"} <= set(message)
+            for block in message["blocks"]:
+                if block.get("type") == "toolCall":
+                    assert block["id"] and isinstance(block["arguments"], dict)
         return session
 
 

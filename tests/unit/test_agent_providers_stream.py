@@ -19,14 +19,16 @@ from ink_tui.agent.providers import (
     UnsupportedProvider,
     stream_turn,
 )
+from ink_tui.agent.providers.retry import RetryPolicy
 
 USER = [{"role": "user", "content": "hi"}]
+NO_RETRY = RetryPolicy(retries=0)
 
 
 async def turn(model: str, fake_llm: Any) -> dict[str, Any]:
     """One turn on ``model``: no system prompt, no tools, events dropped."""
     return await stream_turn(
-        model, "", USER, [], on_event=lambda e: None, env=fake_llm.env(), max_retries=0
+        model, "", USER, [], on_event=lambda e: None, env=fake_llm.env(), retry=NO_RETRY
     )
 
 
@@ -44,7 +46,7 @@ async def test_a_text_reply(wire: Wire, fake_llm: Any) -> None:
         [TOOL],
         on_event=events.append,
         env=fake_llm.env(),
-        max_retries=0,
+        retry=NO_RETRY,
     )
     assert_same(
         msg,
@@ -115,7 +117,7 @@ async def test_anthropic_thinking_tools_and_usage(fake_llm: Any) -> None:
         [],
         on_event=events.append,
         env=fake_llm.env(),
-        max_retries=0,
+        retry=NO_RETRY,
     )
     assert_same(
         msg,
@@ -213,7 +215,7 @@ async def test_chat_reasoning_tool_calls_and_cached_usage(fake_llm: Any) -> None
         [],
         on_event=events.append,
         env=fake_llm.env(),
-        max_retries=0,
+        retry=NO_RETRY,
     )
     assert_same(
         msg,

@@ -8,9 +8,12 @@
 The SDKs are imported inside ``stream_turn`` only, in a worker thread (``sdk.load_sdk``):
 importing them costs one to two seconds, which must never freeze the event loop.
 
-Known divergences from Ink: no thinking-level request knobs (reasoning_effort / thinking
-objects), no vision downgrade for text-only models, no stored ``/login`` credentials (only the
-environment variables), no retry policy beyond the SDKs' own.
+Failures and retries: ``retry.py`` (ink-tui's own policy; the SDKs' silent retries are off) and
+``stream.py`` (every failure as one line).
+
+Known divergences from Ink: no vision downgrade for text-only models, no stored ``/login``
+credentials (only the environment variables), ink-tui's own retry policy (a request refused
+before the reply began: at most two retries, a ``retry-after`` over 60 s not waited for).
 """
 
 from __future__ import annotations

@@ -3,12 +3,15 @@
 ``AnthropicAssembler`` and ``ChatAssembler`` take the events as plain dicts (the SDK objects'
 ``model_dump()``), report deltas through a callback and build the finished message in Ink's key
 order: ``role, blocks, usage, stopReason, model, modelReference, usageMissing?``.
+
+A call whose arguments are not a JSON object (malformed JSON, or an array, a string, a number)
+gets :class:`InvalidArguments`: an empty dict, so the record holds ``{}`` (what every provider
+accepts back as a call's input), carrying what the model sent for the call's error result.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,15 +36,43 @@ class StreamEvent:
 
 
 EventSink = Callable[[StreamEvent], object]
+EMPTY_TEXT = "(empty)"
+"""The text block a Chat Completions reply with no content at all gets (Ink's assembly)."""
 
 
-def _parse_args(raw: str) -> Any:
+class InvalidArguments(dict[str, Any]):
+    """A call's arguments that are not a JSON object: ``{}`` to every encoder (never written
+    otherwise), with the ``raw`` text the model sent and the ``reason`` it was refused."""
+
+    def __init__(self, raw: str, reason: str) -> None:
+        super().__init__()
+        self.raw = raw
+        self.reason = reason
+
+
+def _parse_args(raw: str) -> dict[str, Any]:
     if raw.strip() == "":
         return {}
     try:
-        return json.loads(raw)
-    except ValueError:
-        return {}
+        value = json.loads(raw)
+    except ValueError as exc:
+        return InvalidArguments(raw, f"not valid JSON ({exc})")
+    if not isinstance(value, dict):
+        return InvalidArguments(raw, f"a JSON {type(value).__name__}, not an object")
+    return value
+
+
+def _fragment(value: object) -> str:
+    """An arguments fragment as text (a server may send the whole object, not a string)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _finish(
@@ -71,6 +102,13 @@ class AnthropicAssembler:
         self.usage: Json = {}
         self.stop_reason: str | None = None
         self.complete = False
+        self._open: set[int] = set()  # blocks started and not stopped
+
+    def cut_note(self) -> str:
+        """Where a stream that ended early stopped, for its error line."""
+        if any(i in self.raw_json for i in self._open):
+            return " (cut off in the middle of a tool call)"
+        return ""
 
     def _usage(self, raw: Json | None) -> None:
         if not raw:
@@ -93,19 +131,18 @@ class AnthropicAssembler:
             index = int(event.get("index", 0))
             block = event.get("content_block") or {}
             btype = block.get("type")
+            self._open.add(index)
             if btype == "text":
                 self.blocks[index] = {"type": "text", "text": block.get("text", "")}
             elif btype == "thinking":
                 self.blocks[index] = {"type": "thinking", "thinking": block.get("thinking", "")}
             elif btype == "tool_use":
-                self.blocks[index] = {
-                    "type": "toolCall",
-                    "id": block.get("id", ""),
-                    "name": block.get("name", ""),
-                    "arguments": {},
-                }
+                # a missing id stays empty: the chat gives it a fresh one (call_ids.py)
+                call_id, name = _text(block.get("id")), _text(block.get("name"))
+                call: Json = {"type": "toolCall", "id": call_id, "name": name, "arguments": {}}
+                self.blocks[index] = call
                 self.raw_json[index] = ""
-                self.on_event(StreamEvent("tool_call_start", id=block["id"], name=block["name"]))
+                self.on_event(StreamEvent("tool_call_start", id=call_id, name=name))
         elif kind == "content_block_delta":
             index = int(event.get("index", 0))
             delta = event.get("delta") or {}
@@ -122,12 +159,13 @@ class AnthropicAssembler:
             elif dtype == "signature_delta":
                 target["signature"] = target.get("signature", "") + delta.get("signature", "")
             elif dtype == "input_json_delta" and index in self.raw_json:
-                fragment = delta.get("partial_json", "")
+                fragment = _fragment(delta.get("partial_json"))
                 self.raw_json[index] += fragment
                 if fragment:
                     self.on_event(StreamEvent("tool_call_delta", text=fragment, id=target["id"]))
         elif kind == "content_block_stop":
             index = int(event.get("index", 0))
+            self._open.discard(index)
             if index in self.raw_json:
                 self.blocks[index]["arguments"] = _parse_args(self.raw_json[index])
         elif kind == "message_delta":
@@ -168,6 +206,10 @@ class ChatAssembler:
         self.stop_reason: str | None = None
         self.complete = False
 
+    def cut_note(self) -> str:
+        """Where a stream that ended early stopped, for its error line."""
+        return " (cut off in a tool call)" if self.tools else ""
+
     def feed(self, chunk: Json) -> None:
         choices = chunk.get("choices") or []
         choice: Json = choices[0] if choices else {}
@@ -191,9 +233,9 @@ class ChatAssembler:
             function = call.get("function") or {}
             block = self.tools.get(index)
             if block is None:
-                block = {
+                block = {  # a missing id stays empty: the chat gives it a fresh one (call_ids.py)
                     "type": "toolCall",
-                    "id": str(call.get("id") or f"call_{secrets.token_hex(12)}"),  # unique
+                    "id": str(call.get("id") or ""),
                     "name": str(function.get("name") or ""),
                     "arguments": {},
                 }
@@ -203,7 +245,7 @@ class ChatAssembler:
                 self.on_event(StreamEvent("tool_call_start", id=block["id"], name=block["name"]))
             elif function.get("name") and not block["name"]:
                 block["name"] = str(function["name"])
-            fragment = function.get("arguments") or ""
+            fragment = _fragment(function.get("arguments"))
             if fragment:
                 self.raw_json[index] += fragment
                 self.on_event(StreamEvent("tool_call_delta", text=fragment, id=block["id"]))
@@ -251,5 +293,5 @@ class ChatAssembler:
         stop = self.stop_reason
         if stop is None and self.tools:
             stop = "tool_use"
-        blocks = self.blocks or [{"type": "text", "text": "(empty)"}]
+        blocks = self.blocks or [{"type": "text", "text": EMPTY_TEXT}]
         return _finish(self.ref, blocks, self.usage, stop, self.usage_seen)

@@ -9,7 +9,19 @@ class BadArgument(ValueError):
 
 
 class ProviderError(Exception):
-    """A request to a model provider failed (HTTP error, connection error, bad config)."""
+    """A request to a model provider failed (HTTP error, connection error, bad config).
+
+    ``retryable``: another attempt may succeed (a 429, a 5xx, a refused connection, as the
+    server's ``x-should-retry`` or the status says); ``retry_after``: the seconds the server
+    asked to wait (``retry-after`` / ``retry-after-ms``), when it said.
+    """
+
+    def __init__(
+        self, message: str, *, retryable: bool = False, retry_after: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
 
 
 class MissingApiKey(ProviderError):

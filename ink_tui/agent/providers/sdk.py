@@ -17,7 +17,14 @@ from typing import Literal
 from ink_tui.agent.providers.model import PROVIDERS
 from ink_tui.logs import log_exception
 
-__all__ = ["SDK_OF_WIRE", "load_sdk", "preload_for", "preload_sdk", "transport_errors"]
+__all__ = [
+    "SDK_OF_WIRE",
+    "load_sdk",
+    "preload_for",
+    "preload_sdk",
+    "timeout_errors",
+    "transport_errors",
+]
 
 Sdk = Literal["anthropic", "openai"]
 SDK_OF_WIRE: dict[str, Sdk] = {"anthropic": "anthropic", "chat": "openai"}
@@ -69,4 +76,15 @@ def transport_errors() -> tuple[type[Exception], ...]:
         library = _already_loaded(name)
         if library is not None:
             errors += [library.HTTPError, library.StreamError]
+    return tuple(errors)
+
+
+def timeout_errors() -> tuple[type[Exception], ...]:
+    """What reading a response body raises when no byte came within the timeout: the HTTP
+    library's ``TimeoutException`` and the standard ``TimeoutError``."""
+    errors: list[type[Exception]] = [TimeoutError]
+    for name in ("httpx2", "httpx"):
+        library = _already_loaded(name)
+        if library is not None:
+            errors.append(library.TimeoutException)
     return tuple(errors)

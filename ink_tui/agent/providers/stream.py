@@ -1,4 +1,10 @@
-"""``stream_turn``: one model turn over either wire format, through the official SDKs."""
+"""``stream_turn``: one model turn over either wire format, through the official SDKs.
+
+A failure is one line saying what happened: an HTTP status (and, for a 429 or 503, when to
+retry), a connection that could not be made, no response within the timeout, a stream that
+broke off, stalled, ended early or carried an error event. The SDKs' retries are off; a request
+refused before the reply began is tried again as :mod:`~ink_tui.agent.providers.retry` says.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +24,15 @@ from ink_tui.agent.providers.assemble import (
 from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.agent.providers.errors import IncompleteStream, ProviderError
 from ink_tui.agent.providers.model import Endpoint, parse_model_ref, resolve_endpoint
-from ink_tui.agent.providers.sdk import load_sdk, transport_errors
+from ink_tui.agent.providers.retry import (
+    RetryNotice,
+    RetryPolicy,
+    parse_retry_after,
+    seconds_text,
+    should_retry,
+    with_retries,
+)
+from ink_tui.agent.providers.sdk import load_sdk, timeout_errors, transport_errors
 from ink_tui.agent.providers.thinking import anthropic_thinking, chat_thinking
 from ink_tui.agent.tools.specs import ToolSpec
 from ink_tui.session.tree import ModelRef
@@ -26,6 +40,7 @@ from ink_tui.session.tree import ModelRef
 __all__ = ["StreamEvent", "stream_turn"]
 
 DEFAULT_MAX_TOKENS = 16384  # Ink's CLI default (--max-tokens)
+DEFAULT_TIMEOUT = 600.0  # seconds without a byte (the SDKs' default); reasoning can be silent
 T = TypeVar("T")
 
 
@@ -34,14 +49,32 @@ def _one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _status_error(endpoint: Endpoint, status: int, body: object, fallback: str) -> ProviderError:
-    detail = fallback
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            detail = inner["message"]
+def _error_detail(body: object, fallback: str) -> str:
+    """The ``message`` of an error body (``{"error": {"message", "type"}}`` on both wires)."""
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+        kind = inner.get("type")
+        named = isinstance(kind, str) and kind.endswith("_error") and kind not in inner["message"]
+        return f"{inner['message']} ({kind})" if named else str(inner["message"])
+    return fallback
+
+
+def _status_error(
+    endpoint: Endpoint, status: int, body: object, fallback: str, headers: Mapping[str, str]
+) -> ProviderError:
+    detail = _error_detail(body, fallback)
     hint = f" (check {endpoint.info.key_env})" if status in (401, 403) else ""
-    return ProviderError(_one_line(f"{endpoint.info.name} HTTP {status}{hint}: {detail}"))
+    after = parse_retry_after(headers)
+    when = f"retry after {seconds_text(after)}" if after is not None and after > 0 else ""
+    if status == 429:
+        hint = f" (rate limited, {when})" if when else " (rate limited)"
+    elif when:
+        hint = f" ({when})"
+    return ProviderError(
+        _one_line(f"{endpoint.info.name} HTTP {status}{hint}: {detail}"),
+        retryable=should_retry(status, headers),
+        retry_after=after,
+    )
 
 
 Opened = Callable[[], Awaitable[None]]
@@ -58,7 +91,6 @@ class _Call:
     on_open: Opened | None
     thinking: str
     max_tokens: int
-    max_retries: int
     timeout: float
 
 
@@ -77,47 +109,78 @@ async def stream_turn(
     env: Mapping[str, str] | None = None,
     thinking: str = "off",
     max_tokens: int = DEFAULT_MAX_TOKENS,
-    max_retries: int = 2,
-    timeout: float = 600.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    retry: RetryPolicy | None = None,
+    on_retry: RetryNotice | None = None,
 ) -> Json:
     """Stream one assistant turn and return it as an Ink assistant message.
 
     Deltas go to ``on_event`` as they arrive. Raises ``MissingApiKey`` / ``UnsupportedProvider``
     before any network access, ``ProviderError`` (one line) on HTTP or connection errors, and
-    ``IncompleteStream`` when the stream ends without its final event. ``on_open`` is awaited
-    once the provider has accepted the request (the response headers arrived with status 200).
+    ``IncompleteStream`` when the stream fails or ends without its final event. ``on_open`` is
+    awaited once the provider has accepted the request (the response headers arrived with
+    status 200). A request refused before that is tried again as ``retry`` says (default:
+    :class:`RetryPolicy`), each wait announced through ``on_retry``. ``timeout`` is the
+    longest wait for a byte, in seconds.
     """
-    call = _Call(
-        system, messages, tools, on_event, on_open, thinking, max_tokens, max_retries, timeout
-    )
     ref = parse_model_ref(model) if isinstance(model, str) else model
     endpoint = resolve_endpoint(ref, env)
-    if endpoint.info.wire == "anthropic":
-        return await _anthropic_turn(endpoint, ref, call)
-    return await _chat_turn(endpoint, ref, call)
+    opened = False
+
+    async def accepted() -> None:
+        nonlocal opened
+        opened = True
+        if on_open is not None:
+            await on_open()
+
+    call = _Call(system, messages, tools, on_event, accepted, thinking, max_tokens, timeout)
+    turn = _anthropic_turn if endpoint.info.wire == "anthropic" else _chat_turn
+    return await with_retries(
+        lambda: turn(endpoint, ref, call),
+        policy=retry or RetryPolicy(),
+        opened=lambda: opened,
+        on_retry=on_retry,
+    )
 
 
-def _sdk_failure(exc: Exception, sdk: Any, endpoint: Endpoint, *, started: bool) -> ProviderError:
+def _sdk_failure(
+    exc: Exception, sdk: Any, endpoint: Endpoint, call: _Call, *, started: bool
+) -> ProviderError:
     """An SDK's error (``sdk`` is the ``anthropic`` or ``openai`` module) as one line: an HTTP
-    status, the connection lost before the reply began or in the middle of it, or an error
-    event inside the stream (proxies, OpenRouter)."""
+    status, an error event inside the stream (a status below 400: Anthropic's ``event: error``,
+    a proxy's or OpenRouter's ``{"error": …}``), no response within the timeout, the
+    connection lost before the reply began or (``started``: after the provider accepted the
+    request) in the middle of it. Only a failure before that may be tried again."""
     name = endpoint.info.name
-    if isinstance(exc, sdk.APIStatusError):
-        return _status_error(endpoint, exc.status_code, exc.body, exc.message)
+    if isinstance(exc, sdk.APIStatusError) and exc.status_code >= 400:
+        headers = exc.response.headers if exc.response is not None else {}
+        return _status_error(endpoint, exc.status_code, exc.body, exc.message, headers)
+    if isinstance(exc, sdk.APITimeoutError):
+        if started:
+            return _stalled(name, call)
+        return ProviderError(f"{name}: no response within {seconds_text(call.timeout)} (timed out)")
     if isinstance(exc, sdk.APIConnectionError):
         if started:
             return IncompleteStream(_one_line(f"{name} stream broke off: {exc}"))
-        return ProviderError(_one_line(f"{name} connection error: {exc}"))
-    return IncompleteStream(_one_line(f"{name} stream error: {exc}"))
+        return ProviderError(_one_line(f"{name} connection error: {exc}"), retryable=True)
+    detail = _error_detail(getattr(exc, "body", None), str(exc))
+    return IncompleteStream(_one_line(f"{name} stream error: {detail}"))
+
+
+def _stalled(name: str, call: _Call) -> IncompleteStream:
+    return IncompleteStream(
+        f"{name} stream stalled: no data for {seconds_text(call.timeout)} (timed out)"
+    )
 
 
 async def _transport_checked(
-    stream: AsyncIterable[T], sdk_error: type[Exception], name: str
+    stream: AsyncIterable[T], sdk_error: type[Exception], name: str, call: _Call
 ) -> AsyncIterator[T]:
     """The stream's items; a transport failure while reading the body (which the Anthropic
-    SDK passes through unwrapped: the HTTP library's errors, a socket's ``OSError``) or a frame
-    that is not JSON is an incomplete stream, never a crash."""
+    SDK passes through unwrapped: the HTTP library's errors, a socket's ``OSError``), a read
+    timeout, or a frame that is not JSON is an incomplete stream, never a crash."""
     broken = transport_errors()
+    timeouts = timeout_errors()
     items = aiter(stream)
     while True:
         try:
@@ -126,6 +189,8 @@ async def _transport_checked(
             return
         except sdk_error:
             raise
+        except timeouts as exc:
+            raise _stalled(name, call) from exc
         except broken as exc:
             raise IncompleteStream(_one_line(f"{name} stream broke off: {exc!r}")) from exc
         yield item
@@ -137,7 +202,7 @@ def _anthropic_client(anthropic: Any, endpoint: Endpoint, call: _Call) -> Any:
     client = anthropic.AsyncAnthropic(
         api_key=endpoint.api_key,
         base_url=endpoint.base_url,
-        max_retries=call.max_retries,
+        max_retries=0,  # ink-tui's own policy (retry.py) retries, and says so
         timeout=call.timeout,
     )
     _ = client.messages
@@ -150,7 +215,7 @@ def _openai_client(openai: Any, endpoint: Endpoint, call: _Call) -> Any:
     client = openai.AsyncOpenAI(
         api_key=endpoint.api_key,
         base_url=endpoint.base_url,
-        max_retries=call.max_retries,
+        max_retries=0,  # ink-tui's own policy (retry.py) retries, and says so
         timeout=call.timeout,
     )
     _ = client.chat.completions
@@ -164,20 +229,23 @@ async def _anthropic_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Jso
     kwargs.update(anthropic_request(call.system, call.messages, call.tools))
     kwargs.update(anthropic_thinking(ref.model_id, call.thinking, call.max_tokens))
     assembler = AnthropicAssembler(ref, call.on_event)
+    began = False  # the provider accepted the request: a failure from here is mid-stream
     try:
-        async with client.messages.stream(**kwargs) as stream:
-            if call.on_open is not None:
-                await call.on_open()
-            async for event in _transport_checked(stream, anthropic.APIError, endpoint.info.name):
-                assembler.feed(event.model_dump(mode="json"))
+        # the raw event stream (not ``messages.stream()``, whose snapshot parses the tool
+        # arguments as they come and throws at JSON it cannot read): the assembler reads them
+        stream = await client.messages.create(**kwargs, stream=True)
+        began = True
+        if call.on_open is not None:
+            await call.on_open()
+        async for event in _transport_checked(stream, anthropic.APIError, endpoint.info.name, call):
+            assembler.feed(event.model_dump(mode="json"))
     except anthropic.APIError as exc:
-        started = bool(assembler.blocks or assembler.usage)
-        raise _sdk_failure(exc, anthropic, endpoint, started=started) from exc
+        raise _sdk_failure(exc, anthropic, endpoint, call, started=began) from exc
     finally:
         await client.close()
     if not assembler.complete:
         raise IncompleteStream(
-            f"{endpoint.info.name} stream ended without message_stop: the turn was not saved"
+            f"{endpoint.info.name} stream ended without message_stop{assembler.cut_note()}"
         )
     return assembler.message()
 
@@ -200,19 +268,20 @@ async def _chat_turn(endpoint: Endpoint, ref: ModelRef, call: _Call) -> Json:
         if ref.provider == "zai":
             kwargs["extra_body"] = {**kwargs.get("extra_body", {}), "tool_stream": True}
     assembler = ChatAssembler(ref, call.on_event)
+    began = False  # the provider accepted the request: a failure from here is mid-stream
     try:
         stream = await client.chat.completions.create(**kwargs)
+        began = True
         if call.on_open is not None:
             await call.on_open()
-        async for chunk in _transport_checked(stream, openai.APIError, endpoint.info.name):
+        async for chunk in _transport_checked(stream, openai.APIError, endpoint.info.name, call):
             assembler.feed(chunk.model_dump(mode="json"))
     except openai.APIError as exc:
-        started = bool(assembler.blocks or assembler.usage_seen)
-        raise _sdk_failure(exc, openai, endpoint, started=started) from exc
+        raise _sdk_failure(exc, openai, endpoint, call, started=began) from exc
     finally:
         await client.close()
     if not assembler.complete:
         raise IncompleteStream(
-            f"{endpoint.info.name} stream ended without finish_reason: the turn was not saved"
+            f"{endpoint.info.name} stream ended without finish_reason{assembler.cut_note()}"
         )
     return assembler.message()

@@ -1,5 +1,8 @@
 """The bash tool: ``/bin/bash -c`` in its own process group, output shaped as Ink's.
 
+The group is registered while the command runs (:mod:`~ink_tui.agent.children`): if
+ink-tui exits first (a quit, a crash, SIGHUP, SIGTERM) the whole group is killed with it.
+
 Ink keeps stdout and stderr apart and reports them as ``stdout:\\n…`` and ``stderr:\\n…``
 sections (each only when the stream produced bytes), ``(no output)`` when neither did, and
 ``Exit code: N`` for a non-zero exit, which is *not* an error result. Each stream is cut to its
@@ -21,6 +24,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from ink_tui.agent import children
 from ink_tui.agent.tools._common import (
     MAX_BYTES,
     ToolOutcome,
@@ -184,7 +188,11 @@ async def run_bash(
         )
     except OSError as exc:
         return error(f"Error: failed to spawn command: {exc}")
-    return await _supervise(proc, command, seconds, signal)
+    children.track_group(proc.pid)  # its own session: killed whole if ink-tui exits first
+    try:
+        return await _supervise(proc, command, seconds, signal)
+    finally:
+        children.untrack(proc.pid)
 
 
 async def _supervise(

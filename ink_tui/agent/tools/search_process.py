@@ -11,6 +11,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+from ink_tui.agent import children
 from ink_tui.agent.tools._common import logical_lines, utf8
 from ink_tui.agent.tools.search_walk import BUFFER_GUARD_BYTES, SearchOutput
 
@@ -68,6 +69,18 @@ def run_search_process(
         )
     except OSError as exc:
         raise SearchError(f"Error: failed to run {binary}: {exc.strerror or exc}") from exc
+    children.track_process(child.pid)  # killed if ink-tui exits while it runs
+    try:
+        return _collect(binary, child, stop)
+    finally:
+        if child.returncode is None:  # an error while collecting: never leave it running
+            child.kill()
+            child.wait()
+        children.untrack(child.pid)
+
+
+def _collect(binary: str, child: subprocess.Popen[bytes], stop: threading.Event) -> SearchOutput:
+    """Read ``child``'s output until it ends (or the guard or ``stop``), then wait for it."""
     stdout = bytearray()
     stderr = bytearray()
     observed = err_observed = 0

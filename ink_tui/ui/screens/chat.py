@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
 from ink_tui.agent.commands import parse_command, unknown_command
-from ink_tui.agent.failures import failure_line
+from ink_tui.agent.failures import failure_line, interrupted_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.providers import parse_model_ref
 from ink_tui.agent.providers.model import reading_note
@@ -254,7 +254,7 @@ class ChatScreen(Screen[None]):
             self._switch_thinking(command.args)
         else:  # never sent to the model (Ink's rule): the text comes back to be fixed
             self.note(unknown_command(command.name), "bold yellow")
-            self._give_back(text, note=False)
+            self._give_back(text)
             self._finished()
 
     def _send_next(self) -> None:
@@ -274,14 +274,16 @@ class ChatScreen(Screen[None]):
             outcome = await engine.send(text)
         except Exception as error:  # foreseen or a bug (logged): one line, never a crash
             self.log_view.clear_stream()
-            self._failure(error, "the chat turn")
+            written, replies = engine.user_written, engine.replies_written
+            line = turn_failure_line(error, user_written=written, replies=replies)
+            self.note(line, "bold red")  # what happened, and what of it was written
         self.log_view.clear_stream()
         self.log_view.end_unsent()
         if outcome is not None:
             if outcome.steps:
                 self._last_usage = outcome.usage.line()
             if outcome.status == "interrupted":
-                self.note("interrupted: the partial reply was not saved", "bold yellow")
+                self.note(interrupted_line(engine.user_written), "bold yellow")
         if not engine.user_written:
             self._give_back(text)
         self._finished()
@@ -293,10 +295,9 @@ class ChatScreen(Screen[None]):
         self._refresh_header()
         self._send_next()
 
-    def _give_back(self, text: str, *, note: bool = True) -> None:
-        """The message was not sent (nothing was written): put it back in the composer."""
-        if note:
-            self.note("not sent: the message is back in the composer", "italic")
+    def _give_back(self, text: str) -> None:
+        """The message was not sent (nothing was written; the note that said why says so too):
+        put it back in the composer."""
         self.query_one(ChatInput).give_back(text)
 
     @work(exclusive=True, group="chat-turn")
