@@ -17,7 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ink_tui.catalog.scan import newest_session, resolve_resume, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
 from ink_tui.session.records import THINKING_LEVELS
 
@@ -176,6 +175,8 @@ def app_collector() -> Iterator[None]:
 
 def run_app(argv: Sequence[str]) -> int:
     """Parse the app's arguments, find what to open and run the app."""
+    from ink_tui.catalog.scan import newest_session, resolve_resume, resolve_session
+
     args = build_app_parser().parse_args(argv)
     base = sessions_dir(args.sessions_dir)
     cwd = os.path.abspath(args.cwd or os.getcwd())
