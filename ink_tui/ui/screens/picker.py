@@ -8,7 +8,7 @@ session. Nothing here reads a file on the event loop.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from textual import on
 from textual.actions import SkipAction
@@ -19,8 +19,6 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.catalog.index.ahead import RowsAhead
-from ink_tui.catalog.index.listing import IndexedRows
 from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
 from ink_tui.ui.messages import OpenChat, OpenSession
@@ -34,6 +32,10 @@ from ink_tui.ui.widgets.row_source import (
     SessionRowSource,
 )
 from ink_tui.ui.widgets.session_list import SessionList
+
+if TYPE_CHECKING:
+    from ink_tui.catalog.index.ahead import RowsAhead
+    from ink_tui.catalog.index.listing import IndexedRows
 
 __all__ = ["PickerScreen"]
 

@@ -3,9 +3,12 @@
 :class:`SessionRowSource` is a part of the picker with nothing to show: its thread workers read
 rows and post them as messages, which bubble to the screen. Nothing here touches a widget.
 
-- :meth:`SessionRowSource.scan`: the rows the index holds (no session file read), else the rows
-  read from the files in batches as without an index; then the index brought up to date
-  (progress posted as it goes) and every row posted again, to be updated in place.
+- :meth:`SessionRowSource.scan`: the rows the index holds (no session file read; the newest
+  screenful first, the rest once it is drawn), else the rows read from the files in batches as
+  without an index; then the index brought up to date (progress posted as it goes) and every
+  row posted again, to be updated in place. At start-up the first rows were read already, while
+  the app was imported (:class:`ink_tui.catalog.index.ahead.RowsAhead`): the screen shows them
+  in its first frame (:meth:`SessionRowSource.rows_at_hand`) and the scan goes on from there.
 - :meth:`SessionRowSource.restat`: the periodic check: through the index when it is usable
   (only changed files are read), else by ``stat`` and a re-read of the files that changed.
 """
