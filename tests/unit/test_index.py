@@ -325,3 +325,18 @@ def test_rows_read_ahead_are_taken_once_and_only_for_their_scope(
         list_sessions(demo_base, None)
     )
     assert ahead.take(demo_base, None) is None  # taken: a later scan reads the index again
+
+
+def test_a_bug_reading_ahead_leaves_the_rows_to_the_picker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ink_tui.catalog.index.listing as listing
+    from ink_tui.catalog.index.ahead import RowsAhead
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(listing, "indexed_rows", boom)
+    ahead = RowsAhead.start(tmp_path, None)
+    assert ahead.wait(30)
+    assert ahead.take(tmp_path, None) is None

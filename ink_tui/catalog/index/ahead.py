@@ -42,14 +42,11 @@ class RowsAhead:
 
     def _read(self) -> None:
         try:
-            from ink_tui.catalog.index.listing import IndexedRows, indexed_rows
+            from ink_tui.catalog.index.listing import indexed_rows
 
-            try:
-                self._result = indexed_rows(self.base_dir, self.cwd, first=FIRST_ROWS)
-            except Exception as error:  # a bug: logged, and the rows are read as without index
-                from ink_tui.logs import unforeseen
-
-                self._result = IndexedRows(None, unforeseen(error, "the catalog index"))
+            self._result = indexed_rows(self.base_dir, self.cwd, first=FIRST_ROWS)
+        except Exception:  # a bug: nothing is taken, the picker reads the rows (and says it)
+            self._result = None
         finally:
             self._done.set()
 
@@ -58,8 +55,9 @@ class RowsAhead:
         return self._done.wait(timeout)
 
     def take(self, base_dir: Path, cwd: str | None, *, wait: float = 0.0) -> IndexedRows | None:
-        """The rows read ahead, if they are of this scope, not taken before, and here within
-        ``wait`` seconds (0: only if here now); else ``None`` (the caller reads them)."""
+        """The rows read ahead, if they are of this scope, read without a bug, not taken before,
+        and here within ``wait`` seconds (0: only if here now); else ``None`` (the caller reads
+        them)."""
         if (base_dir, cwd) != (self.base_dir, self.cwd) or not self._done.wait(wait):
             return None
         with self._lock:
