@@ -2,6 +2,11 @@
 
 Every failure is one line on stderr naming the file (and line), never a traceback. Subcommands
 never import Textual; the app is imported only when it runs.
+
+Start-up is most of what a command costs (``ink-tui search`` answers in about 10 ms once running),
+so each command imports what it needs when it runs: ``index`` and ``search`` never load the
+context, the writer or the repair, and no command loads the app
+(``tests/unit/test_import_hygiene.py`` checks both).
 """
 
 from __future__ import annotations
@@ -10,18 +15,12 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from ink_tui.catalog.scan import ResolveError, list_sessions, resolve_session
-from ink_tui.clisearch import IndexCommandError, add_commands, cmd_index, cmd_search
 from ink_tui.clitext import SafeOutput
-from ink_tui.launch import LaunchError, VersionAction, run_app
-from ink_tui.logs import unforeseen
-from ink_tui.paths import sessions_dir
-from ink_tui.session import SessionError, build_context, open_session, report_session
-from ink_tui.session.repair import apply_torn_repair, plan_continuation
-from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["main"]
 
@@ -31,6 +30,24 @@ EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
 
 class CliError(Exception):
     """A failure to report as one line on stderr."""
+
+
+ONE_LINE_ERRORS = (
+    ("ink_tui.catalog.scan", "ResolveError"),
+    ("ink_tui.launch", "LaunchError"),
+    ("ink_tui.session.writer", "ConcurrentWriteError"),
+    ("ink_tui.clisearch", "IndexCommandError"),
+)
+"""The other failures said in one line, by module: a module a command never imported cannot have
+raised its error, so none is imported to be caught."""
+
+
+def _one_line_errors() -> tuple[type[Exception], ...]:
+    found: list[type[Exception]] = [CliError]
+    for module, name in ONE_LINE_ERRORS:
+        if module in sys.modules:
+            found.append(getattr(sys.modules[module], name))
+    return tuple(found)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -59,6 +76,9 @@ def _global_options(parser: argparse.ArgumentParser, *, after_command: bool = Fa
 
 def build_parser() -> argparse.ArgumentParser:
     """The subcommand parser (``ink-tui list|context|check|repair …``)."""
+    from ink_tui.clisearch import add_commands
+    from ink_tui.launch import VersionAction
+
     parser = OneLineParser(
         prog="ink-tui", description="Read, check and repair Ink's session files."
     )
@@ -83,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _resolve(args: argparse.Namespace, wanted: str) -> Path:
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.paths import sessions_dir
+
     return resolve_session(sessions_dir(args.sessions_dir), _cwd(args), wanted)
 
 
@@ -91,7 +114,9 @@ def _cwd(args: argparse.Namespace) -> str:
 
 
 def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
+    from ink_tui.catalog.scan import list_sessions
     from ink_tui.clitext import session_table
+    from ink_tui.paths import sessions_dir
 
     base = sessions_dir(args.sessions_dir)
     rows = list_sessions(base, None if args.all else _cwd(args))
@@ -109,6 +134,7 @@ def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
 
 def cmd_context(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.clitext import transcript
+    from ink_tui.session import SessionError, build_context, open_session
 
     path = _resolve(args, args.session)
     try:
@@ -126,6 +152,7 @@ def cmd_context(args: argparse.Namespace, out: SafeOutput) -> int:
 
 def cmd_check(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.clitext import check_lines, check_verdict
+    from ink_tui.session import SessionError, open_session, report_session
 
     path = _resolve(args, args.session)
     try:
@@ -144,6 +171,10 @@ def cmd_check(args: argparse.Namespace, out: SafeOutput) -> int:
 
 
 def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
+    from ink_tui.session import SessionError, open_session, report_session
+    from ink_tui.session.repair import apply_torn_repair, plan_continuation
+    from ink_tui.session.writer import SessionWriter
+
     path = _resolve(args, args.session)
     try:
         session = open_session(path, warn=None)
@@ -181,6 +212,9 @@ def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
 
 
 def _index_command(args: argparse.Namespace, out: SafeOutput) -> int:
+    from ink_tui.clisearch import cmd_index, cmd_search
+    from ink_tui.paths import sessions_dir
+
     run = cmd_index if args.command == "index" else cmd_search
     return run(args, sessions_dir(args.sessions_dir), _cwd(args), out)
 
@@ -219,8 +253,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if _first_positional(arguments) in SUBCOMMANDS:
             return _run_subcommand(arguments, SafeOutput(sys.stdout))
+        from ink_tui.launch import run_app
+
         return run_app(arguments)
-    except (CliError, ResolveError, LaunchError, ConcurrentWriteError, IndexCommandError) as error:
+    except _one_line_errors() as error:
         _error_line(str(error))
         return EXIT_FAILED
     except BrokenPipeError:  # pragma: no cover - `ink-tui list | head`
@@ -234,6 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # a bug: its traceback logged, one line here (or raised)
         if os.environ.get("INK_TUI_DEBUG"):
             raise
+        from ink_tui.logs import unforeseen
+
         _error_line(f"{unforeseen(error, 'ink-tui')}; INK_TUI_DEBUG=1 prints it here")
         return EXIT_FAILED
 

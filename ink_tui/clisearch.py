@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,6 +91,8 @@ def _opened(err: SafeOutput, *, rebuild: bool = False, fallback: bool) -> Iterat
     except IndexUnavailable as error:
         if not fallback:
             raise IndexCommandError(str(error)) from None
+        import tempfile
+
         err.line(f"ink-tui: {error}; searching a temporary index instead")
         with (
             tempfile.TemporaryDirectory(prefix="ink-tui-index-") as folder,

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from ink_tui.catalog.scan import SessionSummary
 from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.safetext import json_visible, visible
-from ink_tui.session import Context, SessionReport
-from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.pairing import shown_id
-from ink_tui.session.repair import Continuation, TornRepair
 from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
-from ink_tui.session.tree import leaves
+
+if TYPE_CHECKING:  # the commands that print these import them (``search`` never does)
+    from ink_tui.catalog.row import SessionSummary
+    from ink_tui.session import Context, SessionReport
+    from ink_tui.session.repair import Continuation, TornRepair
 
 __all__ = [
     "SafeOutput",
@@ -157,6 +157,8 @@ def _results_text(index: int, message: dict[str, Any]) -> list[str]:
 def transcript(context: Context) -> str:
     """The rebuilt context as text: one block per message, tool calls and results named, and
     any shape Ink's code would trip on marked with ``⚠``."""
+    from ink_tui.session.context import unframe_summary
+
     out = []
     if context.compacted:
         out.append(f"(compacted: the first {context.compaction_boundary} messages are the floor)\n")
@@ -248,6 +250,8 @@ def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str 
 
 def check_lines(report: SessionReport) -> list[str]:
     """A human report of everything ``check`` found."""
+    from ink_tui.session.tree import leaves
+
     session, context, pairing = report.session, report.context, report.pairing
     lines = [str(session.path)]
     lines.append(f"  session   {session.session_id}  cwd {session.cwd}")

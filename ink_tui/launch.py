@@ -15,11 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from ink_tui.catalog.scan import newest_session, resolve_resume, resolve_session
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
 from ink_tui.session.records import THINKING_LEVELS
+
+if TYPE_CHECKING:
+    from ink_tui.session.tree import ModelRef
 
 __all__ = [
     "VersionAction",
@@ -174,6 +176,45 @@ def app_collector() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
+def _open_path(args: argparse.Namespace, base: Path, cwd: str) -> tuple[Path | None, str | None]:
+    """The session to open first (``None``: the picker) and a notice on how it was found.
+    (The listing is imported only to find one: the picker reads its rows from the index.)"""
+    if args.session:
+        from ink_tui.catalog.scan import resolve_session
+
+        return resolve_session(base, cwd, args.session), None
+    if args.resume is not None:
+        from ink_tui.catalog.scan import resolve_resume
+
+        resumed = resolve_resume(base, cwd, args.resume)
+        return resumed.path, resumed.beyond_ink
+    if args.continue_:
+        from ink_tui.catalog.scan import newest_session
+
+        open_path = newest_session(base, cwd)
+        if open_path is None and not args.chat:  # -c --chat: a new session, as Ink's --continue
+            raise LaunchError(f"no session to continue in {project_dir(base, cwd)}")
+        return open_path, None
+    return None, None
+
+
+def _model(args: argparse.Namespace) -> ModelRef | None:
+    if not args.model:
+        return None
+    from ink_tui.agent.providers import BadArgument, parse_model_ref
+
+    try:
+        model = parse_model_ref(args.model)
+    except BadArgument as error:
+        raise LaunchError(f"--model: {error}") from error
+    if model.provider == "openai-codex":
+        raise LaunchError(
+            "--model openai-codex/…: the Responses API with the ChatGPT login is not "
+            "supported by ink-tui; pick another provider"
+        )
+    return model
+
+
 def run_app(argv: Sequence[str]) -> int:
     """Parse the app's arguments, find what to open and run the app."""
     args = build_app_parser().parse_args(argv)
@@ -183,36 +224,20 @@ def run_app(argv: Sequence[str]) -> int:
         raise LaunchError("--reset goes with --demo: ink-tui --demo --reset")
     if args.demo:
         base, cwd = prepare_demo(reset=args.reset)
-    open_path: Path | None = None
-    notice: str | None = None
-    if args.session:
-        open_path = resolve_session(base, cwd, args.session)
-    elif args.resume is not None:
-        resumed = resolve_resume(base, cwd, args.resume)
-        open_path, notice = resumed.path, resumed.beyond_ink
-    elif args.continue_:
-        open_path = newest_session(base, cwd)
-        if open_path is None and not args.chat:  # -c --chat: a new session, as Ink's --continue
-            raise LaunchError(f"no session to continue in {project_dir(base, cwd)}")
-    from ink_tui.ui.app import InkApp, LaunchOptions
-
+    open_path, notice = _open_path(args, base, cwd)
     if args.follow and open_path is None:
         raise LaunchError("--follow needs a session: ink-tui --follow SESSION, or -c --follow")
     if args.follow and args.chat:
         raise LaunchError("--follow and --chat do not go together: follow, then press c")
-    model = None
-    if args.model:
-        from ink_tui.agent.providers import BadArgument, parse_model_ref
+    model = _model(args)
+    thinking = startup_thinking(args.thinking, os.environ)
+    rows_ahead = None
+    if open_path is None and not args.chat:  # the picker comes first: its rows are read now,
+        from ink_tui.catalog.index.ahead import RowsAhead  # while the app is imported
 
-        try:
-            model = parse_model_ref(args.model)
-        except BadArgument as error:
-            raise LaunchError(f"--model: {error}") from error
-        if model.provider == "openai-codex":
-            raise LaunchError(
-                "--model openai-codex/…: the Responses API with the ChatGPT login is not "
-                "supported by ink-tui; pick another provider"
-            )
+        rows_ahead = RowsAhead.start(base, cwd)
+    from ink_tui.ui.app import InkApp, LaunchOptions
+
     options = LaunchOptions(
         sessions_dir=base,
         cwd=cwd,
@@ -220,8 +245,9 @@ def run_app(argv: Sequence[str]) -> int:
         follow=args.follow,
         chat=args.chat,
         model=model,
-        thinking=startup_thinking(args.thinking, os.environ),
+        thinking=thinking,
         notice=notice,
+        rows_ahead=rows_ahead,
     )
     from ink_tui.agent.children import exit_cleanup
 

@@ -67,7 +67,9 @@ class InkApp(InkAppBase):
 
         # The picker is installed, not stacked under the session view: a screen left below
         # another keeps repainting the one on top (Textual 8.2.8), which costs CPU when idle.
-        self.install_screen(PickerScreen(self.options.sessions_dir, self.options.cwd), "picker")
+        options = self.options
+        picker = PickerScreen(options.sessions_dir, options.cwd, rows_ahead=options.rows_ahead)
+        self.install_screen(picker, "picker")
         self.push_screen("picker")
         if self.options.chat:
             self.open_chat(self.options.open_path)

@@ -12,11 +12,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.message_pump import MessagePump
 
 from ink_tui.session.tree import ModelRef
+
+if TYPE_CHECKING:
+    from ink_tui.catalog.index.ahead import RowsAhead
 
 __all__ = ["InkAppBase", "LaunchOptions", "app_now"]
 
@@ -35,6 +39,7 @@ class LaunchOptions:
     thinking: str | None = None  # --thinking or INK_THINKING: wins over the restored level
     notice: str | None = None  # said once the app is up (e.g. how -r found the session)
     clock: Callable[[], float] = time.time  # the wall clock (ages, live markers); tests pin it
+    rows_ahead: RowsAhead | None = None  # the picker's first rows, read while the app loaded
 
 
 class InkAppBase(App[int]):

@@ -60,9 +60,9 @@ def test_listings_match_exactly_with_the_fixture_mtimes(monkeypatch: pytest.Monk
             pinned[folder / row["file"]] = datetime.fromisoformat(row["mtime"]).timestamp()
     real = scan_module._file_times
 
-    def fixture_times(path: Path) -> tuple[float, int]:
-        mtime, size = real(path)
-        return pinned.get(path, mtime), size
+    def fixture_times(entry: os.DirEntry[str]) -> tuple[float, int]:
+        mtime, size = real(entry)
+        return pinned.get(Path(entry.path), mtime), size
 
     monkeypatch.setattr(scan_module, "_file_times", fixture_times)
     for name, folder, rows in listings:

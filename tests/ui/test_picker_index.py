@@ -17,6 +17,7 @@ from waiting import wait_for, workers_finished
 from ink_tui.catalog import list_sessions
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.index import listing as index_listing
+from ink_tui.catalog.index.ahead import RowsAhead
 from ink_tui.catalog.index.store import SCHEMA_VERSION, default_index_path
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.widgets import row_source
@@ -69,6 +70,34 @@ async def test_rows_come_from_the_index_before_any_session_file_is_read(
         release.set()
         await wait_for(pilot, workers_finished(app), "the index update")
         assert _titles(app) == expected
+
+
+async def test_rows_read_ahead_of_the_app_are_shown_without_reading_the_index_again(
+    sessions_tree: Any, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ink-tui`` reads the picker's first rows while it imports the app (RowsAhead): the
+    picker shows those, and its worker only brings the index up to date."""
+    _build_index(sessions_tree.base)
+    release = _hold_refresh(monkeypatch)
+
+    def no_reading(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the first rows were read again")
+
+    monkeypatch.setattr(row_source, "indexed_rows", no_reading)
+    monkeypatch.setattr(row_source, "iter_summaries", no_reading)
+    ahead = RowsAhead.start(sessions_tree.base, sessions_tree.cwd)
+    assert ahead.wait(30)
+    app = make_app(sessions_dir=sessions_tree.base, cwd=sessions_tree.cwd, rows_ahead=ahead)
+    async with app.run_test(size=(120, 40)) as pilot:
+        expected = [row.title for row in list_sessions(sessions_tree.base, sessions_tree.cwd)]
+        await wait_for(pilot, lambda: _titles(app) == expected, "the rows read ahead")
+        release.set()
+        await wait_for(pilot, workers_finished(app), "the index update")
+        assert _titles(app) == expected
+        monkeypatch.undo()
+        await pilot.press("tab")  # another scope: read from the index (not read ahead)
+        await wait_for(pilot, workers_finished(app), "every project")
+        assert len(_titles(app)) > len(expected)
 
 
 async def test_rows_are_reconciled_in_place_keeping_cursor_and_filter(

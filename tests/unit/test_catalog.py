@@ -381,10 +381,10 @@ def test_vanished_or_unreadable_files_do_not_crash(
     gone = write(folder / "gone.jsonl", [header("gone"), *exchange()])
     real = scan_module._file_times
 
-    def vanishing(path: Path) -> tuple[float, int]:
-        if path.name == "gone.jsonl":
-            path.unlink()
-        return real(path)
+    def vanishing(entry: os.DirEntry[str]) -> tuple[float, int]:
+        if entry.name == "gone.jsonl":
+            Path(entry.path).unlink()
+        return real(entry)
 
     monkeypatch.setattr(scan_module, "_file_times", vanishing)
     rows = {row.file_name: row for row in list_sessions(tmp_path, CWD)}

@@ -9,7 +9,9 @@ core and the CLI module in a fresh interpreter and looks at ``sys.modules``.
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
+import os
 import subprocess
 import sys
 import tomllib
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testdata import TREE_HOME_CWD, copy_tree
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2] / "ink_tui"
 PYPROJECT = PACKAGE_ROOT.parent / "pyproject.toml"
@@ -166,8 +169,103 @@ def test_the_picker_starts_without_what_only_other_views_need() -> None:
 
 
 def test_a_subcommand_loads_neither_textual_nor_the_index_before_it_runs() -> None:
-    names = ("textual", "sqlite3", "ink_tui.catalog.index", "ink_tui.catalog.search")
+    names = (
+        "textual",
+        "sqlite3",
+        "ink_tui.catalog.index",
+        "ink_tui.catalog.search",
+        "ink_tui.catalog.scan",
+        "ink_tui.session.reader",
+        "ink_tui.launch",
+        "platformdirs",
+    )
     assert _loaded_after("import ink_tui.cli", names) == []
+
+
+# What ``ink-tui index`` and ``ink-tui search`` never need: the app and its libraries, the chat,
+# the session view's context, writing and repair, the demo, the picker's listing, the version.
+NOT_FOR_THE_INDEX_COMMANDS = (
+    "textual",
+    "rich",
+    "pygments",
+    "markdown_it",
+    "watchfiles",
+    "anthropic",
+    "openai",
+    "importlib.metadata",
+    "ink_tui.ui",
+    "ink_tui.agent",
+    "ink_tui.demo",
+    "ink_tui.catalog.index.listing",
+    "ink_tui.session.context",
+    "ink_tui.session.report",
+    "ink_tui.session.repair",
+    "ink_tui.session.writer",
+)
+
+
+def _loaded_after_command(arguments: list[str], home: Path, names: Iterable[str]) -> list[str]:
+    """Which of ``names`` a fresh interpreter holds after ``ink-tui ARGUMENTS`` ran there
+    (its cache dir in ``home``; the command must succeed or find nothing, exit 0 or 1)."""
+    code = (
+        "import sys\n"
+        "from ink_tui.cli import main\n"
+        f"code = main({arguments!r})\n"
+        "assert code in (0, 1), code\n"
+    )
+    environment = {**os.environ, "XDG_CACHE_HOME": str(home / "cache")}
+    environment.pop("INK_SESSIONS_DIR", None)
+    probe = (
+        f"{code}"
+        f"names = {tuple(names)!r}\n"
+        "print(repr(sorted(n for n in names if any(m == n or m.startswith(n + '.') "
+        "for m in sys.modules))), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        env=environment,
+    )
+    assert result.returncode == 0, result.stderr
+    return list(ast.literal_eval(result.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["index", "--all"],
+        ["search", "fix", "--all"],
+        ["search", "fix", "--json", "--limit", "3"],
+        ["search", "nothing-matches-this-zqx"],
+    ],
+)
+def test_the_index_commands_import_only_what_they_need(tmp_path: Path, command: list[str]) -> None:
+    """``ink-tui search`` is mostly start-up: it runs without the app, the chat, the session
+    view or the repair (a regression here makes every search slower, however small the index)."""
+    tree = copy_tree(tmp_path / "sessions")
+    arguments = [*command, "--sessions-dir", str(tree), "--cwd", TREE_HOME_CWD]
+    assert _loaded_after_command(arguments, tmp_path, NOT_FOR_THE_INDEX_COMMANDS) == []
+
+
+def test_the_probe_sees_what_a_command_imports(tmp_path: Path) -> None:
+    """The check above is not vacuous: ``check`` does read a session and pair its calls."""
+    tree = copy_tree(tmp_path / "sessions")
+    session = next(tree.rglob("*.jsonl"))
+    arguments = ["check", str(session), "--sessions-dir", str(tree)]
+    loaded = _loaded_after_command(arguments, tmp_path, NOT_FOR_THE_INDEX_COMMANDS)
+    assert "ink_tui.session.report" in loaded and "textual" not in loaded
+
+
+def test_every_one_line_error_of_the_command_line_exists() -> None:
+    """``main`` catches these by name once their module is imported: each must be an error."""
+    from ink_tui.cli import ONE_LINE_ERRORS
+
+    for module, name in ONE_LINE_ERRORS:
+        error = getattr(importlib.import_module(module), name)
+        assert isinstance(error, type) and issubclass(error, Exception), (module, name)
 
 
 # --- the contracts of pyproject.toml, checked without import-linter ----------------------------

@@ -277,3 +277,66 @@ def test_the_first_rows_hold_sessions_the_index_does_not_know_yet(
     assert _listing(first.rows) == _listing(list_sessions(demo_base, None))
     empty = indexed_rows(tmp_path / "elsewhere", None, database)
     assert empty.rows == []  # the index knows none of these: the picker scans the files
+
+
+def test_the_first_rows_come_first_and_the_rest_after_them_in_listing_order(
+    tmp_path: Path, demo_base: Path
+) -> None:
+    """``first=N`` decodes the newest N rows; a session the index does not know goes first if
+    it is newer than them, else with the rest; together they are the listing."""
+    from ink_tui.catalog.index.listing import indexed_rows
+
+    database = tmp_path / "cache" / "index.sqlite3"
+    with CatalogIndex.open(database) as index:
+        update_index(index, demo_base, None)
+    newcomer = _one_session(demo_base / "home-ada-new")
+    os.utime(newcomer, (1_000_000.0, 1_000_000.0))  # older than every indexed session
+    listing = list_sessions(demo_base, None)
+    first = indexed_rows(demo_base, None, database, first=3)
+    assert first.rows is not None and len(first.rows) == 3
+    rest = first.rest()
+    assert [row.path for row in first.rows + rest] == [row.path for row in listing]
+    assert _listing(first.rows + rest) == _listing(listing)
+    assert rest[-1].path == newcomer and first.rest() == []  # decoded once
+    os.utime(newcomer)  # now the newest of all: shown first
+    first = indexed_rows(demo_base, None, database, first=3)
+    assert first.rows is not None and first.rows[0].path == newcomer and len(first.rows) == 4
+    assert [row.path for row in first.rows + first.rest()] == [
+        row.path for row in list_sessions(demo_base, None)
+    ]
+
+
+def test_rows_read_ahead_are_taken_once_and_only_for_their_scope(
+    tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with CatalogIndex.open() as index:
+        update_index(index, demo_base, None)
+    ahead = RowsAhead.start(demo_base, None)
+    assert ahead.wait(30)
+    assert ahead.take(demo_base, "/home/ada/p") is None  # another scope: read it there
+    assert ahead.take(tmp_path, None) is None
+    taken = ahead.take(demo_base, None)
+    assert taken is not None and taken.rows is not None
+    rows = taken.rows + taken.rest()
+    assert len(taken.rows) <= FIRST_ROWS and _listing(rows) == _listing(
+        list_sessions(demo_base, None)
+    )
+    assert ahead.take(demo_base, None) is None  # taken: a later scan reads the index again
+
+
+def test_a_bug_reading_ahead_leaves_the_rows_to_the_picker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ink_tui.catalog.index.listing as listing
+    from ink_tui.catalog.index.ahead import RowsAhead
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(listing, "indexed_rows", boom)
+    ahead = RowsAhead.start(tmp_path, None)
+    assert ahead.wait(30)
+    assert ahead.take(tmp_path, None) is None

@@ -119,7 +119,7 @@ def test_the_command_line_logs_an_internal_error(
     import ink_tui.cli as cli
 
     monkeypatch.delenv("INK_TUI_DEBUG", raising=False)
-    monkeypatch.setattr(cli, "run_app", _boom)
+    monkeypatch.setattr("ink_tui.launch.run_app", _boom)  # what main() runs for the app
     assert cli.main([]) != 0
     err = capsys.readouterr().err
     assert "internal error" in err and "TypeError: boom" in err

@@ -8,66 +8,136 @@ say why (one line) and the caller lists sessions by scanning the files, as witho
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
-from ink_tui.catalog.index.update import IndexReport, Progress, load_rows, update_index
-from ink_tui.catalog.row import SessionSummary
+import orjson
+
+from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text, path_key
+from ink_tui.catalog.index.update import IndexReport, Progress, update_index
+from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import SUFFIX, project_folders
 from ink_tui.catalog.summary import summarize_file
 
 __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
 
+_Stored = tuple[str, str]  # a file's path and its picker row (JSON), as the index holds them
+
 
 @dataclass(slots=True)
 class IndexedRows:
-    """Rows from the index (``None`` when it could not be used, with ``notice`` saying why)."""
+    """Rows from the index (``None`` when it could not be used, with ``notice`` saying why).
+
+    From :func:`indexed_rows` with ``first``, ``rows`` are the newest ones and :meth:`rest`
+    gives the others, in listing order after them."""
 
     rows: list[SessionSummary] | None
     notice: str | None = None
     report: IndexReport | None = None
+    later: list[_Stored] = field(default_factory=list)  # not decoded yet, newest first
+    spill: list[SessionSummary] = field(default_factory=list)  # read, but older than ``rows``
+
+    def rest(self) -> list[SessionSummary]:
+        """The rows after ``rows`` (decoded now), newest first."""
+        rows = _decoded(self.later) + self.spill
+        rows.sort(key=_order, reverse=True)
+        self.later, self.spill = [], []
+        return rows
+
+
+def _order(row: SessionSummary) -> tuple[float, str, str]:
+    """The listing order (newest file mtime first, as :func:`ink_tui.catalog.scan.iter_summaries`),
+    reversed."""
+    return (row.mtime, row.file_name, row.project_folder)
+
+
+def _loads(text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # a lone surrogate, which Python's encoder escapes
+        return json.loads(text)
+
+
+def _decoded(stored: Iterable[_Stored]) -> list[SessionSummary]:
+    """The rows of ``stored``; a row this version cannot read is read from its file."""
+    rows: list[SessionSummary] = []
+    for path, text in stored:
+        try:
+            rows.append(row_from_index(_loads(text)))
+        except (KeyError, TypeError, ValueError):  # the next update rewrites it
+            rows.append(summarize_file(Path(path)))
+    return rows
 
 
 def _folders(base_dir: Path, cwd: str | None) -> list[str] | None:
     return None if cwd is None else [folder.name for folder in project_folders(base_dir, cwd)]
 
 
-def indexed_rows(base_dir: Path, cwd: str | None, index_path: Path | None = None) -> IndexedRows:
+def _stored_rows(index: CatalogIndex, folders: list[str] | None) -> list[_Stored]:
+    """Every row of ``folders`` (all when None), newest file first, as stored (one query: the
+    database sorts them; only the rows shown first are decoded at once)."""
+    query = "SELECT path, row FROM files"
+    parameters: list[str] = []
+    if folders is not None:
+        parameters = [db_text(name) for name in folders]
+        query += f" WHERE project IN ({','.join('?' * len(parameters))})"
+    rows = index.connection.execute(query + " ORDER BY mtime_ns DESC", parameters).fetchall()
+    return [(os.fsdecode(path), text) for path, text in rows]
+
+
+def indexed_rows(
+    base_dir: Path, cwd: str | None, index_path: Path | None = None, *, first: int | None = None
+) -> IndexedRows:
     """The rows of ``cwd``'s project (every project when None), newest first, as the index holds
     them: no session file is read, except those the index does not know yet (a new session, or
     an index filled only in part), which are read as the listing reads them. ``rows`` is empty
-    when the index knows none of them (the caller lists from the files, batch by batch)."""
+    when the index knows none of them (the caller lists from the files, batch by batch).
+
+    With ``first``, only the newest ``first`` rows the index holds are decoded now (decoding is
+    most of the cost, and a screenful is what is shown first); :meth:`IndexedRows.rest` decodes
+    the others."""
     try:
         with CatalogIndex.open(index_path) as index:
-            known = {row.path: row for row in load_rows(index, _folders(base_dir, cwd))}
+            stored = _stored_rows(index, _folders(base_dir, cwd))
             notice = index.notice
     except IndexUnavailable as error:
         return IndexedRows(None, str(error))
     except sqlite3.Error as error:
         return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
-    if not known:
+    if not stored:
         return IndexedRows([], notice)
     present = _present(project_folders(base_dir, cwd))
-    rows = [row for path, row in known.items() if path in present]
-    rows += [summarize_file(path) for path in present if path not in known]
-    rows.sort(key=lambda row: (row.mtime, row.file_name, row.project_folder), reverse=True)
-    return IndexedRows(rows, notice)
+    known = [(path, text) for path, text in stored if path in present]
+    count = len(known) if first is None else first
+    decoded = _decoded(known[:count])
+    unknown = present.difference(path for path, _ in known)
+    rows = decoded + [summarize_file(Path(path)) for path in unknown]
+    rows.sort(key=_order, reverse=True)
+    later = known[count:]
+    if not later or not decoded:
+        return IndexedRows(rows, notice)
+    oldest = min(_order(row) for row in decoded)  # every row of ``later`` is older than this one
+    shown = [row for row in rows if _order(row) >= oldest]
+    spill = [row for row in rows if _order(row) < oldest]
+    return IndexedRows(shown, notice, later=later, spill=spill)
 
 
-def _present(folders: list[Path]) -> set[Path]:
+def _present(folders: list[Path]) -> set[str]:
     """The session files of ``folders``, from their directory entries alone: no ``stat`` per
     file (in a worker each system call waits for the GIL again, behind a busy event loop)."""
-    found: set[Path] = set()
+    found: set[str] = set()
     for folder in folders:
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     if entry.name.endswith(SUFFIX) and entry.is_file():
-                        found.add(Path(entry.path))
+                        found.add(entry.path)
         except OSError:
             continue
     return found
@@ -85,7 +155,8 @@ def refreshed_rows(
     try:
         with CatalogIndex.open(index_path) as index:
             report = update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
-            rows = load_rows(index, _folders(base_dir, cwd))
+            rows = _decoded(_stored_rows(index, _folders(base_dir, cwd)))
+            rows.sort(key=_order, reverse=True)
             return IndexedRows(rows, index.notice, report)
     except IndexUnavailable as error:
         return IndexedRows(None, str(error))

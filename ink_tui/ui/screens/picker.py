@@ -8,7 +8,7 @@ session. Nothing here reads a file on the event loop.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from textual import on
 from textual.actions import SkipAction
@@ -32,6 +32,10 @@ from ink_tui.ui.widgets.row_source import (
     SessionRowSource,
 )
 from ink_tui.ui.widgets.session_list import SessionList
+
+if TYPE_CHECKING:
+    from ink_tui.catalog.index.ahead import RowsAhead
+    from ink_tui.catalog.index.listing import IndexedRows
 
 __all__ = ["PickerScreen"]
 
@@ -73,8 +77,11 @@ class PickerScreen(Screen[None]):
         Binding("K", "scroll_preview(-1)", "Scroll the preview up", show=False),
     ]
 
-    def __init__(self, sessions_dir: Path, cwd: str) -> None:
+    def __init__(
+        self, sessions_dir: Path, cwd: str, *, rows_ahead: RowsAhead | None = None
+    ) -> None:
         super().__init__()
+        self.rows_ahead = rows_ahead
         self.sessions_dir = Path(sessions_dir)
         self.cwd = cwd
         self.project_dir = project_dir(self.sessions_dir, cwd)
@@ -96,7 +103,7 @@ class PickerScreen(Screen[None]):
             yield SessionPreview(id="preview")
         yield Static(id="picker-note")
         yield Footer()
-        yield SessionRowSource(self.sessions_dir, self.cwd)
+        yield SessionRowSource(self.sessions_dir, self.cwd, self.rows_ahead)
 
     def on_mount(self) -> None:
         self.query_one(SessionPreview).display = False
@@ -118,7 +125,30 @@ class PickerScreen(Screen[None]):
             self.scanning = True
             self._cache[self.all_projects] = []
             table.set_summaries([], show_project=self.all_projects)
-            self.query_one(SessionRowSource).scan(self.all_projects, self._generation)
+            source = self.query_one(SessionRowSource)
+            first = source.rows_at_hand(self.all_projects)  # read while the app was loading
+            if first is not None and first.rows:
+                # Shown once the app has started, in its first frame: put in the table now,
+                # while Textual mounts and lays out the screen, they would be drawn for nothing.
+                self.app.call_later(self._show_first, first, self.all_projects, self._generation)
+            else:
+                source.scan(self.all_projects, self._generation, first)
+        self._update_status()
+
+    def _show_first(self, first: IndexedRows, all_projects: bool, generation: int) -> None:
+        """The first rows, read ahead of the app; the worker adds the rest once they are drawn
+        (:meth:`SessionList.signal_drawn`), then brings the index up to date."""
+        if generation != self._generation:  # the scope changed meanwhile: read it again later
+            self._cache.pop(all_projects, None)
+            return
+        rows = list(first.rows or [])
+        self._cache[all_projects] = rows
+        table = self.query_one(SessionList)
+        table.set_summaries(rows, show_project=all_projects)
+        source = self.query_one(SessionRowSource)
+        source.painted.clear()
+        table.signal_drawn(source.painted)
+        source.scan(all_projects, generation, first)
         self._update_status()
 
     @on(RowsFound)
@@ -129,7 +159,7 @@ class PickerScreen(Screen[None]):
         if message.whole:
             self._cache[self.all_projects] = list(message.summaries)
             table.update_summaries(message.summaries, show_project=self.all_projects)
-            self.call_after_refresh(self.query_one(SessionRowSource).painted.set)
+            table.signal_drawn(self.query_one(SessionRowSource).painted)
         else:
             self._cache[self.all_projects].extend(message.summaries)
             if message.summaries:

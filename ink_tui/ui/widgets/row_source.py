@@ -3,9 +3,12 @@
 :class:`SessionRowSource` is a part of the picker with nothing to show: its thread workers read
 rows and post them as messages, which bubble to the screen. Nothing here touches a widget.
 
-- :meth:`SessionRowSource.scan`: the rows the index holds (no session file read), else the rows
-  read from the files in batches as without an index; then the index brought up to date
-  (progress posted as it goes) and every row posted again, to be updated in place.
+- :meth:`SessionRowSource.scan`: the rows the index holds (no session file read; the newest
+  screenful first, the rest once it is drawn), else the rows read from the files in batches as
+  without an index; then the index brought up to date (progress posted as it goes) and every
+  row posted again, to be updated in place. At start-up the first rows were read already, while
+  the app was imported (:class:`ink_tui.catalog.index.ahead.RowsAhead`): the screen shows them
+  in its first frame (:meth:`SessionRowSource.rows_at_hand`) and the scan goes on from there.
 - :meth:`SessionRowSource.restat`: the periodic check: through the index when it is usable
   (only changed files are read), else by ``stat`` and a re-read of the files that changed.
 """
@@ -26,6 +29,7 @@ from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
+from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
 from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
 from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
@@ -34,7 +38,7 @@ __all__ = ["IndexNotice", "IndexProgress", "RowsFound", "RowsRefreshed", "Sessio
 
 _BATCH: Final = 50
 _BATCH_SECONDS: Final = 0.05
-_FIRST_ROWS: Final = 80  # rows posted first: more than a screenful
+_AHEAD_WAIT: Final = 10.0  # seconds the worker waits for rows being read ahead, at most
 _ROWS_PER_POST: Final = 400
 _PAINT_WAIT: Final = 1.0  # seconds the worker waits at most for the first rows' paint
 
@@ -103,24 +107,43 @@ class SessionRowSource(Widget):
 
     DEFAULT_CSS = "SessionRowSource { display: none; }"
 
-    def __init__(self, sessions_dir: Path, cwd: str) -> None:
+    def __init__(self, sessions_dir: Path, cwd: str, ahead: RowsAhead | None = None) -> None:
         super().__init__()
         self.sessions_dir = sessions_dir
         self.cwd = cwd
+        self.ahead = ahead
         self.project_dir = project_dir(sessions_dir, cwd)
         self.index_usable = True
         self.painted = threading.Event()  # set by the picker once the first rows are painted
 
+    def rows_at_hand(self, all_projects: bool) -> IndexedRows | None:
+        """The scope's first rows if they were read ahead (:class:`RowsAhead`) and are here
+        now: never waits (the screen shows them in its first frame)."""
+        cwd = None if all_projects else self.cwd
+        return None if self.ahead is None else self.ahead.take(self.sessions_dir, cwd)
+
+    def _first_rows(self, cwd: str | None) -> IndexedRows:
+        """The rows being read ahead (waiting for them), else the rows the index holds now."""
+        ahead = None
+        if self.ahead is not None:
+            ahead = self.ahead.take(self.sessions_dir, cwd, wait=_AHEAD_WAIT)
+        if ahead is not None:
+            return ahead
+        return _guarded(lambda: indexed_rows(self.sessions_dir, cwd, first=FIRST_ROWS))
+
     @work(thread=True, exclusive=True, group="scan")
-    def scan(self, all_projects: bool, generation: int) -> None:
-        """Rows from the index at once (else from the files), then the index brought up to date."""
+    def scan(self, all_projects: bool, generation: int, shown: IndexedRows | None = None) -> None:
+        """Rows from the index at once (else from the files), then the index brought up to date.
+
+        ``shown``: the first rows, already in the table (read ahead of the app); else they are
+        read here."""
         worker = get_current_worker()
         cwd = None if all_projects else self.cwd
-        first = _guarded(lambda: indexed_rows(self.sessions_dir, cwd))
+        first = self._first_rows(cwd) if shown is None else shown
         if first.notice is not None:
             self.post_message(IndexNotice(first.notice))
         if first.rows:
-            self._post_in_parts(first.rows, generation)
+            self._post_in_parts(first, generation, shown=shown is not None)
         else:
             self._scan_files(cwd, generation)
         if first.rows is None or worker.is_cancelled:
@@ -145,15 +168,17 @@ class SessionRowSource(Widget):
             RowsFound(generation, fresh.rows or [], done=True, whole=bool(fresh.rows))
         )
 
-    def _post_in_parts(self, rows: list[SessionSummary], generation: int) -> None:
-        """A screenful first, and nothing more until it is painted (the rest would be added
-        to the table before the first paint, and a thread competing for the GIL slows the
-        paint down); then the rest in batches."""
-        self.painted.clear()
-        self.post_message(RowsFound(generation, rows[:_FIRST_ROWS], whole=True))
+    def _post_in_parts(self, first: IndexedRows, generation: int, *, shown: bool) -> None:
+        """A screenful first (unless ``shown`` already), and nothing more until it is painted
+        (the rest would be added to the table before the first paint, and a thread competing
+        for the GIL slows the paint down); then the rest, decoded only now, in batches."""
+        if not shown:
+            self.painted.clear()
+            self.post_message(RowsFound(generation, first.rows or [], whole=True))
         self.painted.wait(_PAINT_WAIT)  # rows posted meanwhile would be added before the paint
-        for start in range(_FIRST_ROWS, len(rows), _ROWS_PER_POST):
-            self.post_message(RowsFound(generation, rows[start : start + _ROWS_PER_POST]))
+        rest = first.rest()
+        for start in range(0, len(rest), _ROWS_PER_POST):
+            self.post_message(RowsFound(generation, rest[start : start + _ROWS_PER_POST]))
 
     def _scan_files(self, cwd: str | None, generation: int) -> None:
         """Rows read from the session files, in batches (no index yet, or none usable)."""

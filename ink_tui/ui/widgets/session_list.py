@@ -10,6 +10,7 @@ important columns go first (size, model, branches, project), then the title shri
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
@@ -19,6 +20,8 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.fuzzy import Matcher
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from ink_tui.catalog import SessionSummary
@@ -81,6 +84,7 @@ class SessionList(DataTable):
         self.query_text = ""
         self.shown: list[SessionSummary] = []  # the rows, in table order
         self._layout: tuple[int, frozenset[str]] = (0, frozenset())
+        self._drawn: threading.Event | None = None
 
     # -- content -----------------------------------------------------------------------------
 
@@ -167,6 +171,18 @@ class SessionList(DataTable):
 
     def _now(self) -> float:
         return app_now(self)
+
+    def signal_drawn(self, event: threading.Event) -> None:
+        """Set ``event`` once rows are drawn: after the next frame that holds them is rendered
+        (an idle screen is not enough: rows just added are laid out and drawn a frame later)."""
+        self._drawn = event
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = super().render_lines(crop)
+        if self._drawn is not None and self.row_count:
+            self.call_later(self._drawn.set)  # once this frame is written, not halfway through
+            self._drawn = None
+        return lines
 
     # -- building rows -----------------------------------------------------------------------
 
