@@ -58,6 +58,15 @@ async def test_starting_to_follow_reads_nothing_on_the_event_loop(
 
         screen = await wait_for(pilot, loaded, "the session view")
         monkeypatch.setattr(Path, "open", opening)
+        real_open = os.open
+
+        def os_opening(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            reading = not flags & (os.O_WRONLY | os.O_RDWR)  # the test's writer writes on it
+            if reading and _on_the_loop() and Path(path) == writer.path:  # as open_regular does
+                on_loop.append(f"os.open {path}")
+            return real_open(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", os_opening)
         await pilot.press("f")
         await wait_for(pilot, lambda: screen.live.following, "following")
         writer.append_message({"role": "user", "content": "a new prompt"})

@@ -41,7 +41,7 @@ def test_a_file_that_cannot_be_opened_any_more_asks_for_a_reload(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tail = _tail(tmp_path)
-    monkeypatch.setattr(Path, "open", _denied)  # made unreadable after its stat
+    monkeypatch.setattr(tail_module, "open_regular", _denied)  # made unreadable after its stat
     update = tail.poll()
     assert update.reset == "the file cannot be read (Permission denied)"
     assert not update.entries
@@ -74,6 +74,6 @@ def test_after_a_read_error_that_passed_the_tail_reads_on(
 ) -> None:
     tail = _tail(tmp_path)
     with monkeypatch.context() as patch:
-        patch.setattr(Path, "open", _denied)
+        patch.setattr(tail_module, "open_regular", _denied)
         assert tail.poll().reset is not None
     assert [entry.id for entry in tail.poll().entries] == ["ffff000011112222"]
