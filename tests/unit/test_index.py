@@ -96,7 +96,6 @@ def test_an_unchanged_file_is_not_read_again(
             raise AssertionError("an unchanged file was read")
 
         monkeypatch.setattr(filescan, "scan_file", refuse)
-        monkeypatch.setattr("ink_tui.catalog.index.update.scan_file", refuse)
         report = update_index(index, demo_base, None)
         assert report.unchanged == report.files and report.bytes_read == 0
 

@@ -24,21 +24,15 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ink_tui.catalog.index.filescan import (
-    EntryRow,
-    FileScan,
-    Resume,
-    fingerprint,
-    new_summary,
-    scan_file,
-)
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
 from ink_tui.catalog.scan import project_folders, session_files
-from ink_tui.catalog.textpieces import cjk_grams, pack_text, unpack_text
 from ink_tui.session.files import open_regular
+
+if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
+    from ink_tui.catalog.index.filescan import EntryRow, FileScan
 
 __all__ = ["IndexReport", "Progress", "load_rows", "update_index"]
 
@@ -95,11 +89,10 @@ class _Known:
     inode: int
     indexed_to: int
     fingerprint: bytes
-    scan: str | None
 
 
 def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, _Known]:
-    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, scan FROM files"
+    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint FROM files"
     connection = index.connection
     if folders is None:
         rows = connection.execute(query).fetchall()
@@ -111,6 +104,8 @@ def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes,
 
 
 def _entries_before(index: CatalogIndex, file_id: int, offset: int) -> list[EntryRow]:
+    from ink_tui.catalog.index.filescan import EntryRow
+
     rows = index.connection.execute(
         f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE file_id = ? AND offset < ? ORDER BY seq",
         (file_id, offset),
@@ -118,19 +113,28 @@ def _entries_before(index: CatalogIndex, file_id: int, offset: int) -> list[Entr
     return [EntryRow(*row) for row in rows]
 
 
+def _scan_state(index: CatalogIndex, file_id: int) -> str | None:
+    """The scan state kept for a file (read only for a file that grew)."""
+    found = index.connection.execute("SELECT scan FROM files WHERE id = ?", (file_id,)).fetchone()
+    return None if found is None else found[0]
+
+
 def _read(index: CatalogIndex, path: Path, known: _Known | None) -> tuple[FileScan, os.stat_result]:
+    from ink_tui.catalog.index.filescan import Resume, fingerprint, new_summary, scan_file
+
     with open_regular(path) as stream:
         info = os.fstat(stream.fileno())
         resume: Resume | None = None
+        grown = known is not None and known.inode == info.st_ino and info.st_size > known.size
+        state = _scan_state(index, known.file_id) if known is not None and grown else None
+        # No state: Ink could not open it when it was indexed, so it is read again whole.
         if (
             known is not None
-            and known.scan is not None
-            and known.inode == info.st_ino
-            and info.st_size > known.size
+            and state is not None
             and fingerprint(stream, known.indexed_to) == known.fingerprint
         ):
             entries = _entries_before(index, known.file_id, known.indexed_to)
-            resume = Resume(known.indexed_to, json.loads(known.scan), entries)
+            resume = Resume(known.indexed_to, json.loads(state), entries)
         return scan_file(path, stream, new_summary(path, info), resume), info
 
 
@@ -145,6 +149,8 @@ def _same_row(index: CatalogIndex, path: Path, known: _Known | None) -> bool:
 
 def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
     """Remove a file's entries and texts at or after ``from_offset``."""
+    from ink_tui.catalog.textpieces import cjk_grams, unpack_text
+
     connection = index.connection
     doomed = connection.execute(
         "SELECT t.rowid, t.body, t.role, f.project FROM texts t JOIN files f ON f.id = t.file_id "
@@ -173,6 +179,8 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
 def _store(
     index: CatalogIndex, path: Path, known: _Known | None, found: FileScan, info: os.stat_result
 ) -> None:
+    from ink_tui.catalog.textpieces import pack_text
+
     connection = index.connection
     values = (
         db_text(path.parent.name),
