@@ -21,7 +21,7 @@ from ink_tui.logs import unforeseen
 from ink_tui.paths import sessions_dir
 from ink_tui.session import SessionError, build_context, open_session, report_session
 from ink_tui.session.repair import apply_torn_repair, plan_continuation
-from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+from ink_tui.session.writer import ConcurrentWriteError, RecordNotWrittenError, SessionWriter
 
 __all__ = ["main"]
 
@@ -220,7 +220,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _first_positional(arguments) in SUBCOMMANDS:
             return _run_subcommand(arguments, SafeOutput(sys.stdout))
         return run_app(arguments)
-    except (CliError, ResolveError, LaunchError, ConcurrentWriteError, IndexCommandError) as error:
+    except (
+        CliError,
+        ResolveError,
+        LaunchError,
+        ConcurrentWriteError,
+        RecordNotWrittenError,
+        IndexCommandError,
+    ) as error:
         _error_line(str(error))
         return EXIT_FAILED
     except BrokenPipeError:  # pragma: no cover - `ink-tui list | head`
