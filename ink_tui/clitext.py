@@ -21,7 +21,12 @@ from ink_tui.session import Context, SessionReport
 from ink_tui.session.context import unframe_summary
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.pairing import shown_id
-from ink_tui.session.repair import Continuation, TornRepair
+from ink_tui.session.repair import (
+    Continuation,
+    TornRepair,
+    complete_record_problem,
+    cut_complete_final_line,
+)
 from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.session.tree import leaves
 
@@ -219,7 +224,14 @@ def check_verdict(report: SessionReport) -> tuple[int, str]:
     if not continuation.ok:
         return 2, f"not repairable: {continuation.problem}"
     if continuation.repairs:
-        return 1, "repairable with `ink-tui repair`: " + "; ".join(would_repair(continuation))
+        steps = "; ".join(would_repair(continuation))
+        complete = cut_complete_final_line(report.session, continuation.torn)
+        if complete is not None:
+            return 1, (
+                f"repairable with `ink-tui repair --force` ({complete_record_problem(complete)}): "
+                + steps
+            )
+        return 1, "repairable with `ink-tui repair`: " + steps
     return 0, "ok: Ink opens and continues it as it is"
 
 
@@ -232,7 +244,11 @@ def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str 
     if torn is not None:
         if torn.action == "truncated":
             where = f"byte {torn.offset}" + (f" (line {torn.line})" if torn.line else "")
-            detail = f"truncate the file at {where}" if dry_run else f"truncated at {where}"
+            detail = (
+                f"truncate the file at {where}, keeping the bytes cut in a backup beside it"
+                if dry_run
+                else f"truncated at {where}"
+            )
         else:
             detail = "append a newline" if dry_run else "appended a newline"
         torn_line = f"{_would_mend(torn) if dry_run else torn.note}: {detail}"
