@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,7 +68,13 @@ class KillRun:
     seconds: float = 0.0
 
 
-def run_kills(folder: Path, kills: int, seed: int, sizes: Sizes = SMALL) -> KillRun:
+def run_kills(
+    folder: Path,
+    kills: int,
+    seed: int,
+    sizes: Sizes = SMALL,
+    progress: Callable[[KillRun], None] | None = None,
+) -> KillRun:
     """SIGKILL ``kills`` writer processes at random moments, checking the file after each."""
     started = time.monotonic()
     torture = _KillTorture(folder, KillRun(seed, sizes))
@@ -76,7 +82,11 @@ def run_kills(folder: Path, kills: int, seed: int, sizes: Sizes = SMALL) -> Kill
         attempts = 0
         while torture.run.kills < kills and attempts < 3 * kills + 10:
             attempts += 1
+            before = torture.run.kills
             torture.one_writer()
+            torture.run.seconds = time.monotonic() - started
+            if progress is not None and torture.run.kills != before:
+                progress(torture.run)
         for _, session in torture.files.values():
             torture.run.final_appends += _append_reopens_clean(session, torture.run.figures)
     torture.run.seconds = time.monotonic() - started
@@ -100,16 +110,25 @@ class _KillTorture:
         path = grow_session(self.project, target, self.rng.getrandbits(32))
         return path, open_session(path, warn=None)
 
+    def _most(self, target: int) -> tuple[int, int]:
+        """The most a writer appends to a file of size class ``target`` and its biggest tool
+        output: about the file's own size (16 KB at least), so a small file stays small."""
+        most = min(self.run.sizes.budget, max(target, 16 * KB))
+        return most, min(self.run.sizes.big, 2 * most)
+
     def one_writer(self) -> None:
         """A writer appends to one of the files (or creates a new session) and is killed."""
         rng, sizes, figures = self.rng, self.run.sizes, self.run.figures
         kind = rng.choice(WRITERS)
         seed = rng.getrandbits(32)
-        budget = int(2 ** rng.uniform(8, math.log2(sizes.budget)))
-        numbers = (seed, budget, sizes.big)
+        new_session = rng.random() < NEW_SESSIONS  # the first records of a new session
+        target = min(sizes.files) if new_session else rng.choice(sizes.files)
+        most, big = self._most(target)
+        budget = int(2 ** rng.uniform(8, math.log2(most)))
+        numbers = (seed, budget, big)
         started = time.monotonic()
-        if rng.random() < NEW_SESSIONS:  # the first records of a new session
-            path, written = dry_new_stream(kind, self.project, seed, budget=budget, big=sizes.big)
+        if new_session:
+            path, written = dry_new_stream(kind, self.project, seed, budget=budget, big=big)
             self._kill(kind, self.project, numbers, time.monotonic() - started)
             session = check_new_session_crash(
                 path, written, figures, index=self.index, base=self.base
@@ -119,12 +138,11 @@ class _KillTorture:
                 self.files[smallest][0].unlink()
                 self.files[smallest] = (path, session)
             return
-        target = rng.choice(sizes.files)
         path, before = self.files[target]
-        if before.size > 2 * target + 2 * sizes.budget:  # grown too far: a new one
+        if before.size > 2 * target + 2 * most:  # grown out of its class: a new one
             path.unlink()
             path, before = self.files[target] = self._fresh(target)
-        written = dry_stream(kind, before, seed, budget=budget, big=sizes.big)
+        written = dry_stream(kind, before, seed, budget=budget, big=big)
         self._kill(kind, path, numbers, time.monotonic() - started)
         repaired = check_crash(path, before, written, figures, index=self.index, base=self.base)
         self.files[target] = (path, repaired) if repaired else self._fresh(target)
@@ -200,11 +218,12 @@ def report(run: KillRun, cuts: int, cut_figures: Figures | None, seconds: float)
         f" raw Ink-like writer {run.by_writer['raw']:,}); {run.finished_first} more writers "
         "finished before their kill (checked, not counted)",
         f"  file sizes       {human_size(min(sizes))} .. {human_size(max(sizes))} at the kills "
-        f"(files grown from {classes})",
+        f"(files grown from {classes}): {_histogram(sizes)}",
         f"  new sessions     {sum(f.new_sessions.values())} writers creating one: "
         f"{f.new_sessions['created']} created, {f.new_sessions['not created']} not yet, "
-        f"{f.new_sessions['torn header']} torn headers (open refuses them in one line), "
-        f"{f.new_sessions['header without newline']} headers without newline",
+        f"{f.new_sessions['empty']} empty (killed between create and write), "
+        f"{f.new_sessions['torn header']} torn headers (open refuses both in one line, as "
+        f"Ink's does), {f.new_sessions['header without newline']} headers without newline",
         f"  torn tails       {f.torn_tails} partial last records, {f.unterminated} whole records "
         "missing only their newline",
         f"  reader crashes   {f.reader_crashes}",
@@ -235,6 +254,27 @@ def report(run: KillRun, cuts: int, cut_figures: Figures | None, seconds: float)
     return "\n".join(lines)
 
 
+def _histogram(sizes: list[int]) -> str:
+    bounds = (16 * KB, 256 * KB, 4 * MB, 32 * MB)
+    counts = [sum(1 for size in sizes if size < bound) for bound in bounds]
+    parts = [f"{counts[0]} under {human_size(bounds[0])}"]
+    parts += [
+        f"{counts[n] - counts[n - 1]} under {human_size(bounds[n])}" for n in range(1, len(bounds))
+    ]
+    parts.append(f"{len(sizes) - counts[-1]} from {human_size(bounds[-1])}")
+    return ", ".join(parts)
+
+
+def _progress(run: KillRun) -> None:
+    if run.kills % 50 == 0:
+        f = run.figures
+        print(
+            f"  ... {run.kills} kills, {run.seconds:.0f} s, failures {len(f.failures)}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=1000)
@@ -246,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"seed {seed}", flush=True)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="ink-torture-") as folder:
-        run = run_kills(Path(folder) / "kills", args.kills, seed, SMALL if args.small else FULL)
+        sizes = SMALL if args.small else FULL
+        run = run_kills(Path(folder) / "kills", args.kills, seed, sizes, _progress)
         cuts, cut_figures = 0, None
         if not args.no_cuts:
             cut_figures = Figures()

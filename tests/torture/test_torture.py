@@ -68,6 +68,7 @@ def test_a_power_cut_at_every_byte_of_the_last_record(tmp_path: Path, cut: Cut) 
         if not cut[2]:
             new = figures.new_sessions
             assert new["header without newline"] == 1 and new["torn header"] > 1
+            assert new["empty"] == 1  # the cut at byte 0: created, nothing written yet
             assert figures.reopened_clean == new["created"] > 1
         return
     assert figures.reopened_clean == offsets  # repaired, then clean, at every offset

@@ -42,7 +42,7 @@ def check_new_session_crash(
         figures.fail(f"{path.name}: the new file is not what was written")
         return None
     if len(data) < header_end - 1:  # the header is torn: Ink's open() refuses the file
-        figures.new_sessions["torn header"] += 1
+        figures.new_sessions["torn header" if data else "empty"] += 1
         _check_refused(path, figures, index, base)
         path.unlink()
         return None
