@@ -36,6 +36,7 @@ ONE_LINE_ERRORS = (
     ("ink_tui.catalog.scan", "ResolveError"),
     ("ink_tui.launch", "LaunchError"),
     ("ink_tui.session.writer", "ConcurrentWriteError"),
+    ("ink_tui.session.writer", "RecordNotWrittenError"),
     ("ink_tui.clisearch", "IndexCommandError"),
 )
 """The other failures said in one line, by module: a module a command never imported cannot have
@@ -97,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     repair = commands.add_parser("repair", help="fix what check reports as fixable")
     repair.add_argument("session", metavar="SESSION")
     repair.add_argument("--dry-run", action="store_true", help="say what would be done")
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="also cut a complete final record that fails Ink's checks (from a newer Ink?)",
+    )
     for command in (listing, context, check, repair, *add_commands(commands)):
         _global_options(command, after_command=True)
     return parser
@@ -172,7 +178,12 @@ def cmd_check(args: argparse.Namespace, out: SafeOutput) -> int:
 
 def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.session import SessionError, open_session, report_session
-    from ink_tui.session.repair import apply_torn_repair, plan_continuation
+    from ink_tui.session.repair import (
+        apply_torn_repair,
+        complete_record_problem,
+        cut_complete_final_line,
+        plan_continuation,
+    )
     from ink_tui.session.writer import SessionWriter
 
     path = _resolve(args, args.session)
@@ -188,16 +199,25 @@ def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
     if plan.torn is None and not plan.appended:
         out.write(f"{path}: nothing to repair\n")
         return EXIT_OK
+    complete = cut_complete_final_line(session, plan.torn)
+    if complete is not None and not args.force:
+        raise CliError(
+            f"{path}: not repaired, nothing was written: {complete_record_problem(complete)}; "
+            "`ink-tui repair --force` cuts it, keeping a copy beside the session"
+        )
     torn_line, closing_line = repair_steps(plan, dry_run=args.dry_run)
     if args.dry_run:
         for line in (torn_line, closing_line):
             if line is not None:
                 out.write(line + "\n")
-        out.write(f"{path}: dry run, nothing was written (`ink-tui repair` does the above)\n")
+        again = "ink-tui repair --force" if complete is not None else "ink-tui repair"
+        out.write(f"{path}: dry run, nothing was written (`{again}` does the above)\n")
         return EXIT_OK
     if plan.torn is not None and torn_line is not None:
-        apply_torn_repair(session, plan.torn)
+        backup = apply_torn_repair(session, plan.torn)
         out.write(torn_line + "\n")
+        if backup is not None:
+            out.write(f"the {plan.torn.bytes} bytes cut are kept in {backup}\n")
     if plan.appended and closing_line is not None:
         writer = SessionWriter.for_session(open_session(path, warn=None))
         for message in plan.appended:

@@ -217,11 +217,20 @@ def would_repair(plan: Continuation) -> list[str]:
 
 def check_verdict(report: SessionReport) -> tuple[int, str]:
     """``(exit code, verdict)``: 0 continuable as is, 1 repairable, 2 not safely repairable."""
+    from ink_tui.session.repair import complete_record_problem, cut_complete_final_line
+
     continuation = report.continuation
     if not continuation.ok:
         return 2, f"not repairable: {continuation.problem}"
     if continuation.repairs:
-        return 1, "repairable with `ink-tui repair`: " + "; ".join(would_repair(continuation))
+        steps = "; ".join(would_repair(continuation))
+        complete = cut_complete_final_line(report.session, continuation.torn)
+        if complete is not None:
+            return 1, (
+                f"repairable with `ink-tui repair --force` ({complete_record_problem(complete)}): "
+                + steps
+            )
+        return 1, "repairable with `ink-tui repair`: " + steps
     return 0, "ok: Ink opens and continues it as it is"
 
 
@@ -234,7 +243,11 @@ def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str 
     if torn is not None:
         if torn.action == "truncated":
             where = f"byte {torn.offset}" + (f" (line {torn.line})" if torn.line else "")
-            detail = f"truncate the file at {where}" if dry_run else f"truncated at {where}"
+            detail = (
+                f"truncate the file at {where}, keeping the bytes cut in a backup beside it"
+                if dry_run
+                else f"truncated at {where}"
+            )
         else:
             detail = "append a newline" if dry_run else "appended a newline"
         torn_line = f"{_would_mend(torn) if dry_run else torn.note}: {detail}"

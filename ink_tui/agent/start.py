@@ -165,7 +165,7 @@ def load_chat(
         start.read_only = start.read_only or (
             f"the last line is a complete record that fails Ink's checks ({cut}; from a newer "
             "Ink?): continuing would cut it, so nothing is written; "
-            f"`ink-tui repair {path}` cuts it knowingly"
+            f"`ink-tui repair --force {path}` cuts it knowingly, keeping a copy beside it"
         )
     start.read_only = start.read_only or _leased(path) or _not_writable(path)
     return start

@@ -8,6 +8,11 @@
 - :func:`repair_session` carries the plan out: the only place, with the writer, that changes a
   session file.
 
+Whatever a repair cuts is first copied into a backup file beside the session
+(:func:`keep_cut_bytes`: ``<session>.jsonl.cut-<UTC time>``, mode 0600, never ``*.jsonl``, so
+no listing shows it). A *complete* final record that fails ``open()``'s checks (a type a newer
+Ink wrote, say) is cut only when asked to (``force``): Ink's repair would cut it silently.
+
 Current Ink's repair accepts every line its ``open()`` keeps (``position`` markers whatever their
 ``leafId``), so it never cuts a record ``open()`` read. Imp-era builds truncated at an earlier
 marker with an invalid ``leafId`` and lost the records after it; ink-tui follows current Ink.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,7 +36,9 @@ __all__ = [
     "Continuation",
     "TornRepair",
     "apply_torn_repair",
+    "complete_record_problem",
     "cut_complete_final_line",
+    "keep_cut_bytes",
     "launch_refusal",
     "plan_continuation",
     "plan_torn_repair",
@@ -85,6 +93,7 @@ class Continuation:
     appended: list[Message] = field(default_factory=list)
     compaction_boundary: int = 0
     torn: TornRepair | None = None
+    backup: Path | None = None  # where the bytes a repair cut were kept
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:
@@ -111,6 +120,14 @@ def cut_complete_final_line(session: SessionFile, repair: TornRepair | None) -> 
     if not session.ends_with_newline or dropped.reason.startswith("invalid JSON"):
         return None
     return dropped.reason
+
+
+def complete_record_problem(reason: str) -> str:
+    """Why a repair that is not forced leaves a complete final record alone."""
+    return (
+        f"the last line is a complete record that fails Ink's checks ({reason}; from a newer "
+        "Ink?): Ink's repair would cut it"
+    )
 
 
 def launch_refusal(header: dict[str, Any]) -> str | None:
@@ -165,9 +182,14 @@ def plan_continuation(session: SessionFile) -> Continuation:
     return result
 
 
-def apply_torn_repair(session: SessionFile, repair: TornRepair) -> None:
-    """Truncate or terminate, after checking nobody changed the file since it was read."""
-    fd = os.open(session.path, os.O_WRONLY | os.O_APPEND)
+def apply_torn_repair(session: SessionFile, repair: TornRepair) -> Path | None:
+    """Truncate or terminate, after checking nobody changed the file since it was read.
+
+    Before truncating, the bytes cut are kept in a backup file beside the session
+    (:func:`keep_cut_bytes`); returns its path (``None`` when nothing was cut). If the backup
+    cannot be written, nothing is cut.
+    """
+    fd = os.open(session.path, os.O_RDWR | os.O_APPEND)
     try:
         size = os.fstat(fd).st_size
         if size != session.size:
@@ -175,26 +197,85 @@ def apply_torn_repair(session: SessionFile, repair: TornRepair) -> None:
                 f"{session.path}: the file changed since it was read ({session.size} -> {size} "
                 "bytes); nothing was repaired"
             )
-        if repair.action == "truncated":
-            os.ftruncate(fd, repair.offset)
-        else:
+        if repair.action == "terminated":
             os.write(fd, b"\n")
+            return None
+        backup = keep_cut_bytes(session.path, _read_at(fd, repair.offset, size))
+        os.ftruncate(fd, repair.offset)
+        return backup
     finally:
         os.close(fd)
 
 
-def repair_session(path: Path) -> tuple[SessionFile, Continuation]:
+def _read_at(fd: int, offset: int, end: int) -> bytes:
+    chunks: list[bytes] = []
+    while offset < end:
+        chunk = os.pread(fd, min(end - offset, 1 << 24), offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+def keep_cut_bytes(path: Path, data: bytes, now: datetime | None = None) -> Path:
+    """Write ``data`` to a new ``<name>.cut-<UTC time>`` beside ``path`` (mode 0600, synced to
+    disk before the session is cut); returns its path. The name never ends in ``.jsonl``."""
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    stamp = moment.strftime("%Y%m%dT%H%M%S") + f"{moment.microsecond // 1000:03d}Z"
+    for attempt in range(1, 1000):
+        suffix = "" if attempt == 1 else f"-{attempt}"
+        backup = path.with_name(f"{path.name}.cut-{stamp}{suffix}")
+        try:
+            fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        try:
+            os.fchmod(fd, 0o600)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        except OSError:
+            os.close(fd)
+            backup.unlink(missing_ok=True)
+            raise
+        os.close(fd)
+        _sync_folder(backup.parent)
+        return backup
+    raise FileExistsError(f"{path}: no free name for a backup of the bytes cut")
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new file's name durable (best effort: not every system opens a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def repair_session(path: Path, *, force: bool = False) -> tuple[SessionFile, Continuation]:
     """Re-read ``path``, then repair its torn tail and close its dangling calls, as planned.
 
-    Returns the session as re-read after the repair and what was done. When the transcript is
-    not continuable, nothing is written and the continuation says why.
+    Returns the session as re-read after the repair and what was done (``backup``: where the
+    bytes cut were kept). When the transcript is not continuable, or (unless ``force``) the
+    repair would cut a complete record, nothing is written and the continuation says why.
     """
     session = open_session(path, warn=None)
     plan = plan_continuation(session)
     if not plan.ok:
         return session, plan
+    complete = cut_complete_final_line(session, plan.torn)
+    if complete is not None and not force:
+        return session, Continuation(ok=False, problem=complete_record_problem(complete))
     if plan.torn is not None:
-        apply_torn_repair(session, plan.torn)
+        plan.backup = apply_torn_repair(session, plan.torn)
         session = open_session(path, warn=None)
     if plan.appended:
         writer = SessionWriter.for_session(session)

@@ -7,10 +7,16 @@
 - In-memory state (leaf, known ids) changes only after a write succeeded.
 - Before each append the writer checks the file still has the size it left it at: if another
   process appended meanwhile, it raises :class:`ConcurrentWriteError` instead of writing blindly.
+- A write the system cuts short is followed by the rest, as Node's ``appendFileSync`` does. If
+  a write fails part-way (the disk is full, an I/O error) or stops making progress, the part
+  written is cut off again at once (the file goes back to its size before the write, exactly
+  what Ink's repair would do to that torn line; a file this writer was creating is removed) and
+  :class:`RecordNotWrittenError` says so.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import uuid
@@ -26,6 +32,7 @@ from ink_tui.session.tree import ModelRef
 
 __all__ = [
     "ConcurrentWriteError",
+    "RecordNotWrittenError",
     "SessionWriter",
     "WriteBlockedError",
     "new_entry_id",
@@ -42,6 +49,23 @@ class ConcurrentWriteError(RuntimeError):
 
 class WriteBlockedError(RuntimeError):
     """Ink's rule: after a failed initialisation, no later write is attempted."""
+
+
+class RecordNotWrittenError(OSError):
+    """A write failed part-way (disk full, an I/O error); what it wrote was cut off again,
+    unless the message says otherwise. ``errno`` is the failed write's, when it raised one."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _Stopped(Exception):
+    """``_write_all`` stopped after ``written`` bytes: ``cause`` raised, or no progress."""
+
+    def __init__(self, written: int, cause: OSError | None) -> None:
+        super().__init__(written, cause)
+        self.written = written
+        self.cause = cause
 
 
 def utc_timestamp(now: datetime | None = None) -> str:
@@ -229,7 +253,7 @@ class SessionWriter:
                     f"{self.path}: the file changed since it was read ({self._size} -> {size} "
                     "bytes); reload it before writing"
                 )
-            _write_all(fd, payload)
+            _write_or_undo(fd, self.path, payload, size, created=False)
         finally:
             os.close(fd)
         self._size += len(payload)
@@ -238,7 +262,7 @@ class SessionWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # private
         try:
-            _write_all(fd, payload)
+            _write_or_undo(fd, self.path, payload, 0, created=True)
         except OSError:
             self._failed = True
             raise
@@ -258,7 +282,68 @@ def _checked_model(model: ModelRef) -> Record:
 
 
 def _write_all(fd: int, payload: bytes) -> None:
+    """All of ``payload``: a short write is followed by the rest. Raises :class:`_Stopped`."""
     view = memoryview(payload)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
+    done = 0
+    try:
+        while done < len(payload):
+            count = os.write(fd, view[done:])
+            if count <= 0:
+                raise _Stopped(done, None)
+            done += count
+    except OSError as error:
+        raise _Stopped(done, error) from error
+
+
+def _write_or_undo(fd: int, path: Path, payload: bytes, before: int, *, created: bool) -> None:
+    """Write ``payload`` at the end of ``fd`` (``before`` bytes long); if that fails part-way,
+    cut what was written (remove a file just ``created``) and raise
+    :class:`RecordNotWrittenError`."""
+    try:
+        _write_all(fd, payload)
+    except (_Stopped, OSError) as failure:
+        written, cause = (
+            (failure.written, failure.cause) if isinstance(failure, _Stopped) else (0, failure)
+        )
+        what = _what_failed(cause, written, len(payload))
+        problem = _undo(fd, path, before, written, created=created)
+        if problem is not None:
+            text = (
+                f"{path}: {what}: the record was only partly written ({written} of "
+                f"{len(payload)} bytes) and could not be cut off again ({problem}); "
+                "`ink-tui repair` cuts the torn line"
+            )
+        elif created:
+            text = f"{path}: {what}: the session file was not created; nothing was written"
+        else:
+            text = f"{path}: {what}: the record was not written; nothing else changed"
+        error = RecordNotWrittenError(text)
+        error.errno = None if cause is None else cause.errno
+        error.filename = str(path)
+        raise error from cause
+
+
+def _what_failed(cause: OSError | None, written: int, total: int) -> str:
+    if cause is None:
+        return f"the system stopped writing after {written} of {total} bytes"
+    if cause.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return "the disk is full"
+    if cause.errno == errno.EFBIG:
+        return "the file is too large for this file system"
+    return f"writing failed ({cause.strerror or cause})"
+
+
+def _undo(fd: int, path: Path, before: int, written: int, *, created: bool) -> str | None:
+    """Cut the ``written`` bytes this write left after ``before``; why not, if it could not."""
+    try:
+        size = os.fstat(fd).st_size
+        if size != before + written:  # someone else appended meanwhile: leave it all
+            return f"the file is {size} bytes, not the {before + written} expected"
+        if created:
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                os.unlink(path)
+        elif written:
+            os.ftruncate(fd, before)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None

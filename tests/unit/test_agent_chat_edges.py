@@ -248,7 +248,7 @@ def test_a_complete_final_record_failing_inks_checks_is_never_cut(chat_kit: Any)
         file.write(b'{"type":"message","id":"q1","parentId":null}\n')  # no timestamp
     read_only = load_chat(path).read_only
     assert read_only is not None and "fails Ink's checks" in read_only
-    assert "ink-tui repair" in read_only
+    assert "`ink-tui repair --force " in read_only and "keeping a copy" in read_only
 
 
 def test_a_torn_final_line_is_still_repaired(chat_kit: Any) -> None:

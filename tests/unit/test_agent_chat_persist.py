@@ -325,3 +325,51 @@ async def test_compact_cut_short_writes_nothing(chat_kit: Any) -> None:
         await engine.compact()
     assert path.read_bytes() == before
     assert engine.messages == messages and engine.compaction_boundary == 0
+
+
+# --- the disk fills up during a turn ----------------------------------------------------------
+
+
+async def test_disk_full_mid_reply_is_said_plainly_and_the_chat_goes_on(
+    chat_kit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reply's record is cut off where the disk filled (7,477 bytes, no newline): the
+    writer cuts it again, the pane says the disk is full (never "another process wrote"), and
+    the next turn continues the file cleanly."""
+    import errno
+    import os
+
+    from ink_tui.agent.failures import failure_line
+    from ink_tui.session import writer as writer_module
+
+    path, _ = chat_kit.session(USER, chat_kit.assistant("one"))
+    real_write = os.write
+    long_reply = "The plan, step by step — " * 600
+
+    filled: list[int] = []
+
+    def full_disk(fd: int, data: Any) -> int:
+        if filled:  # the disk is full now
+            raise OSError(errno.ENOSPC, "No space left on device")
+        if long_reply[:50].encode() in bytes(data):
+            filled.append(real_write(fd, bytes(data[:7477])))  # a short write: what fitted
+            return filled[0]
+        return real_write(fd, data)
+
+    monkeypatch.setattr(writer_module.os, "write", full_disk)
+    engine = chat_kit.engine(load_chat(path), sink := chat_kit.sink())
+    chat_kit.fake.anthropic(text=long_reply)
+    with pytest.raises(OSError) as caught:
+        await engine.send("make a plan")
+    monkeypatch.undo()
+    assert failure_line(caught.value, "a turn") == (
+        f"{path}: the disk is full: the record was not written; nothing else changed"
+    )
+    session = open_session(path, warn=None)
+    assert session.ends_with_newline and session.dropped_final_line is None
+    assert records(path)[-1]["message"] == {"role": "user", "content": "make a plan"}
+    chat_kit.fake.anthropic(text="Shorter, then.")
+    await engine.send("try again")
+    assert sink.conflicts == [] and sink.notices == []  # nobody else is blamed
+    assert [r["message"]["content"] for r in records(path)[-3:-1]] == ["make a plan", "try again"]
+    chat_kit.check(engine)

@@ -72,8 +72,9 @@ def test_dry_run_says_would_and_writes_nothing(sf: Any, capsys: pytest.CaptureFi
     assert path.read_bytes() == before
     lines = out.splitlines()
     offset = len(before) - len(TORN_TAIL)
-    assert (
-        lines[0] == f"would drop a 64-byte torn tail: truncate the file at byte {offset} (line 4)"
+    assert lines[0] == (
+        f"would drop a 64-byte torn tail: truncate the file at byte {offset} (line 4), "
+        "keeping the bytes cut in a backup beside it"
     )
     assert "dry run, nothing was written" in lines[-1]
     assert "dropped" not in out

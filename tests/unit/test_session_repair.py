@@ -62,14 +62,33 @@ def test_cut_inside_a_utf8_character_is_truncated_in_bytes(sf: Any) -> None:
     assert path.read_bytes() == keep
 
 
-def test_invalid_final_line_with_newline_and_blank_lines_is_truncated(sf: Any) -> None:
+def test_invalid_final_line_with_newline_and_blank_lines_is_truncated_when_forced(
+    sf: Any,
+) -> None:
     keep = _complete(sf, sf.user("a", None))
     tail = b'{"type":"checkpoint","id":"z","parentId":"a","timestamp":"t"}\n\n  \n'
     path = sf.write_bytes(keep + tail)
-    _, plan = repair_session(path)
+    _, plan = repair_session(path, force=True)
     assert plan.torn is not None
     assert plan.torn.to_json() == {"action": "truncated", "bytes": len(tail)}
     assert path.read_bytes() == keep
+    assert plan.backup is not None and plan.backup.read_bytes() == tail
+
+
+def test_a_complete_final_record_is_not_cut_unless_forced(sf: Any) -> None:
+    """Ink's repair deletes a complete record of a type it does not know; ink-tui refuses."""
+    keep = _complete(sf, sf.user("a", None))
+    tail = b'{"type":"checkpoint","id":"z","parentId":"a","timestamp":"t"}\n'
+    path = sf.write_bytes(keep + tail)
+    assert plan_continuation(open_session(path, warn=None)).ok  # what Ink would do: cut it
+    _, plan = repair_session(path)
+    assert not plan.ok and plan.backup is None
+    assert plan.problem == (
+        "the last line is a complete record that fails Ink's checks (unknown entry type "
+        '"checkpoint"; from a newer Ink?): Ink\'s repair would cut it'
+    )
+    assert path.read_bytes() == keep + tail
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
 
 
 def test_missing_final_newline_is_terminated(sf: Any) -> None:

@@ -3,11 +3,12 @@
 For each ``*.jsonl`` file of the folders asked for (:func:`update_index`):
 
 - unchanged (same size, mtime and inode as indexed): not opened;
-- grown, same inode, and the bytes before the indexed offset still hash to the stored
-  fingerprint: read only from that offset (the last line read before is read again, as it may
-  have been torn when it was indexed);
-- anything else (shrunk, replaced by a rename, rewritten, even with the same size; or a session
-  Ink could not open): indexed again from the start;
+- grown, or cut back no further than the indexed offset (a repair cutting a torn last line:
+  Ink's, ``ink-tui repair``'s or the chat pane's), same inode, and the bytes before the indexed
+  offset still hash to the stored fingerprint: read only from that offset (the last line read
+  before is read again, as it may have been torn when it was indexed);
+- anything else (shrunk below the indexed offset, replaced by a rename, rewritten, even with the
+  same size; or a session Ink could not open): indexed again from the start;
 - gone from disk: its rows are dropped.
 
 Files are written a batch at a time (up to :data:`BATCH_BYTES` read), in one transaction, each
@@ -125,7 +126,13 @@ def _read(index: CatalogIndex, path: Path, known: _Known | None) -> tuple[FileSc
     with open_regular(path) as stream:
         info = os.fstat(stream.fileno())
         resume: Resume | None = None
-        grown = known is not None and known.inode == info.st_ino and info.st_size > known.size
+        # Grown, or only its provisional last line cut (a repair of a torn tail): resumable.
+        grown = (
+            known is not None
+            and known.inode == info.st_ino
+            and info.st_size != known.size
+            and info.st_size >= known.indexed_to
+        )
         state = _scan_state(index, known.file_id) if known is not None and grown else None
         # No state: Ink could not open it when it was indexed, so it is read again whole.
         if (
