@@ -92,13 +92,11 @@ def folder_problem(folder: Path) -> str | None:
 
 
 def unreadable_folder(base_dir: Path, cwd: str | None) -> str | None:
-    """Why the sessions folder (or the cwd's project folder in it) exists but cannot be read;
-    ``None`` when it can, or when it does not exist (an empty listing, as Ink's)."""
-    for folder in (base_dir, *(() if cwd is None else (project_dir(base_dir, cwd),))):
-        problem = folder_problem(folder)
-        if problem is not None:
-            return None if problem.endswith(" does not exist") else problem
-    return None
+    """Why the folder a listing reads (the sessions folder, or the cwd's project folder in it)
+    exists but cannot be read; ``None`` when it can, or when it does not exist (an empty
+    listing, as Ink's)."""
+    problem = folder_problem(base_dir if cwd is None else project_dir(base_dir, cwd))
+    return None if problem is None or problem.endswith(" does not exist") else problem
 
 
 def session_files(folders: Iterable[Path]) -> list[_FileStat]:
