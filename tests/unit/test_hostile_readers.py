@@ -210,3 +210,25 @@ def test_index_and_search(
         assert code in (0, 1)
         assert "internal error" not in err
     assert not state.exists()
+
+
+def test_invalid_utf8_and_nul_bytes_read_as_node_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], state: Path
+) -> None:
+    """Node decodes the file as UTF-8, each maximal invalid sequence one U+FFFD (as Python's
+    ``errors="replace"``); a NUL escaped in a string is a character, shown as ``␀``."""
+    bad = hostile.build(project_dir(tmp_path / "bad", hostile.CWD), "bad-utf8")
+    code, out, _ = run(capsys, bad, "context", "--json", str(bad.path))
+    assert code == 0
+    assert _json(out)["messages"][0]["content"] == "bad \ufffd\ufffd\ufffd(\ufffd\ufffd prompt"
+    code, out, _ = run(capsys, bad, "list", "--all", "--json")
+    (row,) = _json(out)
+    assert row["name"] == "named \ufffd\ufffd\ufffd(\ufffd\ufffd"
+    assert row["cwd"] == hostile.CWD + "/\ufffd\ufffd\ufffd(\ufffd\ufffd"
+    nul = hostile.build(project_dir(tmp_path / "nul", hostile.CWD), "nul-bytes")
+    code, out, _ = run(capsys, nul, "context", "--json", str(nul.path))
+    assert code == 0
+    assert _json(out)["messages"][0]["content"] == "nul \x00 inside"
+    code, out, _ = run(capsys, nul, "context", str(nul.path))
+    assert "    nul ␀ inside\n" in out and "\x00" not in out
+    assert not state.exists()
