@@ -120,18 +120,24 @@ def _cwd(args: argparse.Namespace) -> str:
 
 
 def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
-    from ink_tui.catalog.scan import list_sessions
+    from ink_tui.catalog.scan import list_sessions, unreadable_folder
     from ink_tui.clitext import session_table
     from ink_tui.paths import sessions_dir
 
     base = sessions_dir(args.sessions_dir)
-    rows = list_sessions(base, None if args.all else _cwd(args))
+    cwd = None if args.all else _cwd(args)
+    problem = unreadable_folder(base, cwd)
+    if problem is not None:
+        raise CliError(problem)
+    rows = list_sessions(base, cwd)
     if args.json:
         out.json([row.to_dict() for row in rows])
     elif not rows:
         where = base if args.all else f"{base} (project folder for {_cwd(args)})"
+        missing = "" if base.exists() else f" ({base} does not exist)"
         out.write(
-            f"no sessions in {where}; point elsewhere with --sessions-dir or $INK_SESSIONS_DIR\n"
+            f"no sessions in {where}{missing}; point elsewhere with --sessions-dir or "
+            "$INK_SESSIONS_DIR\n"
         )
     else:
         out.write(session_table(rows, show_project=args.all))

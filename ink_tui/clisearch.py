@@ -67,6 +67,11 @@ def _update(
     index: CatalogIndex, base: Path, cwd: str | None, *, show_progress: bool
 ) -> IndexReport:
     from ink_tui.catalog.index import update_index
+    from ink_tui.catalog.scan import unreadable_folder
+
+    problem = unreadable_folder(base, cwd)
+    if problem is not None:  # never taken for "every session was deleted"
+        raise IndexCommandError(problem)
 
     with _progress_bar(show_progress) as bar:
         if bar is None:

@@ -22,7 +22,7 @@ from typing import Final
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.summary import summarize_file
 from ink_tui.paths import project_dir
-from ink_tui.session.files import open_regular, what_it_is
+from ink_tui.session.files import DANGLING, open_regular, what_it_is
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_lines
 from ink_tui.session.records import is_session_header
@@ -31,6 +31,7 @@ __all__ = [
     "ResolveError",
     "Resumed",
     "SessionSummary",
+    "folder_problem",
     "iter_summaries",
     "list_sessions",
     "newest_session",
@@ -39,6 +40,7 @@ __all__ = [
     "resolve_resume",
     "resolve_session",
     "session_files",
+    "unreadable_folder",
 ]
 
 SUFFIX: Final = ".jsonl"
@@ -71,6 +73,30 @@ def project_folders(base_dir: Path, cwd: str | None) -> list[Path]:
             return sorted(Path(entry.path) for entry in entries if entry.is_dir())
     except OSError:
         return []
+
+
+def folder_problem(folder: Path) -> str | None:
+    """Why ``folder`` cannot be listed, in words naming it (``None``: it can).
+
+    ``"<folder> does not exist"`` (Ink lists nothing there), ``"<folder> is not a folder"``, or
+    ``"cannot read <folder>: Permission denied"`` (and the other reasons of ``scandir``)."""
+    try:
+        with os.scandir(folder):
+            return None
+    except FileNotFoundError:
+        return f"{folder} does not exist"
+    except NotADirectoryError:
+        return f"{folder} is not a folder"
+    except OSError as error:
+        return f"cannot read {folder}: {error.strerror or error}"
+
+
+def unreadable_folder(base_dir: Path, cwd: str | None) -> str | None:
+    """Why the folder a listing reads (the sessions folder, or the cwd's project folder in it)
+    exists but cannot be read; ``None`` when it can, or when it does not exist (an empty
+    listing, as Ink's)."""
+    problem = folder_problem(base_dir if cwd is None else project_dir(base_dir, cwd))
+    return None if problem is None or problem.endswith(" does not exist") else problem
 
 
 def session_files(folders: Iterable[Path]) -> list[_FileStat]:
@@ -197,7 +223,7 @@ def _refuse_special(given: Path) -> None:
         mode = given.stat().st_mode
     except FileNotFoundError:
         if given.is_symlink():
-            raise ResolveError(f"{given}: a symlink to nothing, not a session file") from None
+            raise ResolveError(f"{given}: {DANGLING}") from None
         return
     except OSError as error:  # a symlink loop, a folder it cannot enter
         raise ResolveError(f"{given}: {error.strerror}") from None

@@ -1,10 +1,10 @@
 """Opening a session file for reading: only a regular file, never blocking, never unbounded.
 
 A path named ``*.jsonl`` can be anything: a FIFO (``open()`` would wait forever for a writer), a
-directory, a symlink to ``/dev/zero`` (endless bytes) or to ``/dev/tty``. :func:`open_regular`
-opens without blocking, checks what it opened, and refuses anything but a regular file with
-:class:`NotARegularFile`, an ``OSError`` whose ``strerror`` says what the path is, so every
-caller's ``except OSError`` reports it in one line.
+directory, a symlink to ``/dev/zero`` (endless bytes), to ``/dev/tty`` or to nothing.
+:func:`open_regular` opens without blocking, checks what it opened, and refuses anything but a
+regular file with :class:`NotARegularFile`, an ``OSError`` whose ``strerror`` says what the path
+is, so every caller's ``except OSError`` reports it in one line.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO, Final
 
-__all__ = ["NotARegularFile", "open_regular", "what_it_is"]
+__all__ = ["DANGLING", "NotARegularFile", "open_regular", "what_it_is"]
 
 _KINDS: Final = (
     (stat.S_ISDIR, "a directory"),
@@ -24,6 +24,9 @@ _KINDS: Final = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
+
+
+DANGLING: Final = "a symlink to nothing, not a session file"
 
 
 class NotARegularFile(OSError):
@@ -42,9 +45,14 @@ def open_regular(path: Path | str) -> BinaryIO:
     """``open(path, "rb")`` for a regular file only (symlinks followed); never blocks on a FIFO.
 
     Raises ``FileNotFoundError`` and the other ``OSError`` of ``open``, or
-    :class:`NotARegularFile`."""
+    :class:`NotARegularFile` (a dangling symlink too)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        if os.path.islink(path):  # a dangling symlink: said as what it is, wherever it is read
+            raise NotARegularFile(errno.ENOENT, DANGLING, str(path)) from None
+        raise
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):

@@ -136,7 +136,10 @@ def iter_line_blocks_backward(
     to stop the scan).
     """
     position = end
-    carry = b""  # bytes from ``position`` on: the end of a line that begins before them
+    # The bytes from ``position`` on (the end of a line that begins before them), as the chunks
+    # read, last first: joined once a newline is found, so a 50 MB line costs one copy (joining
+    # at each chunk would copy it 200 times over).
+    carry: list[bytes] = []
     carry_terminated = False  # whether a newline follows ``carry``
     read = 0
     while position > start:
@@ -152,7 +155,13 @@ def iter_line_blocks_backward(
             carry_terminated = chunk.endswith(b"\n")
             if carry_terminated:
                 chunk = chunk[:-1]
-        parts = (chunk + carry).split(b"\n")
+        if low > start and b"\n" not in chunk:
+            carry.append(chunk)  # still inside one line: nothing completed
+            position = low
+            yield []
+            continue
+        carry.append(chunk)
+        parts = b"".join(reversed(carry)).split(b"\n")
         first_whole = 1 if low > start else 0  # parts[0] may begin before ``low``
         offsets = [low]
         for part in parts[:-1]:
@@ -164,6 +173,8 @@ def iter_line_blocks_backward(
             terminated = True
         if first_whole:
             carry_terminated = carry_terminated if len(parts) == 1 else True
-            carry = parts[0]
+            carry = [parts[0]]
+        else:
+            carry = []
         position = low
         yield block

@@ -19,9 +19,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ink_tui.catalog import SessionSummary
+from ink_tui.catalog.scan import folder_problem, unreadable_folder
 from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
 from ink_tui.ui.messages import OpenChat, OpenSession
+from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
@@ -269,6 +271,11 @@ class PickerScreen(Screen[None]):
                 else f"for this project in {self.project_dir}"
             )
             text = plain(f"No Ink sessions found {where}\n\n", "bold")
+            # The sessions folder missing or unreadable, or the project's unreadable: say so.
+            cwd = None if self.all_projects else self.cwd
+            problem = folder_problem(self.sessions_dir) or unreadable_folder(self.sessions_dir, cwd)
+            if problem is not None:
+                text.append_text(plain(f"{problem}\n\n", palette.current.warning))
             text.append_text(
                 plain(
                     f"Sessions dir: {self.sessions_dir}\n"

@@ -165,7 +165,7 @@ class BranchLoader(Widget):
         except SessionError as error:
             self.post_message(self.Failed(error, session, generation))
         except OSError as error:
-            reason = f"cannot read {path}: {error.strerror}"
+            reason = f"cannot read {path}: {error.strerror or error}"
             self.post_message(self.Failed(SessionError(reason, path=path), None, generation))
         except Exception as error:  # a bug: logged, said in one line, never an app exit
             self.post_message(self.Broke(unforeseen(error, "reading the session"), generation))

@@ -19,93 +19,15 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ink_tui.session.shapes import MISSING, not_a_list
-from ink_tui.session.view import Item, Turn, TurnChanges, first_text_line
+from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
-from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.tree_labels import first_line, fit_label, item_label, turn_label
 
 __all__ = ["SessionTree", "fit_label", "item_label", "turn_label"]
 
 Node = TreeNode[str]
 MATCH_MARK = "◆ "
-_ITEM_ICONS = {
-    "text": ("¶ ", ""),
-    "thinking": ("· thinking ", "dim italic"),
-    "orphan_result": ("⚠ result with no call ", "error"),
-    "compaction": ("⟳ compaction ", "bold warning"),
-    "branch_summary": ("⑂ branch summary ", "warning"),
-    "thinking_level": ("· thinking → ", "dim"),
-    "model_change": ("· model → ", "dim"),
-    "session_info": ("· name ", "dim"),
-    "label": ("· label ", "dim"),
-    "oddity": ("⚠ ", "error"),
-}
-
-
-def _first_line(text: str, width: int = 60) -> str:
-    line = first_text_line(text)
-    return line if len(line) <= width else line[: width - 1] + "…"
-
-
-def _label_part(label: str | None) -> Text:
-    if not label:
-        return Text()
-    return plain(f"# {label} · ", f"italic {palette.current.accent}")
-
-
-def turn_label(turn: Turn, number: int, label: str | None) -> Text:
-    """``  3 # label · the prompt's first line``."""
-    shown = f"{number:>3} " if number > 0 else "  · "  # unknown while earlier turns load
-    return Text.assemble((shown, "dim"), _label_part(label), plain(_first_line(turn.title), "bold"))
-
-
-def _item_head(item: Item, label: str | None) -> Text:
-    if item.tool is not None:
-        return Text.assemble(
-            plain(item.tool.name, "bold"),
-            " ",
-            _label_part(label),
-            plain(_first_line(item.tool.key_argument, 40), palette.current.argument),
-        )
-    icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
-    style = style.replace("warning", palette.current.warning).replace(
-        "error", palette.current.error
-    )
-    detail = _first_line(item.text)
-    if item.kind == "compaction":
-        record = item.entry.record
-        detail = f"({record.get('tokensBefore', '?')} tokens before)"
-        odd = not_a_list("retained tail", record.get("retainedTail", MISSING))
-        if odd is not None:  # Ink cannot rebuild this context: say so on the row
-            detail += f" ⚠ {odd}"
-    elif item.kind == "thinking":
-        detail = f"({len(item.text)} chars)"
-    return Text.assemble(plain(icon, style), _label_part(label), plain(detail, style))
-
-
-def item_label(
-    item: Item, label: str | None, running: dict[str, float] | None = None, now: float = 0.0
-) -> tuple[Text, Text]:
-    """A row's label as ``(head, tail)``: the tail (a tool's status) is never cut."""
-    head = _item_head(item, label)
-    if item.tool is None:
-        return head, Text()
-    return head, Text.assemble(" ", status_mark(item.tool, (running or {}).get(item.key), now))
-
-
-def fit_label(text: Text, width: int, keep: int = 0) -> Text:
-    """``text`` cut to ``width`` cells with ``…``, keeping its last ``keep`` characters."""
-    if width <= 0 or text.cell_len <= width:
-        return text
-    tail = text[len(text) - keep :] if keep else Text()
-    if tail.cell_len >= width - 1:
-        head, tail = text, Text()  # too narrow for the tail: cut the whole label
-    else:
-        head = text[: len(text) - keep] if keep else text
-    head = head.copy()
-    head.truncate(max(1, width - tail.cell_len), overflow="ellipsis")
-    return Text.assemble(head, tail)
 
 
 @dataclass(slots=True)
@@ -139,6 +61,7 @@ class SessionTree(Tree[str]):
         self._numbers: dict[str, int] = {}
         self._prompts = 0
         self._bulk = False
+        self._build_width: int | None = None  # the content width, while the lines are built
 
     # -- labels ------------------------------------------------------------------------------
 
@@ -152,7 +75,19 @@ class SessionTree(Tree[str]):
         depth, parent = 0, node.parent
         while parent is not None and parent is not self.root:
             depth, parent = depth + 1, parent.parent
-        return self.scrollable_content_region.width - depth * self.guide_depth
+        width = self._build_width
+        if width is None:
+            width = self.scrollable_content_region.width
+        return width - depth * self.guide_depth
+
+    def _build(self) -> None:
+        # Textual (pinned) asks get_label_width of every line here: measure the content width
+        # once per build, not once per line (it costs tens of microseconds; 100,000 turns).
+        self._build_width = self.scrollable_content_region.width
+        try:
+            super()._build()
+        finally:
+            self._build_width = None
 
     def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
         text = super().render_label(node, base_style, style)
@@ -242,11 +177,26 @@ class SessionTree(Tree[str]):
         self._rows[turn.key] = _Row(turn)
         for item in turn.items:
             self._rows[item.key] = _Row(turn, item)
-        node = self.root.add("", data=turn.key)
-        self._set_label(node, turn.key)
-        node.allow_expand = True
+        head, tail = self._label(turn.key)
+        node = self._append_turn_node(Text.assemble(head, tail) if tail else head, turn.key)
+        self._tails[node.id] = len(tail)
         self._node_for_key[turn.key] = node
         self._turn_node[turn.key] = node
+        return node
+
+    def _append_turn_node(self, label: Text, key: str) -> Node:
+        """``self.root.add(label, data=key, allow_expand=True)``, made for 100,000 turns.
+
+        ``TreeNode.add`` (textual==8.2.8) first copies the list of every child (``len(self.
+        children)``): quadratic over a long branch. ``set_label`` would queue a refresh through
+        the message queue per node. This does what ``add`` does, appending; re-check it on a
+        Textual upgrade (tests/ui/test_session_view.py and test_hostile_app_files.py use it)."""
+        root = self.root
+        node = self._add_node(root, self.process_label(label), key)
+        node._allow_expand = True
+        root._updates += 1
+        root._children.append(node)
+        self._invalidate()
         return node
 
     def add_item(self, turn: Turn, item: Item) -> None:
@@ -291,7 +241,7 @@ class SessionTree(Tree[str]):
     @staticmethod
     def _result_label(item: Item) -> Text:
         assert item.tool is not None
-        preview = _first_line(item.tool.output, 60) or "(empty output)"
+        preview = first_line(item.tool.output, 60) or "(empty output)"
         style = palette.current.error if item.tool.status == "error" else "dim"
         return plain(f"↳ {preview}", style)
 

@@ -1,0 +1,99 @@
+"""The labels of the session tree's rows: a turn (its number, label and prompt's first line) and
+an item under it (a tool call and its status, text, thinking, a compaction…)."""
+
+from __future__ import annotations
+
+from rich.text import Span, Text
+
+from ink_tui.session.shapes import MISSING, not_a_list
+from ink_tui.session.view import Item, Turn, first_text_line
+from ink_tui.ui.render import palette
+from ink_tui.ui.render.blocks import status_mark
+from ink_tui.ui.render.safe import plain
+
+__all__ = ["first_line", "fit_label", "item_label", "turn_label"]
+
+_ITEM_ICONS = {
+    "text": ("¶ ", ""),
+    "thinking": ("· thinking ", "dim italic"),
+    "orphan_result": ("⚠ result with no call ", "error"),
+    "compaction": ("⟳ compaction ", "bold warning"),
+    "branch_summary": ("⑂ branch summary ", "warning"),
+    "thinking_level": ("· thinking → ", "dim"),
+    "model_change": ("· model → ", "dim"),
+    "session_info": ("· name ", "dim"),
+    "label": ("· label ", "dim"),
+    "oddity": ("⚠ ", "error"),
+}
+
+
+def first_line(text: str, width: int = 60) -> str:
+    line = first_text_line(text)
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _label_part(label: str | None) -> Text:
+    if not label:
+        return Text()
+    return plain(f"# {label} · ", f"italic {palette.current.accent}")
+
+
+def turn_label(turn: Turn, number: int, label: str | None) -> Text:
+    """``  3 # label · the prompt's first line``."""
+    shown = f"{number:>3} " if number > 0 else "  · "  # unknown while earlier turns load
+    if label:
+        return Text.assemble(
+            (shown, "dim"), _label_part(label), plain(first_line(turn.title), "bold")
+        )
+    # One Text with two spans (a branch may have 100,000 turns: Text.assemble costs 5x more).
+    title = plain(first_line(turn.title)).plain
+    end = len(shown)
+    return Text(shown + title, spans=[Span(0, end, "dim"), Span(end, end + len(title), "bold")])
+
+
+def _item_head(item: Item, label: str | None) -> Text:
+    if item.tool is not None:
+        return Text.assemble(
+            plain(item.tool.name, "bold"),
+            " ",
+            _label_part(label),
+            plain(first_line(item.tool.key_argument, 40), palette.current.argument),
+        )
+    icon, style = _ITEM_ICONS.get(item.kind, ("", ""))
+    style = style.replace("warning", palette.current.warning).replace(
+        "error", palette.current.error
+    )
+    detail = first_line(item.text)
+    if item.kind == "compaction":
+        record = item.entry.record
+        detail = f"({record.get('tokensBefore', '?')} tokens before)"
+        odd = not_a_list("retained tail", record.get("retainedTail", MISSING))
+        if odd is not None:  # Ink cannot rebuild this context: say so on the row
+            detail += f" ⚠ {odd}"
+    elif item.kind == "thinking":
+        detail = f"({len(item.text)} chars)"
+    return Text.assemble(plain(icon, style), _label_part(label), plain(detail, style))
+
+
+def item_label(
+    item: Item, label: str | None, running: dict[str, float] | None = None, now: float = 0.0
+) -> tuple[Text, Text]:
+    """A row's label as ``(head, tail)``: the tail (a tool's status) is never cut."""
+    head = _item_head(item, label)
+    if item.tool is None:
+        return head, Text()
+    return head, Text.assemble(" ", status_mark(item.tool, (running or {}).get(item.key), now))
+
+
+def fit_label(text: Text, width: int, keep: int = 0) -> Text:
+    """``text`` cut to ``width`` cells with ``…``, keeping its last ``keep`` characters."""
+    if width <= 0 or text.cell_len <= width:
+        return text
+    tail = text[len(text) - keep :] if keep else Text()
+    if tail.cell_len >= width - 1:
+        head, tail = text, Text()  # too narrow for the tail: cut the whole label
+    else:
+        head = text[: len(text) - keep] if keep else text
+    head = head.copy()
+    head.truncate(max(1, width - tail.cell_len), overflow="ellipsis")
+    return Text.assemble(head, tail)
