@@ -144,18 +144,26 @@ def main() -> int:
     totals = Race()
     with tempfile.TemporaryDirectory() as scratch:
         for round_number in range(options.rounds):
-            race = provoke(Path(scratch) / str(round_number), options.seed + round_number,
-                           options.records)
-            for name in ("ours_attempted", "ours_written", "conflicts_caught", "ours_found",
-                         "others_found"):
+            race = provoke(
+                Path(scratch) / str(round_number), options.seed + round_number, options.records
+            )
+            for name in (
+                "ours_attempted",
+                "ours_written",
+                "conflicts_caught",
+                "ours_found",
+                "others_found",
+            ):
                 setattr(totals, name, getattr(totals, name) + getattr(race, name))
             totals.mixed_lines += race.mixed_lines
             totals.bad_lines += race.bad_lines
-    print(f"rounds {options.rounds}, seed {options.seed}: ink-tui tried {totals.ours_attempted} "
-          f"appends, wrote {totals.ours_written}, refused {totals.conflicts_caught} "
-          f"(the file had changed or held a record in writing); the other process wrote "
-          f"{totals.others_found} whole records; lines mixing both writers: "
-          f"{len(totals.mixed_lines)}; other broken lines: {len(totals.bad_lines)}")
+    print(
+        f"rounds {options.rounds}, seed {options.seed}: ink-tui tried {totals.ours_attempted} "
+        f"appends, wrote {totals.ours_written}, refused {totals.conflicts_caught} "
+        f"(the file had changed or held a record in writing); the other process wrote "
+        f"{totals.others_found} whole records; lines mixing both writers: "
+        f"{len(totals.mixed_lines)}; other broken lines: {len(totals.bad_lines)}"
+    )
     return 1 if totals.mixed_lines or totals.bad_lines else 0
 
 
