@@ -245,7 +245,7 @@ class SessionWriter:
         if not self.exists:
             self._create(encode_json(self.header) + b"\n" + payload)
             return
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND)  # read too: what it wrote is checked
         try:
             size = os.fstat(fd).st_size
             if size != self._size:
@@ -253,9 +253,17 @@ class SessionWriter:
                     f"{self.path}: the file changed since it was read ({self._size} -> {size} "
                     "bytes); reload it before writing"
                 )
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                raise ConcurrentWriteError(
+                    f"{self.path}: another process is writing a record right now (the file "
+                    "does not end with a newline); nothing was written"
+                )
             _write_or_undo(fd, self.path, payload, size, created=False)
+            _check_landed(fd, self.path, payload, size)
         finally:
             os.close(fd)
+        # Another writer's whole records may have come first: the size it knew plus this record
+        # then differs from the file's, and the next append says the file changed.
         self._size += len(payload)
 
     def _create(self, payload: bytes) -> None:
@@ -321,6 +329,33 @@ def _write_or_undo(fd: int, path: Path, payload: bytes, before: int, *, created:
         error.errno = None if cause is None else cause.errno
         error.filename = str(path)
         raise error from cause
+
+
+def _check_landed(fd: int, path: Path, payload: bytes, before: int) -> int:
+    """Where ``payload`` ended up: right after the ``before`` bytes that were checked, unless
+    another process wrote between the check and the write (Ink takes no lock). Returns the
+    offset just past it when it is a whole line of its own (another writer's whole records
+    before it are harmless); if a record half written by the other writer precedes it and it is
+    still the file's end, it is cut off again, so that record stays whole once its writer
+    finishes it, and :class:`ConcurrentWriteError` says so."""
+    if os.pread(fd, len(payload), before) == payload:
+        return before + len(payload)
+    end = os.fstat(fd).st_size
+    written = os.pread(fd, end - before, before)
+    at = written.find(payload)
+    if at > 0 and written[at - 1 : at] == b"\n":  # after whole records: a line of its own
+        return before + at + len(payload)
+    ours_last = at >= 0 and before + at + len(payload) == end
+    if ours_last and os.fstat(fd).st_size == end:  # nothing came after it: cut just this record
+        os.ftruncate(fd, end - len(payload))
+        raise ConcurrentWriteError(
+            f"{path}: another process wrote at the same moment ({at} bytes); this record was "
+            "taken back out, nothing of it is left; reload and try again"
+        )
+    raise ConcurrentWriteError(
+        f"{path}: another process wrote at the same moment, around this record (from byte "
+        f"{before}); `ink-tui check` says what the file holds now"
+    )
 
 
 def _what_failed(cause: OSError | None, written: int, total: int) -> str:

@@ -2,7 +2,7 @@
 Ink does, at random (whole records, records split across writes, a torn tail left for a while).
 
 :func:`provoke` runs one such race and returns what happened; the reliability test runs a few
-short races, ``python tests/reliability/two_writers.py --rounds N`` the full one with figures.
+short races, ``python tests/two_writers.py --rounds N`` the full one with figures.
 The file is then read line by line: every line must be one whole record of one writer (the last
 may be the other writer's torn tail), never bytes of both.
 """
@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -32,7 +32,7 @@ from ink_tui.session import (  # noqa: E402
 STAMP = "2026-10-05T12:34:56.789Z"
 OTHER = r"""
 import json, os, random, sys, time
-path, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+path, seed, count, split = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 rng = random.Random(seed)
 fd = os.open(path, os.O_WRONLY | os.O_APPEND)
 for n in range(count):
@@ -41,14 +41,14 @@ for n in range(count):
               "message": {"role": "user", "content": f"other {n} " + "x" * rng.randrange(400)}}
     data = (json.dumps(record) + "\n").encode()
     shape = rng.random()
-    if shape < 0.6:  # one write, as Ink appends
+    if shape >= split:  # one write, as Ink appends
         os.write(fd, data)
     else:  # split across two or three writes, as a slow or interrupted writer leaves it
         cuts = sorted(rng.sample(range(1, len(data)), rng.choice([1, 2])))
         parts = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
         for part in parts:
             os.write(fd, part)
-            time.sleep(rng.choice([0.0, 0.0005, 0.002, 0.02 if shape > 0.95 else 0.0]))
+            time.sleep(rng.choice([0.0, 0.0005, 0.002, 0.02 if shape < split / 8 else 0.0]))
     time.sleep(rng.random() * 0.004)
 if rng.random() < 0.5:  # a torn tail left behind
     os.write(fd, b'{"type":"message","id":"other-torn","parentId":null,')
@@ -93,15 +93,18 @@ def _check_file(path: Path, race: Race) -> None:
             race.bad_lines.append(number)
 
 
-def provoke(folder: Path, seed: int, records: int = 60) -> Race:
-    """One race: another process appends ``records`` records while ink-tui's writer appends as
-    many, each side at random; ink-tui re-reads the file after each conflict, as the chat does."""
+def provoke(folder: Path, seed: int, records: int = 60, split: float = 0.4) -> Race:
+    """One race: another process appends ``records`` records (a ``split`` share of them in two or
+    three writes, the rest in one write as Ink appends) while ink-tui's writer appends as many,
+    each side at random; ink-tui re-reads the file after each conflict, as the chat does."""
     rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     writer = SessionWriter.new(folder, "/home/ada/code/two")
     writer.append_message({"role": "user", "content": "first"})
     path = writer.path
-    other = subprocess.Popen([sys.executable, "-c", OTHER, str(path), str(seed), str(records)])
+    other = subprocess.Popen(
+        [sys.executable, "-c", OTHER, str(path), str(seed), str(records), str(split)]
+    )
     race = Race()
     try:
         for n in range(records):
@@ -138,6 +141,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--records", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--split", type=float, default=0.4, help="share of split records")
     options = parser.parse_args()
     import tempfile
 
