@@ -33,7 +33,8 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -49,6 +50,7 @@ __all__ = [
     "Sizes",
     "build",
     "snapshot",
+    "within",
 ]
 
 CWD: Final = "/home/ada/code/hostile"
@@ -380,3 +382,22 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int, int, str]]:
                 digest = hashlib.sha256(path.read_bytes()).hexdigest()
             seen[str(path)] = (info.st_mode, info.st_mtime_ns, info.st_size, digest)
     return seen
+
+
+def within(seconds: float, action: Callable[[], Any]) -> Any:
+    """Run ``action`` in a thread; fail (rather than hang the suite) if it blocks."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = action()
+        except BaseException as error:
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"it blocked for {seconds:g} s"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")

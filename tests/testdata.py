@@ -14,6 +14,9 @@ import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from ink_tui.session import SessionFile
 
 __all__ = [
     "DATA",
@@ -103,3 +106,26 @@ def boundary_refusal(role: str, *call_ids: str) -> str:
         "awaiting results — the transcript cannot be paired unambiguously (start a new task "
         "instead)"
     )
+
+
+def session_facts(session: SessionFile, payloads_from: int = 0) -> dict[str, Any]:
+    """What ``open()`` learnt (payloads of the records at or after ``payloads_from`` only)."""
+    return {
+        "header": (session.header, session.header_end),
+        "entries": [
+            (e.type, e.id, e.parent_id, e.line, e.offset, e.end)
+            + ((e.record,) if e.offset >= payloads_from else ())
+            for e in session.entries
+        ],
+        "by_id": {key: entry.line for key, entry in session.by_id.items()},
+        "positions": [(m.record, m.line, m.offset, m.seq) for m in session.positions],
+        "models": [(m.record, m.line, m.offset, m.seq) for m in session.session_models],
+        "skipped": session.skipped_markers,
+        "duplicates": session.duplicate_ids,
+        "dropped": session.dropped_final_line,
+        "newline": session.ends_with_newline,
+        "size": session.size,
+        "lines": session.line_count,
+        "leaf": session.leaf_id,
+        "seq": (session._seq, session._last_entry_seq),
+    }

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: helpers shared by suites
+
 from torture_checks import Figures, check_crash
 from torture_cuts import CREATION, LAST_RECORDS, cut_every_offset
 from torture_new import check_new_session_crash

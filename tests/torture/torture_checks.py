@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from testdata import session_facts
 from torture_plan import Written
 
 from ink_tui.catalog.index import CatalogIndex, update_index
@@ -32,7 +33,7 @@ from ink_tui.catalog.index.opening import open_from_index
 from ink_tui.session import SessionFile, open_session, repair_session
 from ink_tui.session.pairing import UNKNOWN_OUTCOME_TEXT
 
-__all__ = ["Figures", "check_crash", "check_index", "count_records", "facts"]
+__all__ = ["Figures", "check_crash", "check_index", "count_records"]
 
 MAX_FAILURES_KEPT = 20
 
@@ -77,29 +78,6 @@ class Figures:
 
 def count_records(session: SessionFile) -> int:
     return len(session.entries) + len(session.positions) + len(session.session_models)
-
-
-def facts(session: SessionFile, payloads_from: int) -> dict[str, Any]:
-    """What ``open()`` learnt (payloads of the records at or after ``payloads_from`` only)."""
-    return {
-        "header": (session.header, session.header_end),
-        "entries": [
-            (e.type, e.id, e.parent_id, e.line, e.offset, e.end)
-            + ((e.record,) if e.offset >= payloads_from else ())
-            for e in session.entries
-        ],
-        "by_id": {key: entry.line for key, entry in session.by_id.items()},
-        "positions": [(m.record, m.line, m.offset, m.seq) for m in session.positions],
-        "models": [(m.record, m.line, m.offset, m.seq) for m in session.session_models],
-        "skipped": session.skipped_markers,
-        "duplicates": session.duplicate_ids,
-        "dropped": session.dropped_final_line,
-        "newline": session.ends_with_newline,
-        "size": session.size,
-        "lines": session.line_count,
-        "leaf": session.leaf_id,
-        "seq": (session._seq, session._last_entry_seq),
-    }
 
 
 def _records_after(session: SessionFile, start: int) -> dict[int, dict[str, Any]]:
@@ -174,7 +152,7 @@ def check_index(
     if found is None:
         return
     figures.index_opened += 1
-    if facts(found, payloads_from) != facts(session, payloads_from):
+    if session_facts(found, payloads_from) != session_facts(session, payloads_from):
         figures.index_disagreements += 1
         figures.fail(f"{path.name}: open_from_index differs from open_session at {session.size}")
 

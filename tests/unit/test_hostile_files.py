@@ -5,12 +5,10 @@ line naming the file and what it is, and nothing written."""
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from hostile import within
 
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.scan import list_sessions
@@ -42,30 +40,11 @@ def _make(folder: Path, kind: str) -> Path:
     return path
 
 
-def _within(seconds: float, action: Callable[[], Any]) -> Any:
-    """Run ``action`` in a thread; fail (rather than hang the suite) if it blocks."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = action()
-        except BaseException as error:
-            outcome["error"] = error
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), "it blocked"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
-
-
 @pytest.mark.parametrize("kind", ["fifo", "directory", "zero"])
 def test_opening_anything_but_a_regular_file_is_refused_at_once(tmp_path: Path, kind: str) -> None:
     path = _make(tmp_path, kind)
     with pytest.raises(NotARegularFile) as raised:
-        _within(5, lambda: open_regular(path))
+        within(5, lambda: open_regular(path))
     assert raised.value.strerror == KINDS[kind]
 
 
@@ -75,7 +54,7 @@ def test_every_command_refuses_it_in_one_line_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, command: list[str]
 ) -> None:
     path = _make(tmp_path, kind)
-    code = _within(5, lambda: main([*command, str(path)]))
+    code = within(5, lambda: main([*command, str(path)]))
     out, err = capsys.readouterr()
     assert code == 2 and not out
     assert err.strip() == f"ink-tui: {path}: {KINDS[kind]}"
@@ -86,7 +65,7 @@ def test_the_listing_and_the_index_pass_them_over(tmp_path: Path) -> None:
     folder = base / "proj"
     for kind in KINDS:
         _make(folder, kind)
-    rows = _within(5, lambda: list_sessions(base, None))
+    rows = within(5, lambda: list_sessions(base, None))
     # A symlink loop is listed as a file that cannot be read (its reason said); the rest are
     # not files at all and are passed over.
     assert [
@@ -94,5 +73,5 @@ def test_the_listing_and_the_index_pass_them_over(tmp_path: Path) -> None:
         for row in rows
     ] == [("loop.jsonl", True)]
     with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
-        report = _within(5, lambda: update_index(index, base, None))
+        report = within(5, lambda: update_index(index, base, None))
         assert report.added == 0

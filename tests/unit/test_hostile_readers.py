@@ -9,8 +9,7 @@ what Ink cannot open is said in exactly one line naming the file (and line).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,24 +21,6 @@ from ink_tui.paths import project_dir
 from ink_tui.session.jsoncodec import decode_line
 
 TIMEOUT = 300.0  # seconds: a reader that blocks fails the test rather than hang the suite
-
-
-def _within(seconds: float, action: Callable[[], Any]) -> Any:
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = action()
-        except BaseException as error:
-            outcome["error"] = error
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"it blocked for {seconds:g} s"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +47,7 @@ def run(
     every reader: within the time, no traceback, nothing written."""
     base = item.path.parent.parent
     before = hostile.snapshot(base)
-    code = _within(
+    code = hostile.within(
         TIMEOUT, lambda: main(["--sessions-dir", str(base), "--cwd", hostile.CWD, *argv])
     )
     out, err = capsys.readouterr()

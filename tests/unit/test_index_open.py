@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from shared_fixtures import SHARED_FIXTURES
-from testdata import all_session_files
+from testdata import all_session_files, session_facts
 
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.index import opening as opening_module
@@ -21,27 +21,6 @@ from ink_tui.session import SessionError, SessionFile, open_session
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 PROJECT = "C--Users-dev-proj"
-
-
-def _facts(session: SessionFile) -> dict[str, Any]:
-    """Everything ``open()`` learnt, payloads included."""
-    return {
-        "header": (session.header, session.header_end),
-        "entries": [
-            (e.type, e.id, e.parent_id, e.line, e.offset, e.end, e.record) for e in session.entries
-        ],
-        "by_id": {key: entry.line for key, entry in session.by_id.items()},
-        "positions": [(m.record, m.line, m.offset, m.seq) for m in session.positions],
-        "models": [(m.record, m.line, m.offset, m.seq) for m in session.session_models],
-        "skipped": session.skipped_markers,
-        "duplicates": session.duplicate_ids,
-        "dropped": session.dropped_final_line,
-        "newline": session.ends_with_newline,
-        "size": session.size,
-        "lines": session.line_count,
-        "leaf": session.leaf_id,
-        "seq": (session._seq, session._last_entry_seq),
-    }
 
 
 def _sources() -> list[Path]:
@@ -88,7 +67,7 @@ def test_every_session_opens_from_the_index_as_open_reads_it(tmp_path: Path, bas
         if isinstance(expected, str):
             assert found is None, f"{path.name}: Ink cannot open it, the index must not either"
         elif found is not None:
-            assert _facts(found) == _facts(expected), path.name
+            assert session_facts(found) == session_facts(expected), path.name
             opened += 1
     assert opened >= 40  # every openable file but a header-only one comes from the index
 
@@ -138,7 +117,7 @@ def test_what_ink_appended_since_is_read_and_checked_alone(
     starts = _spy_on_reads(monkeypatch)
     found = open_from_index(index, path)
     assert found is not None
-    assert _facts(found) == _facts(open_session(path, warn=None))
+    assert session_facts(found) == session_facts(open_session(path, warn=None))
     assert found.by_id["appended-1"].record["message"]["content"] == "one more prompt"
     assert found.dropped_final_line is not None
     assert starts == [last_line_start]  # the last line as indexed, then what came after
@@ -195,4 +174,4 @@ def test_the_default_index_is_used_when_it_exists(tmp_path: Path, base: Path) ->
     path = _a_demo_session(base)
     found = open_indexed(path, index_path=index_path, complete_only=True)
     assert found is not None
-    assert _facts(found) == _facts(open_session(path, warn=None, complete_only=True))
+    assert session_facts(found) == session_facts(open_session(path, warn=None, complete_only=True))
