@@ -144,19 +144,55 @@ def _environment(home: Path) -> dict[str, str]:
     return env
 
 
+LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+os.write(int(sys.argv[1]), f"{pid} ".encode())
+_, status, usage = os.wait4(pid, 0)
+os.write(int(sys.argv[1]), f"{usage.ru_maxrss}".encode())
+os.close(int(sys.argv[1]))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+"""Runs the measured command as its own child and writes ``<pid> <peak RSS in KB>`` to a pipe.
+
+A child's ``ru_maxrss`` counts what it held before ``exec``: a copy of the process that forked
+it. The launcher is a fresh interpreter, so the figure is the command's, not this script's."""
+
+
+def _launched(argv: Sequence[str]) -> tuple[list[str], int, int]:
+    """``argv`` behind the launcher: the command line, and the pipe's read and write ends."""
+    read_end, write_end = os.pipe()
+    os.set_inheritable(write_end, True)  # through the pty's fork and exec too
+    return [sys.executable, "-c", LAUNCHER, str(write_end), *argv], read_end, write_end
+
+
+def _report(read_end: int, data: bytes = b"") -> tuple[int, int]:
+    """``(pid, peak RSS in KB)`` from the launcher's pipe (0 when it did not say); ``data``:
+    what was read of it already."""
+    while chunk := os.read(read_end, 4096):
+        data += chunk
+    os.close(read_end)
+    words = data.split()
+    return (int(words[0]) if words else 0), (int(words[1]) if len(words) > 1 else 0)
+
+
 def _run(argv: Sequence[str], env: dict[str, str]) -> tuple[Figure, str, str]:
     """Run ``argv`` to its end: its figure, stdout's last line and stderr."""
+    command, read_end, write_end = _launched(argv)
     started = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=env, pass_fds=(write_end,))
+        os.close(write_end)
+        process.wait()
         seconds = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
+        _, rss = _report(read_end)
         out.seek(0)
         err.seek(0)
         tail = out.read()[-4096:].decode("utf-8", "replace").strip().splitlines()
         error = err.read().decode("utf-8", "replace")
-    return Figure(seconds, usage.ru_maxrss), (tail[-1] if tail else ""), error
+    return Figure(seconds, rss), (tail[-1] if tail else ""), error
 
 
 def _plain(data: bytes) -> str:
@@ -164,15 +200,23 @@ def _plain(data: bytes) -> str:
 
 
 def _first_screen(argv: Sequence[str], env: dict[str, str], marker: str) -> Figure:
-    """Launch ``argv`` in a pseudo-terminal until ``marker`` shows; then end it."""
+    """Launch ``argv`` in a pseudo-terminal until ``marker`` shows (line breaks and spaces
+    aside: the screen wraps); then end it."""
+    command, read_end, write_end = _launched(argv)
+    wanted = "".join(marker.split())
     started = time.perf_counter()
     pid, fd = pty.fork()
-    if pid == 0:  # the child
+    if pid == 0:  # the child: the launcher
         try:
-            os.execve(argv[0], list(argv), env)
+            os.execve(command[0], command, env)
         finally:
             os._exit(127)
+    os.close(write_end)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+    said = b""
+    while b" " not in said:  # the launcher says the app's pid first
+        said += os.read(read_end, 64) or b"0 "
+    app_pid = int(said.split()[0])
     output = bytearray()
     seconds: float | None = None
     deadline = started + TIMEOUT
@@ -188,17 +232,19 @@ def _first_screen(argv: Sequence[str], env: dict[str, str], marker: str) -> Figu
             if not chunk:
                 break
             output.extend(chunk)
-            if marker in _plain(bytes(output[-200_000:])):
+            if wanted in "".join(_plain(bytes(output[-200_000:])).split()):
                 seconds = time.perf_counter() - started
                 break
     finally:
-        os.kill(pid, signal.SIGKILL)
-        _, _, usage = os.wait4(pid, 0)
+        if app_pid:
+            os.kill(app_pid, signal.SIGKILL)
+        _, rss = _report(read_end, said)
+        os.waitpid(pid, 0)
         os.close(fd)
     if seconds is None:
         print(_plain(bytes(output))[-1500:], file=sys.stderr)
-        return Figure(0, usage.ru_maxrss, f"no {marker!r} in {TIMEOUT:.0f} s")
-    return Figure(seconds, usage.ru_maxrss)
+        return Figure(0, rss, f"no {marker!r} in {TIMEOUT:.0f} s")
+    return Figure(seconds, rss)
 
 
 def _human(size: int) -> str:
