@@ -144,7 +144,11 @@ def _nobody() -> list[str]:
     setpriv = shutil.which("setpriv")
     if os.geteuid() != 0 or setpriv is None:
         pytest.skip("needs root and setpriv to run a command as nobody")
-    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    probe = [*prefix, sys.executable, "-c", "import ink_tui"]
+    if subprocess.run(probe, capture_output=True, timeout=60, check=False).returncode != 0:
+        pytest.skip("nobody cannot run this interpreter or import ink_tui from here")
+    return prefix
 
 
 @pytest.fixture
