@@ -99,6 +99,14 @@ def unreadable_folder(base_dir: Path, cwd: str | None) -> str | None:
     return None if problem is None or problem.endswith(" does not exist") else problem
 
 
+def _own_mtime(entry: os.DirEntry[str]) -> float:
+    """The mtime of the directory entry itself (a symlink's own), 0 when even that fails."""
+    try:
+        return entry.stat(follow_symlinks=False).st_mtime
+    except OSError:
+        return 0.0
+
+
 def session_files(folders: Iterable[Path]) -> list[_FileStat]:
     """Flat ``*.jsonl`` files of ``folders``, newest mtime first (ties: file name descending).
 
@@ -120,8 +128,8 @@ def session_files(folders: Iterable[Path]) -> list[_FileStat]:
                 if not entry.is_file():
                     continue  # a directory named *.jsonl
                 mtime, size = _file_times(entry)
-            except OSError as exc:
-                found.append((0.0, entry.name, parent, 0, folder, exc))
+            except OSError as exc:  # a symlink loop: listed with its reason, at its own time
+                found.append((_own_mtime(entry), entry.name, parent, 0, folder, exc))
                 continue
             found.append((mtime, entry.name, parent, size, folder, None))
     found.sort(key=lambda item: item[:3], reverse=True)
