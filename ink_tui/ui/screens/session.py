@@ -24,6 +24,7 @@ from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
+from ink_tui.ui.screens.session_window import TurnWindow
 from ink_tui.ui.widgets.banner import Banner
 from ink_tui.ui.widgets.session_header import HeaderState, SessionHeader
 from ink_tui.ui.widgets.session_replay import SessionReplay
@@ -58,6 +59,7 @@ class SessionScreen(Screen[None]):
         self._arrival = arrival  # (entry id, search): where a search across sessions lands
         self.loaded: LoadedBranch | None = None
         self.keys = SessionKeys(self)
+        self.window = TurnWindow(self)  # which turns the tree and the replay hold
         self._fallback_title = ""
         self._row_labels: dict[str, str] = {}
         self._follow_after_load = follow
@@ -138,13 +140,8 @@ class SessionScreen(Screen[None]):
         self._row_labels = loaded.row_labels()
         self.loader.done()
         self._show_header()
-        tree.show_turns(
-            loaded.turns,
-            self._row_labels,
-            first_number=0 if loaded.partial else 1,
-            placeholder=EARLIER_PLACEHOLDER if loaded.partial else None,
-        )
-        self.transcript.show(loaded.turns, self._row_labels, tree.turn_number)
+        placeholder = EARLIER_PLACEHOLDER if loaded.partial else None
+        self.window.show(loaded.turns, self._row_labels, placeholder)
         self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.partial)
         if loaded.partial:
             self._say_loading()
@@ -196,6 +193,12 @@ class SessionScreen(Screen[None]):
         key = event.node.data
         if key is None or event.node is not self.session_tree.cursor_node:
             return  # stale: the cursor moved on (expanding a turn shifts the lines under it)
+        if self.window.is_edge(key):  # the turns beyond the window: show them
+            self._from_transcript.discard(key)
+            beyond = self.window.through_edge(key)
+            if beyond is not None:
+                self.reveal(beyond)
+            return
         if key in self._from_transcript:  # the transcript moved the cursor: do not scroll it back
             self._from_transcript.discard(key)
             return
@@ -224,6 +227,7 @@ class SessionScreen(Screen[None]):
     def reveal(self, key: str, *, from_transcript: bool = False) -> None:
         """Put the tree's cursor on row ``key`` (and the replay on it, unless it moved first)."""
         tree = self.session_tree
+        self.window.bring(key)  # a row far away: the window moves to it
         node = tree.node_for(key)
         if node is None:
             return
@@ -236,6 +240,7 @@ class SessionScreen(Screen[None]):
             self.transcript.scroll_to_key(key)
 
     def jump_to_end(self) -> None:
+        self.window.to_end()
         self.transcript.scroll_to_end_of_transcript()
         self.session_tree.reveal_last()
 
@@ -279,10 +284,12 @@ class SessionScreen(Screen[None]):
         if loaded is None:
             return
         tree, transcript = self.session_tree, self.transcript
-        tree.grow(message.changes)
-        transcript.grow(message.changes)
+        shown = self.window.grow(message.changes)
+        tree.grow(shown)
+        transcript.grow(shown)
         if message.relabelled:
             self._row_labels = loaded.row_labels()
+            self.window.set_row_labels(self._row_labels)
             tree.set_row_labels(self._row_labels, message.relabelled)
             transcript.set_row_labels(self._row_labels, message.relabelled)
         self.search.grew(loaded.turns, self._row_labels, message.changes, message.relabelled)
@@ -316,6 +323,7 @@ class SessionScreen(Screen[None]):
             return
         if where == "top":
             self.live.pause()
+        self.window.to_end() if where == "bottom" else self.window.to_start()
         self.session_tree.to_edge(bottom=where == "bottom")
 
     def action_turn(self, delta: int) -> None:
@@ -347,16 +355,7 @@ class SessionScreen(Screen[None]):
         self.keys.copy()
 
     def action_branches(self) -> None:
-        if self.loaded is None:
-            return
-        from ink_tui.ui.screens.branches import BranchesScreen
-
-        def chosen(leaf_id: str | None) -> None:
-            if leaf_id is not None:
-                self.app.push_screen(SessionScreen(self.path, leaf_id))
-
-        # The screen copies what it lists (once, here): following goes on meanwhile.
-        self.app.push_screen(BranchesScreen(self.loaded.session, self.loaded.leaf_id), chosen)
+        self.keys.branches()
 
     def action_toggle_follow(self) -> None:
         if self.live.following:

@@ -31,6 +31,7 @@ from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch
 from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.widgets.window_edges import is_edge
 
 __all__ = [
     "OUTPUT_CYCLE",
@@ -226,11 +227,26 @@ class SessionKeys:
     def copy(self) -> None:
         view = self.view
         node = view.session_tree.cursor_node
-        if node is None or node.data is None or view.loaded is None:
+        if node is None or node.data is None or is_edge(node.data) or view.loaded is None:
             return
         text = shown_text(view.loaded.turns, node.data)
         view.app.copy_to_clipboard(text)
         view.notify(f"copied {len(text)} characters", timeout=2)
+
+    def branches(self) -> None:
+        """The branches screen; a branch chosen there opens in a session view of its own."""
+        view = self.view
+        if view.loaded is None:
+            return
+        from ink_tui.ui.screens.branches import BranchesScreen
+        from ink_tui.ui.screens.session import SessionScreen
+
+        def chosen(leaf_id: str | None) -> None:
+            if leaf_id is not None:
+                view.app.push_screen(SessionScreen(view.path, leaf_id))
+
+        # The screen copies what it lists (once, here): following goes on meanwhile.
+        view.app.push_screen(BranchesScreen(view.loaded.session, view.loaded.leaf_id), chosen)
 
     def chat(self) -> None:
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
@@ -239,7 +255,8 @@ class SessionKeys:
         if loaded is None:
             return
         node = view.session_tree.cursor_node
-        entry_id = row_entry_id(loaded.turns, node.data) if node and node.data else None
+        row = node.data if node is not None and not is_edge(node.data) else None
+        entry_id = row_entry_id(loaded.turns, row) if row else None
         leaf = loaded.leaf_id
         point = continue_point(loaded.entries, entry_id) if entry_id else leaf
         if point == leaf:
@@ -254,7 +271,7 @@ class SessionKeys:
             view.live.stop_watching()
             view.post_message(OpenChat(view.path, point if answer == "fork" else leaf))
 
-        text = row_text(loaded.turns, node.data) if node and node.data else ""
+        text = row_text(loaded.turns, row) if row else ""
         first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
         view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
 

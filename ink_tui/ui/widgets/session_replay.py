@@ -13,6 +13,7 @@ from dataclasses import replace
 from functools import partial
 
 from rich.console import RenderableType
+from rich.text import Text
 
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render.blocks import (
@@ -24,6 +25,7 @@ from ink_tui.ui.render.blocks import (
 )
 from ink_tui.ui.render.pieces import Pieces
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
+from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, EDGE_LATER, edge_text
 
 __all__ = ["SessionReplay"]
 
@@ -41,14 +43,37 @@ class SessionReplay(Transcript):
         self.options = RenderOptions()
         self._row_labels: dict[str, str] = {}
         self._number: Callable[[Turn], int] = lambda turn: 0
+        self._edges = {EDGE_EARLIER: 0, EDGE_LATER: 0}
 
     def show(
-        self, turns: list[Turn], row_labels: dict[str, str], number: Callable[[Turn], int]
+        self,
+        turns: list[Turn],
+        row_labels: dict[str, str],
+        number: Callable[[Turn], int],
+        *,
+        edges: tuple[int, int] = (0, 0),
     ) -> None:
-        """Show these turns (``number`` gives a turn's number), at the end."""
+        """Show these turns (``number`` gives a turn's number), at the end. ``edges``: how many
+        turns of the branch come before and after these (a window over a long branch): a block
+        at each end that has some says so."""
         self._row_labels, self._number = row_labels, number
-        self.set_blocks(self._blocks(turns))
+        self._edges = {EDGE_EARLIER: edges[0], EDGE_LATER: edges[1]}
+        specs = self._blocks(turns)
+        if edges[0]:
+            specs.insert(0, BlockSpec(EDGE_EARLIER, partial(self._render_edge, EDGE_EARLIER), 1))
+        if edges[1]:
+            specs.append(BlockSpec(EDGE_LATER, partial(self._render_edge, EDGE_LATER), 1))
+        self.set_blocks(specs)
         self.scroll_to_end_of_transcript()
+
+    def set_edges(self, earlier: int, later: int) -> None:
+        """The counts of turns before and after the window changed (turns arrived)."""
+        self._edges = {EDGE_EARLIER: earlier, EDGE_LATER: later}
+        self.refresh_block(EDGE_EARLIER)
+        self.refresh_block(EDGE_LATER)
+
+    def _render_edge(self, edge: str) -> Text:
+        return Text(edge_text(edge, self._edges[edge]), "dim italic")
 
     def grow(self, changes: list[TurnChanges]) -> None:
         """Turns and rows that arrived while following; calls that got their result."""

@@ -23,6 +23,7 @@ from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.tree_labels import first_line, fit_label, item_label, turn_label
+from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, EDGE_LATER, edge_text
 
 __all__ = ["SessionTree", "fit_label", "item_label", "turn_label"]
 
@@ -58,6 +59,7 @@ class SessionTree(Tree[str]):
         self._turn_node: dict[str, Node] = {}
         self._node_for_key: dict[str, Node] = {}
         self._populated: set[str] = set()
+        self._edges: dict[str, Node] = {}  # edge key -> the row standing for turns not held
         self._numbers: dict[str, int] = {}
         self._prompts = 0
         self._bulk = False
@@ -141,11 +143,14 @@ class SessionTree(Tree[str]):
         *,
         first_number: int = 1,
         placeholder: str | None = None,
+        edges: tuple[int, int] = (0, 0),
     ) -> None:
         """Rebuild the tree: one node per turn; a turn's items are added when it first opens.
 
         ``placeholder``: a first row standing for the turns not read yet (``g`` and ``[`` reach
-        it; the view lands at the real start once it is read)."""
+        it; the view lands at the real start once it is read). ``edges``: how many turns of the
+        branch come before and after these (a window over a long branch): a row stands for each
+        side that has some."""
         self.clear()
         self.root.expand()
         self._row_labels = row_labels
@@ -154,16 +159,33 @@ class SessionTree(Tree[str]):
         self._turn_node = {}
         self._node_for_key = {}
         self._populated = set()
+        self._edges = {}
         self._numbers = {}
         self._prompts = first_number - 1 if first_number > 0 else -(10**9)
+        earlier, later = edges
         with self.bulk():
             if placeholder is not None:
                 self.root.add_leaf(Text(placeholder, style="dim italic"))
+            if earlier:
+                self._add_edge(EDGE_EARLIER, earlier)
             for turn in turns:
                 self.add_turn(turn)
-        if self.root.children:
-            self._populate(self.root.children[-1])
-            self.root.children[-1].expand()
+            if later:
+                self._add_edge(EDGE_LATER, later)
+        last_turn = self._turn_node.get(turns[-1].key) if turns else None
+        if last_turn is not None:
+            self._populate(last_turn)
+            last_turn.expand()
+
+    def _add_edge(self, edge: str, count: int) -> None:
+        self._edges[edge] = self.root.add_leaf(Text(edge_text(edge, count), "dim italic"), edge)
+
+    def set_edges(self, earlier: int, later: int) -> None:
+        """The counts of turns before and after the window changed (turns arrived)."""
+        for edge, count in ((EDGE_EARLIER, earlier), (EDGE_LATER, later)):
+            node = self._edges.get(edge)
+            if node is not None:
+                node.set_label(Text(edge_text(edge, count), "dim italic"))
 
     def turn_number(self, turn: Turn) -> int:
         """The number shown for a turn (prompts count from 1)."""
@@ -277,7 +299,7 @@ class SessionTree(Tree[str]):
 
     def node_for(self, key: str) -> Node | None:
         """The node standing for a transcript key (its turn's items are added if needed)."""
-        node = self._node_for_key.get(key)
+        node = self._node_for_key.get(key) or self._edges.get(key)
         row = self._rows.get(key)
         if node is None and row is not None:
             turn_node = self._turn_node.get(row.turn.key)
