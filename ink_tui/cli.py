@@ -12,23 +12,33 @@ context, the writer or the repair, and no command loads the app
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from ink_tui.clitext import SafeOutput
+from ink_tui.clitext import CommandError, SafeOutput
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["main"]
 
-SUBCOMMANDS = ("list", "context", "check", "repair", "index", "search")
+COMMAND_MODULES: dict[str, str] = {
+    "index": "ink_tui.clisearch",
+    "search": "ink_tui.clisearch",
+}
+"""Subcommands run by a module of their own, by name. Each such module has
+``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and
+``run(args, sessions_dir, cwd, out) -> int``, imports what a command needs only when it runs, and
+reports a failure by raising :class:`~ink_tui.clitext.CommandError` (one line, exit 2)."""
+
+SUBCOMMANDS = ("list", "context", "check", "repair", *COMMAND_MODULES)
 EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
 
 
-class CliError(Exception):
+class CliError(CommandError):
     """A failure to report as one line on stderr."""
 
 
@@ -37,14 +47,13 @@ ONE_LINE_ERRORS = (
     ("ink_tui.launch", "LaunchError"),
     ("ink_tui.session.writer", "ConcurrentWriteError"),
     ("ink_tui.session.writer", "RecordNotWrittenError"),
-    ("ink_tui.clisearch", "IndexCommandError"),
 )
 """The other failures said in one line, by module: a module a command never imported cannot have
 raised its error, so none is imported to be caught."""
 
 
 def _one_line_errors() -> tuple[type[Exception], ...]:
-    found: list[type[Exception]] = [CliError]
+    found: list[type[Exception]] = [CommandError]
     for module, name in ONE_LINE_ERRORS:
         if module in sys.modules:
             found.append(getattr(sys.modules[module], name))
@@ -77,7 +86,6 @@ def _global_options(parser: argparse.ArgumentParser, *, after_command: bool = Fa
 
 def build_parser() -> argparse.ArgumentParser:
     """The subcommand parser (``ink-tui list|context|check|repair …``)."""
-    from ink_tui.clisearch import add_commands
     from ink_tui.launch import VersionAction
 
     parser = OneLineParser(
@@ -103,9 +111,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also cut a complete final record that fails Ink's checks (from a newer Ink?)",
     )
-    for command in (listing, context, check, repair, *add_commands(commands)):
+    more = [_command_module(name).add_commands(commands) for name in _command_module_names()]
+    for command in (listing, context, check, repair, *(parser for ps in more for parser in ps)):
         _global_options(command, after_command=True)
     return parser
+
+
+def _command_module_names() -> list[str]:
+    return list(dict.fromkeys(COMMAND_MODULES.values()))
+
+
+def _command_module(name: str) -> Any:
+    return importlib.import_module(name)
 
 
 def _resolve(args: argparse.Namespace, wanted: str) -> Path:
@@ -237,27 +254,24 @@ def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
     return code
 
 
-def _index_command(args: argparse.Namespace, out: SafeOutput) -> int:
-    from ink_tui.clisearch import cmd_index, cmd_search
-    from ink_tui.paths import sessions_dir
-
-    run = cmd_index if args.command == "index" else cmd_search
-    return run(args, sessions_dir(args.sessions_dir), _cwd(args), out)
-
-
 COMMANDS = {
     "list": cmd_list,
     "context": cmd_context,
     "check": cmd_check,
     "repair": cmd_repair,
-    "index": _index_command,
-    "search": _index_command,
 }
 
 
 def _run_subcommand(argv: Sequence[str], out: SafeOutput) -> int:
     args = build_parser().parse_args(argv)
-    return COMMANDS[args.command](args, out)
+    module = COMMAND_MODULES.get(args.command)
+    if module is None:
+        return COMMANDS[args.command](args, out)
+    from ink_tui.paths import sessions_dir
+
+    run = _command_module(module).run
+    code: int = run(args, sessions_dir(args.sessions_dir), _cwd(args), out)
+    return code
 
 
 def _first_positional(argv: Sequence[str]) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ink_tui.clitext import SafeOutput
+from ink_tui.clitext import CommandError, SafeOutput
 from ink_tui.humanize import human_size
 from ink_tui.paths import cwd_folder_name
 
@@ -22,12 +22,12 @@ if TYPE_CHECKING:  # imported when a command runs: the app's start-up never pays
     from ink_tui.catalog.index import CatalogIndex, IndexReport
     from ink_tui.catalog.search import SearchHit
 
-__all__ = ["add_commands", "cmd_index", "cmd_search"]
+__all__ = ["add_commands", "cmd_index", "cmd_search", "run"]
 
 EXIT_OK, EXIT_NO_HITS, EXIT_FAILED = 0, 1, 2
 
 
-class IndexCommandError(Exception):
+class IndexCommandError(CommandError):
     """A failure to report as one line on stderr (the command's exit code is 2)."""
 
 
@@ -48,6 +48,11 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     search.add_argument("--json", action="store_true", help="one JSON array of hits")
     search.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (50)")
     return [index, search]
+
+
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """Run ``index`` or ``search`` (``args.command``)."""
+    return (cmd_index if args.command == "index" else cmd_search)(args, base, cwd, out)
 
 
 def _progress_bar(enabled: bool) -> contextlib.AbstractContextManager[object]:

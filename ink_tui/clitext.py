@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the commands that print these import them (``search`` never
     from ink_tui.session.repair import Continuation, TornRepair
 
 __all__ = [
+    "CommandError",
     "SafeOutput",
     "check_lines",
     "check_verdict",
@@ -35,6 +36,10 @@ __all__ = [
     "transcript",
     "would_repair",
 ]
+
+
+class CommandError(Exception):
+    """A failure a command reports as one line on stderr (its exit code is 2)."""
 
 
 def json_text(value: Any) -> str:
