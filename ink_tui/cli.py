@@ -28,6 +28,11 @@ __all__ = ["main"]
 COMMAND_MODULES: dict[str, str] = {
     "index": "ink_tui.clisearch",
     "search": "ink_tui.clisearch",
+    "rename": "ink_tui.climanage",
+    "label": "ink_tui.climanage",
+    "delete": "ink_tui.climanage",
+    "trash": "ink_tui.climanage",
+    "prune": "ink_tui.climanage",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

@@ -69,6 +69,11 @@ def cache_dir() -> Path:
     return platformdirs.user_cache_path(APP_NAME, appauthor=False)
 
 
+def data_dir() -> Path:
+    """The user's ink-tui data directory (platform-specific): the trash lives there."""
+    return platformdirs.user_data_path(APP_NAME, appauthor=False)
+
+
 def config_file() -> Path:
     """The ink-tui configuration file (it may not exist)."""
     return config_dir() / CONFIG_FILE_NAME

@@ -28,9 +28,11 @@ import pytest
 def private_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """Every test gets its own cache dir (the catalog index lives there), never the user's."""
+    """Every test gets its own cache dir (the catalog index lives there) and data dir (the
+    trash), never the user's."""
     folder = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     return folder
 
 

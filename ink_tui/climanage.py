@@ -1,0 +1,191 @@
+"""``ink-tui rename|label|delete|trash|prune``: keeping sessions in order from the command line.
+
+``rename`` and ``label`` append one record as Ink's ``/name`` and ``/tree`` do; ``delete`` and
+``prune`` move files to the trash, from where ``trash restore`` brings them back (see
+:mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
+``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ink_tui.clitext import CommandError, SafeOutput
+
+if TYPE_CHECKING:
+    from ink_tui.manage.trash import TrashEntry
+
+__all__ = ["add_commands", "run"]
+
+EXIT_OK = 0
+
+
+def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
+    """The ``rename``, ``label``, ``delete``, ``trash`` and ``prune`` subcommands."""
+    rename = commands.add_parser("rename", help="name a session as Ink's /name does")
+    rename.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
+    rename.add_argument("name", metavar="NAME", help='the new name ("" or - clears it)')
+    label = commands.add_parser("label", help="label an entry as Ink's /tree L does")
+    label.add_argument("session", metavar="SESSION")
+    label.add_argument("entry", metavar="ENTRY_ID", help="the entry to label")
+    label.add_argument("label", metavar="LABEL", nargs="?", default="", help="empty removes it")
+    delete = commands.add_parser("delete", help="move a session and its children to the trash")
+    delete.add_argument("session", metavar="SESSION")
+    delete.add_argument("--yes", action="store_true", help="do not ask")
+    trash = commands.add_parser("trash", help="list, restore or empty the trash")
+    trash.add_argument("action", nargs="?", default="list", choices=("list", "restore", "empty"))
+    trash.add_argument("entry", metavar="ID", nargs="?", help="the entry to restore")
+    trash.add_argument("--json", action="store_true", help="list as one JSON array")
+    trash.add_argument("--yes", action="store_true", help="empty without asking")
+    prune = commands.add_parser("prune", help="move orphaned child sessions to the trash")
+    prune.add_argument("--dry-run", action="store_true", help="only list them")
+    prune.add_argument("--yes", action="store_true", help="do not ask")
+    return [rename, label, delete, trash, prune]
+
+
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.naming import NamingError
+    from ink_tui.manage.trash import TrashError
+
+    handler = {
+        "rename": _rename,
+        "label": _label,
+        "delete": _delete,
+        "trash": _trash,
+        "prune": _prune,
+    }[args.command]
+    try:
+        return handler(args, base, cwd, out)
+    except (NamingError, TrashError) as error:
+        raise CommandError(str(error)) from None
+
+
+def _resolve(base: Path, cwd: str, wanted: str) -> Path:
+    from ink_tui.catalog.scan import resolve_session
+
+    return resolve_session(base, cwd, wanted)
+
+
+def _confirm(question: str, given: bool) -> bool:
+    """``--yes``, or the user's answer on a terminal; elsewhere a refusal saying to pass it."""
+    if given:
+        return True
+    if not sys.stdin.isatty():
+        raise CommandError(f"{question} Not asked (no terminal): pass --yes")
+    err = SafeOutput(sys.stderr)
+    err.write(f"{question} [y/N] ")
+    sys.stderr.flush()
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+def _rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.naming import rename
+
+    written = rename(_resolve(base, cwd, args.session), args.name)
+    if written.text:
+        out.line(f'{written.path}: named "{written.text}" (entry {written.entry_id})')
+    else:
+        out.line(f"{written.path}: name cleared (entry {written.entry_id})")
+    return EXIT_OK
+
+
+def _label(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.naming import label_entry
+
+    written = label_entry(_resolve(base, cwd, args.session), args.entry, args.label)
+    what = f'labelled "{written.text}"' if written.text else "label removed"
+    out.line(f"{written.path}: entry {args.entry} {what} (entry {written.entry_id})")
+    return EXIT_OK
+
+
+def _title(path: Path) -> str:
+    from ink_tui.catalog.summary import summarize_file
+
+    try:
+        return summarize_file(path).title
+    except OSError:
+        return ""
+
+
+def _delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.deleting import delete, plan_delete
+
+    path = _resolve(base, cwd, args.session)
+    plan = plan_delete(path, title=_title(path))
+    if plan.refusal is not None:
+        raise CommandError(f"{path}: not deleted: {plan.refusal}")
+    if not _confirm(f"Move {plan.describe()} to the trash?", args.yes):
+        out.line("nothing was deleted")
+        return EXIT_OK
+    entry = delete(plan)
+    out.line(f"moved {plan.describe()} to the trash ({len(entry.items)} items)")
+    out.line(f"`ink-tui trash restore {entry.id}` puts it back")
+    return EXIT_OK
+
+
+def _entry_line(entry: TrashEntry) -> str:
+    title = f' "{entry.title}"' if entry.title else ""
+    sessions = len(entry.sessions)
+    files = f"{sessions} session file{'s' if sessions != 1 else ''}"
+    return f"{entry.id}  {entry.kind:<6}  {entry.deleted_at}  {files}{title}"
+
+
+def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.trash import empty_trash, find_entry, list_trash, restore, trash_dir
+
+    if args.action == "restore":
+        if not args.entry:
+            raise CommandError("trash restore needs the entry's ID (see ink-tui trash list)")
+        restored = restore(find_entry(args.entry))
+        for path in restored:
+            out.line(f"restored {path}")
+        return EXIT_OK
+    entries = list_trash()
+    if args.action == "empty":
+        if not entries:
+            out.line("the trash is empty")
+            return EXIT_OK
+        count = len(entries)
+        question = f"Delete the {count} trash entr{'ies' if count != 1 else 'y'} for good?"
+        if not _confirm(question, args.yes):
+            out.line("nothing was deleted")
+            return EXIT_OK
+        out.line(f"deleted {empty_trash(entries)} trash entries for good")
+        return EXIT_OK
+    if args.json:
+        out.json([entry.to_json() for entry in entries])
+    elif not entries:
+        out.line(f"the trash is empty ({trash_dir()})")
+    else:
+        for entry in entries:
+            out.line(_entry_line(entry))
+    return EXIT_OK
+
+
+def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.pruning import plan_prune, prune
+
+    plan = plan_prune(base)
+    if not plan.removable and not plan.exempt:
+        out.line("no orphaned child sessions found")
+        return EXIT_OK
+    for orphan in plan.removable:
+        out.line(f"orphan {orphan.path} (its parent {orphan.parent_id} is gone)")
+    for orphan in plan.exempt:
+        out.line(f"kept   {orphan.path} (a live lease holds it)")
+    count = len(plan.removable)
+    if args.dry_run or not count:
+        out.line(f"{count} orphaned child session(s) to prune; nothing was moved")
+        return EXIT_OK
+    if not _confirm(f"Move {count} orphaned child session(s) to the trash?", args.yes):
+        out.line("nothing was moved")
+        return EXIT_OK
+    entry, done = prune(plan)
+    kept = f", kept {len(done.exempt)} (live lease)" if done.exempt else ""
+    out.line(f"pruned {len(done.removable)} orphaned child session(s){kept}")
+    if entry is not None:
+        out.line(f"`ink-tui trash restore {entry.id}` puts them back")
+    return EXIT_OK
