@@ -13,6 +13,7 @@ __all__ = [
     "find_item",
     "match_row",
     "row_entry_id",
+    "row_label_target",
     "row_holds",
     "row_text",
     "search_turns",
@@ -66,6 +67,18 @@ def row_entry_id(turns: list[Turn], key: str) -> str | None:
             return turn.user.id if turn.user is not None else None
     item = find_item(turns, key)
     return item.entry.id if item is not None else None
+
+
+def row_label_target(turns: list[Turn], key: str) -> str | None:
+    """The entry a label on this row names: a turn row's prompt, an item's own entry; none for
+    a model change (a marker, with no id) or the turn before the first prompt."""
+    for turn in turns:
+        if turn.key == key:
+            return turn.user.id if turn.user is not None else None
+    item = find_item(turns, key)
+    if item is None or item.kind == "model_change":
+        return None
+    return item.entry.id
 
 
 def row_text(turns: list[Turn], key: str) -> str:

@@ -25,6 +25,7 @@ from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
 from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
     IndexNotice,
@@ -70,6 +71,11 @@ class PickerScreen(Screen[None]):
         # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
         Binding("slash", "filter", "Filter", key_display="/", priority=True),
         Binding("s", "search_sessions", "Search text"),
+        Binding("r", "keep('rename')", "Rename"),
+        Binding("d", "keep('delete')", "Delete"),
+        Binding("u", "keep('undo')", "Undo delete", show=False),
+        Binding("y", "keep('copy')", "Copy id/path", show=False),
+        Binding("P", "keep('prune')", "Prune orphans", show=False),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
@@ -106,6 +112,7 @@ class PickerScreen(Screen[None]):
         yield Static(id="picker-note")
         yield Footer()
         yield SessionRowSource(self.sessions_dir, self.cwd, self.rows_ahead)
+        yield SessionKeeper()
 
     def on_mount(self) -> None:
         self.query_one(SessionPreview).display = False
@@ -328,6 +335,15 @@ class PickerScreen(Screen[None]):
         summary = self.query_one(SessionList).highlighted
         if summary is not None:
             self.post_message(OpenSession(summary.path))
+
+    def action_keep(self, what: str) -> None:
+        """r d u y P: rename, delete, undo, copy, prune (the keeper asks, then does it)."""
+        row = self.query_one(SessionList).highlighted
+        self.query_one(SessionKeeper).act_on_row(what, row, self.sessions_dir)
+
+    @on(SessionKeeper.Kept)
+    def _kept(self, message: SessionKeeper.Kept) -> None:
+        self._refresh()  # the row renamed, gone or back: read it again now
 
     def action_search_sessions(self) -> None:
         """Search what was said in every session (its own screen; Esc comes back here)."""

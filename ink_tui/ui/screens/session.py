@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, Tree
 
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
+from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
@@ -76,6 +77,7 @@ class SessionScreen(Screen[None]):
         yield SessionSearch(id="search")
         yield StatusLine(id="search-status")
         yield LiveFollow(id="live")
+        yield SessionKeeper()
         yield Footer()
 
     session_tree = getters.query_one(SessionTree)
@@ -84,9 +86,10 @@ class SessionScreen(Screen[None]):
     search = getters.query_one(SessionSearch)
     loader = getters.query_one(BranchLoader)
     status = getters.query_one(StatusLine)
+    keeper = getters.query_one(SessionKeeper)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_tree":  # only a narrow view hides the tree
+        if (action, parameters) == ("keys", ("toggle_tree",)):  # only a narrow view hides it
             return self.has_class("-narrow")
         return True
 
@@ -139,7 +142,7 @@ class SessionScreen(Screen[None]):
         self.loaded = loaded
         self._row_labels = loaded.row_labels()
         self.loader.done()
-        self._show_header()
+        self.show_header()
         placeholder = EARLIER_PLACEHOLDER if loaded.partial else None
         self.window.show(loaded.turns, self._row_labels, placeholder)
         self.search.set_rows(loaded.turns, self._row_labels, loading=loaded.partial)
@@ -180,7 +183,7 @@ class SessionScreen(Screen[None]):
 
     # -- the header and the status line ------------------------------------------------------
 
-    def _show_header(self) -> None:
+    def show_header(self) -> None:
         if self.loaded is None:
             return
         title = self.loaded.header.get("name") or self._fallback_title
@@ -288,18 +291,27 @@ class SessionScreen(Screen[None]):
         tree.grow(shown)
         transcript.grow(shown)
         if message.relabelled:
-            self._row_labels = loaded.row_labels()
-            self.window.set_row_labels(self._row_labels)
-            tree.set_row_labels(self._row_labels, message.relabelled)
-            transcript.set_row_labels(self._row_labels, message.relabelled)
+            self.relabel_rows(message.relabelled)
         self.search.grew(loaded.turns, self._row_labels, message.changes, message.relabelled)
         if not self.live.paused:
             self.jump_to_end()
 
+    def relabel_rows(self, changed: set[str]) -> None:
+        """The labels of rows ``changed`` changed (``self.loaded.labels``): show them."""
+        if self.loaded is not None:
+            self._row_labels = self.loaded.row_labels()
+            self.window.set_row_labels(self._row_labels)
+            self.session_tree.set_row_labels(self._row_labels, changed)
+            self.transcript.set_row_labels(self._row_labels, changed)
+
+    @on(SessionKeeper.Kept)
+    def _kept(self, message: SessionKeeper.Kept) -> None:
+        self.keys.kept(message.what, message.path, message.text, message.target)
+
     @on(LiveFollow.Changed)
     def _follow_changed(self, message: LiveFollow.Changed) -> None:
         live = self.live
-        self._show_header()
+        self.show_header()
         self.query_one(Banner).say(live.trouble.note if live.trouble is not None else "")
         self.status.say(live.status, "follow")
 
@@ -331,12 +343,6 @@ class SessionScreen(Screen[None]):
             self.live.pause()
         self.session_tree.jump_turn(delta)
 
-    def action_expand(self) -> None:
-        self.keys.expand()
-
-    def action_collapse(self) -> None:
-        self.keys.collapse()
-
     def action_search(self) -> None:
         if isinstance(self.focused, Input):
             raise SkipAction()  # "/" in the query line is text
@@ -344,18 +350,6 @@ class SessionScreen(Screen[None]):
 
     def action_next_match(self, delta: int) -> None:
         self.search.step(delta)
-
-    def action_toggle_thinking(self) -> None:
-        self.keys.toggle_thinking()
-
-    def action_cycle_output(self) -> None:
-        self.keys.cycle_output()
-
-    def action_copy(self) -> None:
-        self.keys.copy()
-
-    def action_branches(self) -> None:
-        self.keys.branches()
 
     def action_toggle_follow(self) -> None:
         if self.live.following:
@@ -376,18 +370,16 @@ class SessionScreen(Screen[None]):
     def action_switch_newer(self) -> None:
         self.live.switch_newer()
 
-    def action_chat(self) -> None:
-        self.keys.chat()
+    def action_keep(self, what: str) -> None:
+        self.keys.keep(what)
 
-    def action_toggle_tree(self) -> None:
-        self.keys.toggle_tree()
-
-    def action_back(self) -> None:
-        self.keys.back()
+    def action_keys(self, name: str) -> None:
+        """Keys whose whole job is :class:`SessionKeys`' (``l h t o y c v Esc b``)."""
+        getattr(self.keys, name)()
 
     def theme_changed(self) -> None:
         """Rendered content takes its colours from the theme: draw it again."""
         self.transcript.invalidate()
         if self.loaded is not None:
-            self._show_header()
+            self.show_header()
             self.session_tree.relabel()

@@ -22,11 +22,12 @@ from textual.widget import Widget
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.rows import find_item, match_row, row_entry_id, row_text
+from ink_tui.session.rows import find_item, match_row, row_entry_id, row_label_target, row_text
 from ink_tui.session.view import Turn
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode
 from ink_tui.ui.render.safe import ansi_text, plain
+from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch
@@ -62,23 +63,26 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("g,home", "edge('top')", "Top", priority=True),
     Key("G,end", "edge('bottom')", "Bottom", priority=True),
     Key("left_square_bracket", "turn(-1)", "Prev turn", display="["),
-    Key("v", "toggle_tree", "Tree", show=True),  # acts only when narrow: shows or hides it
+    Key("v", "keys('toggle_tree')", "Tree", show=True),  # acts only when narrow: shows or hides it
     Key("right_square_bracket", "turn(1)", "Next turn", show=True, display="]"),
-    Key("l", "expand", "Expand"),
-    Key("h", "collapse", "Collapse"),
+    Key("l", "keys('expand')", "Expand"),
+    Key("h", "keys('collapse')", "Collapse"),
     # priority: handled as it is read, so the keys typed after it go to the query line
     Key("slash", "search", "Search", show=True, display="/", priority=True),
     Key("n", "next_match(1)", "Next match"),
     Key("N", "next_match(-1)", "Previous match"),
-    Key("t", "toggle_thinking", "Thinking", show=True),
-    Key("o", "cycle_output", "Output", show=True),
-    Key("y", "copy", "Copy", show=True),
-    Key("b", "branches", "Branches", show=True),
+    Key("t", "keys('toggle_thinking')", "Thinking", show=True),
+    Key("o", "keys('cycle_output')", "Output", show=True),
+    Key("y", "keys('copy')", "Copy", show=True),
+    Key("Y", "keep('copy')", "Copy id/path/resume command"),
+    Key("r", "keep('rename')", "Rename"),
+    Key("L", "keep('label')", "Label the entry"),
+    Key("b", "keys('branches')", "Branches", show=True),
     Key("f", "toggle_follow", "Follow", show=True),
-    Key("c", "chat", "Continue", show=True),
+    Key("c", "keys('chat')", "Continue", show=True),
     Key("F", "resume", "Resume following"),
     Key("s", "switch_newer", "Newer session"),
-    Key("escape", "back", "Back"),
+    Key("escape", "keys('back')", "Back"),
 )
 
 OUTPUT_CYCLE: Final[dict[OutputMode, OutputMode]] = {
@@ -107,6 +111,7 @@ class SessionView(Protocol):
     """What the key actions need of the session screen."""
 
     path: Path
+    leaf_id: str | None
     loaded: LoadedBranch | None
 
     @property
@@ -123,6 +128,13 @@ class SessionView(Protocol):
 
     @property
     def search(self) -> SessionSearch: ...
+
+    @property
+    def keeper(self) -> SessionKeeper: ...
+
+    def show_header(self) -> None: ...
+
+    def relabel_rows(self, changed: set[str]) -> None: ...
 
     def has_class(self, *class_names: str) -> bool: ...
 
@@ -232,6 +244,42 @@ class SessionKeys:
         text = shown_text(view.loaded.turns, node.data)
         view.app.copy_to_clipboard(text)
         view.notify(f"copied {len(text)} characters", timeout=2)
+
+    def keep(self, what: str) -> None:
+        """``r``: rename the session; ``L``: label the row's entry; ``Y``: copy its id, path or
+        the command resuming it (the keeper asks, then writes or copies)."""
+        view, loaded = self.view, self.view.loaded
+        if loaded is None:
+            return
+        if what == "rename":
+            view.keeper.rename(view.path, loaded.header.get("name", ""))
+        elif what == "copy":
+            view.keeper.copy(str(loaded.session.header.get("id", "")), view.path)
+        elif what == "label":
+            node = view.session_tree.cursor_node
+            row = node.data if node is not None and not is_edge(node.data) else None
+            entry_id = row_label_target(loaded.turns, row) if row else None
+            if entry_id is None:
+                view.notify("this row shows no entry to label", severity="warning", timeout=3)
+                return
+            view.keeper.label(view.path, entry_id, loaded.labels.get(entry_id, ""))
+
+    def kept(self, what: str, path: Path | None, text: str, target: str) -> None:
+        """The keeper wrote to this session: show the name or the label at once (following
+        would bring them too; applying them twice changes nothing)."""
+        view, loaded = self.view, self.view.loaded
+        if loaded is None or path != view.path:
+            return
+        if what == "rename" and view.leaf_id is None:  # the name is the current branch's
+            loaded.header["name"] = text
+            view.show_header()
+        elif what == "label":
+            if text:
+                loaded.labels[target] = text
+            else:
+                loaded.labels.pop(target, None)
+            row = loaded.builder.row_for(target)
+            view.relabel_rows({row} if row is not None else set())
 
     def branches(self) -> None:
         """The branches screen; a branch chosen there opens in a session view of its own."""
