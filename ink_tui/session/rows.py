@@ -13,8 +13,8 @@ __all__ = [
     "find_item",
     "match_row",
     "row_entry_id",
-    "row_label_target",
     "row_holds",
+    "row_label_target",
     "row_text",
     "search_turns",
 ]

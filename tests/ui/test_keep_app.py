@@ -169,3 +169,34 @@ async def test_session_view_r_L_Y(tmp_path: Path, make_app: Any) -> None:
         assert _last(path)["targetId"] == session.entries[0].id
         await pilot.press("Y", "i")
         await wait_for(pilot, lambda: copied == [session.header["id"]], "the id copied")
+
+
+async def test_branches_L_labels_the_highlighted_leaf(tmp_path: Path, make_app: Any) -> None:
+    from ink_tui.ui.screens.branches import BranchesScreen
+    from ink_tui.ui.widgets.branch_list import BranchTable
+
+    base = tmp_path / "sessions"
+    path = _session(base, "a prompt")
+    leaf = open_session(path, warn=None).leaf_id
+    app = make_app(sessions_dir=base, cwd=CWD, open_path=path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
+        tree = app.screen.query_one(SessionTree)
+        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, BranchesScreen), "the branches")
+        table = app.screen.query_one(BranchTable)
+        await wait_for(pilot, lambda: table.highlighted is not None, "the leaves")
+        await pilot.press("L")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the label prompt")
+        app.screen.query_one(Input).value = "good one"
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                table.highlighted is not None
+                and ("good one" in dict(table.highlighted.labels).values())
+            ),
+            "the label in the list",
+        )
+        assert _last(path)["targetId"] == leaf

@@ -23,8 +23,9 @@ from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
 from ink_tui.session.errors import SessionError
 from ink_tui.session.forks import BranchList, SessionSnapshot, build_branch_list
-from ink_tui.session.reader import SessionFile
+from ink_tui.session.reader import SessionFile, open_session
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.branch_list import BranchTable, describe_leaf, short_id
 
 __all__ = ["BranchesScreen"]
@@ -61,6 +62,7 @@ class BranchesScreen(Screen[str | None]):
         Binding("k", "move(-1)", "Up", show=False),
         Binding("g", "edge('top')", "Top / bottom", key_display="g/G"),
         Binding("G", "edge('bottom')", "Bottom", show=False),
+        Binding("L", "label", "Label the leaf"),
     ]
 
     @dataclass
@@ -82,6 +84,7 @@ class BranchesScreen(Screen[str | None]):
         yield Static(id="branches-header")
         yield BranchTable(id="branches-list")
         yield Static(plain("reading the branches…", "dim"), id="branches-detail")
+        yield SessionKeeper()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -141,6 +144,32 @@ class BranchesScreen(Screen[str | None]):
         row = self.query_one(BranchTable).highlighted
         if row is not None:
             self.dismiss(row.id)
+
+    def action_label(self) -> None:
+        """``L``: label the highlighted leaf's entry, as Ink's ``/tree`` does (empty removes)."""
+        row = self.query_one(BranchTable).highlighted
+        if row is not None:
+            current = dict(row.labels).get(row.entry.id, "")
+            self.query_one(SessionKeeper).label(self.snapshot.session.path, row.entry.id, current)
+
+    @on(SessionKeeper.Kept)
+    def _kept(self, message: SessionKeeper.Kept) -> None:
+        self._reread()
+
+    @work(thread=True, exclusive=True, group="branches")
+    def _reread(self) -> None:
+        """The file holds a new label: read it again, then list the branches again."""
+        try:
+            session = open_session(self.snapshot.session.path, warn=None)
+        except (SessionError, OSError) as error:
+            self.post_message(self.Failed(str(error)))
+            return
+        snapshot = SessionSnapshot.of(session)
+        self.app.call_from_thread(self._rebuild, snapshot)
+
+    def _rebuild(self, snapshot: SessionSnapshot) -> None:
+        self.snapshot = snapshot
+        self._build()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
