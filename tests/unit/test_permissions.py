@@ -80,3 +80,17 @@ def test_a_new_chat_in_a_read_only_sessions_folder_refuses_before_any_request(
     monkeypatch.setattr(start_module.os, "access", lambda where, mode: Path(where) != base)
     start = new_chat("/home/ada/code/x", sessions_dir=base)
     assert start.read_only == f"the folder {base} is read-only: nothing can be written to it"
+
+
+def test_saving_the_theme_keeps_every_other_setting(tmp_path: Path) -> None:
+    from ink_tui.ui.config import UiConfig, load_config, save_config
+
+    path = tmp_path / "config.toml"
+    text = '# mine\ntheme = "ink"\n\n[prices."anthropic/claude-x"]\ninput = 3.0\n'
+    path.write_text(text)
+    save_config(UiConfig(theme='no"rd'), path)
+    assert path.read_text() == text.replace('theme = "ink"', 'theme = "no\\"rd"')
+    assert load_config(path).theme == 'no"rd'
+    path.write_text('[prices."a/b"]\ntheme = 1\n')  # a key of a table, not the setting
+    save_config(UiConfig(theme="nord"), path)
+    assert path.read_text() == 'theme = "nord"\n[prices."a/b"]\ntheme = 1\n'
