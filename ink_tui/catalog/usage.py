@@ -214,10 +214,12 @@ class _FileScan:
                 if not isinstance(result, dict) or result.get("isError") is not True:
                     continue
                 call_id = result.get("toolCallId")
-                known = isinstance(call_id, str) and call_id in self.calls
-                if known and call_id not in self.failed:
+                if not isinstance(call_id, str):
+                    continue
+                call = self.calls.get(call_id)
+                if call is not None and call_id not in self.failed:
                     self.failed.add(call_id)
-                    self.usage.bucket(*self.calls[call_id]).tool_errors += 1
+                    self.usage.bucket(*call).tool_errors += 1
 
     def finish(self) -> None:
         for day in self.pending_turns:  # prompts no model answered (yet)
