@@ -70,6 +70,7 @@ class PickerScreen(Screen[None]):
         # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
         Binding("slash", "filter", "Filter", key_display="/", priority=True),
         Binding("s", "search_sessions", "Search text"),
+        Binding("S", "usage_stats", "Usage and cost"),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
@@ -334,6 +335,14 @@ class PickerScreen(Screen[None]):
         from ink_tui.ui.screens.search import SearchScreen
 
         self.app.push_screen(SearchScreen(self.sessions_dir, self.cwd))
+
+    def action_usage_stats(self) -> None:
+        """Tokens and cost of the sessions (its own screen; Esc comes back here)."""
+        from ink_tui.ui.screens.stats import StatsScreen
+
+        self.app.push_screen(
+            StatsScreen(self.sessions_dir, self.cwd, all_projects=self.all_projects)
+        )
 
     def action_new_session(self) -> None:
         """A chat on a new session in this project (the file appears with its first record)."""
