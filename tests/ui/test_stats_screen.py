@@ -13,7 +13,7 @@ from waiting import wait_for
 
 from ink_tui.catalog.stats import DayPoint
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.stats import CHART_DAYS, StatsScreen, chart_days
+from ink_tui.ui.screens.stats import CHART_DAYS, CHART_MIN_DAYS, StatsScreen, chart_days
 from ink_tui.ui.widgets.day_bars import bar
 
 TODAY = datetime(2026, 10, 14, 12, 0, tzinfo=UTC)
@@ -118,10 +118,10 @@ async def test_c_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> No
     async with stats_app.run_test(size=(120, 36)) as pilot:
         screen = await _open_stats(pilot)
         bars = screen.bars
-        # this project's days, 2026-10-05 to today (10-14), the quiet ones empty
-        assert bars.points[0].day == "2026-10-05"
-        assert len(bars.points) == 10 and bars.metric == "tokens"
-        lines = str(bars.render()).splitlines()
+        # this project's days up to today (10-14), two weeks at least, the quiet ones empty
+        assert [bars.points[0].day, bars.points[4].day] == ["2026-10-01", "2026-10-05"]
+        assert len(bars.points) == CHART_MIN_DAYS and bars.metric == "tokens"
+        lines = str(bars.render()).splitlines()[4:]
         assert lines[0].startswith("2026-10-05 █") and lines[0].endswith("8350")
         assert lines[1].endswith("13.6k")  # the biggest day: the full width
         assert lines[2].rstrip().endswith("-") and "█" not in lines[2]
@@ -130,7 +130,7 @@ async def test_c_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> No
 
         await pilot.press("c")
         assert bars.metric == "cost"
-        lines = str(bars.render()).splitlines()
+        lines = str(bars.render()).splitlines()[4:]
         assert lines[0].endswith("$0.02") and lines[1].endswith("$0.01")
         title = str(screen.query_one("#stats-chart-title").render())
         assert title.startswith("Cost (USD, priced models) per day")
@@ -149,13 +149,15 @@ async def test_no_sessions_is_said(tmp_path: Path, make_app: Any) -> None:
         assert str(screen.bars.render()) == "no activity in this period"
 
 
-def test_chart_days_pad_to_today_and_keep_the_last_90() -> None:
+def test_chart_days_pad_to_today_and_keep_two_weeks_to_90_days() -> None:
     points = [DayPoint("2026-01-01", 5, 0.5), DayPoint("2026-10-05", 10, 1.0)]
     days = chart_days(points, date(2026, 10, 7))
     assert len(days) == CHART_DAYS
     assert days[-1] == DayPoint("2026-10-07", 0, 0.0)
     assert days[-3] == DayPoint("2026-10-05", 10, 1.0)
     assert chart_days([], date(2026, 10, 7)) == []
+    short = chart_days([DayPoint("2026-10-05", 1, 0.0)], date(2026, 10, 6))
+    assert [short[0].day, short[-1].day, len(short)] == ["2026-09-23", "2026-10-06", 14]
 
 
 def test_bars_in_eighths() -> None:

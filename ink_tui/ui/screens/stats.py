@@ -40,19 +40,22 @@ from ink_tui.ui.options import InkAppBase, app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.day_bars import DayBars, Metric
 
-__all__ = ["CHART_DAYS", "StatsScreen", "chart_days"]
+__all__ = ["CHART_DAYS", "CHART_MIN_DAYS", "StatsScreen", "chart_days"]
 
 CHART_DAYS: Final = 90  # the chart's longest span, ending today
+CHART_MIN_DAYS: Final = 14  # and its shortest: the days before the first activity are shown
 
 
 def chart_days(points: list[DayPoint], today: date) -> list[DayPoint]:
-    """The days to draw: from the first with activity (at most :data:`CHART_DAYS` ago) to
-    today (or the last active day, if later), quiet days included."""
+    """The days to draw, quiet ones included: up to today (or the last active day, if later),
+    from the first with activity, but no more than :data:`CHART_DAYS` and no fewer than
+    :data:`CHART_MIN_DAYS` days."""
     if not points:
         return []
     by_day = {point.day: point for point in points}
     last = max(date.fromisoformat(points[-1].day), today)
-    first = max(date.fromisoformat(points[0].day), last - timedelta(days=CHART_DAYS - 1))
+    first = min(date.fromisoformat(points[0].day), last - timedelta(days=CHART_MIN_DAYS - 1))
+    first = max(first, last - timedelta(days=CHART_DAYS - 1))
     days = ((first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1))
     return [by_day.get(day, DayPoint(day, 0, 0.0)) for day in days]
 

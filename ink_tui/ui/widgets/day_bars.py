@@ -88,5 +88,5 @@ class DayBars(Widget):
             text.append(point.day, date_style)
             text.append(" ")
             text.append(drawn.ljust(width), bar_style)
-            text.append(" " + label.rjust(label_width + 1))
+            text.append(" " + label.rjust(label_width + 1), "" if value else date_style)
         return text
