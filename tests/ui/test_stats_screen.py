@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from waiting import wait_for
 
 from ink_tui.catalog.stats import DayPoint
+from ink_tui.ui.screens.help import HelpRow, help_rows
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.stats import CHART_DAYS, CHART_MIN_DAYS, StatsScreen, chart_days
 from ink_tui.ui.widgets.day_bars import bar
@@ -43,6 +44,8 @@ def _rows(screen: StatsScreen) -> list[list[str]]:
 
 async def _open_stats(pilot: Pilot[Any]) -> StatsScreen:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, PickerScreen), "the picker")
+    rows = help_rows(pilot.app.screen)  # the key help (?) lists it
+    assert HelpRow("More keys on this screen", "S", "Usage and cost") in rows
     await pilot.press("S")
     screen = await wait_for(
         pilot,

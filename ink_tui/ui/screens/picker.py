@@ -70,7 +70,7 @@ class PickerScreen(Screen[None]):
         # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
         Binding("slash", "filter", "Filter", key_display="/", priority=True),
         Binding("s", "search_sessions", "Search text"),
-        Binding("S", "usage_stats", "Usage and cost"),
+        Binding("S", "usage_stats", "Usage and cost", show=False),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
