@@ -306,11 +306,12 @@ class UsageCache:
         ]
         self.changed = True
 
-    def keep_only(self, paths: set[str]) -> None:
-        """Forget the files no longer on disk (of the scope read)."""
+    def keep_only(self, paths: set[str], under: list[str] | None) -> None:
+        """Forget the files under the folders ``under`` (all when None) not in ``paths``."""
         for key in [key for key in self.entries if key not in paths]:
-            del self.entries[key]
-            self.changed = True
+            if under is None or key.startswith(tuple(under)):
+                del self.entries[key]
+                self.changed = True
 
     def save(self) -> None:
         """Write it (a temporary file renamed over the old one; a failure only loses the cache)."""
@@ -367,7 +368,8 @@ def collect_usage(
         found.append(usage)
         if progress is not None and (done % 50 == 0 or done == len(scope)):
             progress(done, len(scope))
-    if cwd is None and not (cancelled is not None and cancelled.is_set()):
-        cache.keep_only({_key(path) for path, _ in scope})
+    if not (cancelled is not None and cancelled.is_set()):  # files gone from disk are dropped
+        under = None if cwd is None else [_key(f) + os.sep for f in project_folders(base_dir, cwd)]
+        cache.keep_only({_key(path) for path, _ in scope}, under)
     cache.save()
     return found

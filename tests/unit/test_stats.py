@@ -265,3 +265,15 @@ def test_table_text(tree: Path, tmp_path: Path) -> None:
     assert lines[-1].split() == [
         "total", "3", "7", "8", "3", "66.7%", "4610", "1460", "15.0k", "2000", "$0.03+?",
     ]  # fmt: skip
+
+
+def test_the_cache_forgets_deleted_files(tree: Path, tmp_path: Path) -> None:
+    cache_path = tmp_path / "usage.json"
+    collect_usage(tree, None, cache_path=cache_path)
+    assert len(usage_module.UsageCache(cache_path).entries) == 3
+    child = next((tree / "home-u-a" / "children").glob("*.jsonl"))
+    child.unlink()
+    collect_usage(tree, "/home/u/b", cache_path=cache_path)  # another project: kept
+    assert len(usage_module.UsageCache(cache_path).entries) == 3
+    collect_usage(tree, A_CWD, cache_path=cache_path)
+    assert len(usage_module.UsageCache(cache_path).entries) == 2
