@@ -62,6 +62,26 @@ def _today() -> date:
     return datetime.now(UTC).date()
 
 
+def _collect(collect: Any, base: Path, scope: str | None, *, show_progress: bool) -> Any:
+    """``collect(base, scope)`` with a progress bar on stderr when it is a terminal (the
+    first run reads every file; later ones only those that changed)."""
+    if not show_progress:
+        return collect(base, scope)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    with Progress(
+        "reading sessions", BarColumn(), MofNCompleteColumn(), console=Console(file=sys.stderr),
+        transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("reading", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return collect(base, scope, progress=advance)
+
+
 def cmd_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui stats [--all] [--by model|project|day|week] [--since DATE] [--json]``."""
     from ink_tui.catalog.prices import load_price_table
@@ -79,7 +99,7 @@ def cmd_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
     problem = unreadable_folder(base, scope)
     if problem is not None:
         raise StatsCommandError(problem)
-    files = collect_usage(base, scope)
+    files = _collect(collect_usage, base, scope, show_progress=sys.stderr.isatty())
     report = build_report(files, load_price_table(), args.by, since=since)
     err = SafeOutput(sys.stderr)
     for line in report.problems:

@@ -130,3 +130,19 @@ def test_session_text_never_reaches_the_terminal_raw(cli: Any, tmp_path: Path) -
     assert (code, err) == (0, "")
     assert "\x1b" not in out and "\x07" not in out
     assert "openai/\u241b]2;pwned\u2407" in out  # shown as control pictures, never obeyed
+
+
+def test_a_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str], tree: Path) -> None:
+    from ink_tui.catalog.usage import collect_usage
+    from ink_tui.clistats import _collect
+
+    seen: list[tuple[int, int]] = []
+
+    def collect(base: Path, scope: str | None, **options: Any) -> Any:
+        files = collect_usage(base, scope, **options)
+        seen.append((len(files), len(files)))
+        return files
+
+    files = _collect(collect, tree, None, show_progress=True)
+    assert len(files) == 3 and seen == [(3, 3)]
+    assert "Traceback" not in capsys.readouterr().err
