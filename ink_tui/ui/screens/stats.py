@@ -173,7 +173,7 @@ class StatsScreen(Screen[None]):
                 for cell in row_cells(row)
             ]
             key = plain(row.key, "bold") if total else plain(row.key)
-            table.add_row(key, *cells, key="total" if total else row.key)
+            table.add_row(key, *cells)  # no row keys: a project may be called "total"
         self._show_chart()
         notes = [f"cost: estimates from list prices as of {report.prices_as_of}; days are UTC"]
         if report.unpriced_models:
