@@ -33,6 +33,7 @@ COMMAND_MODULES: dict[str, str] = {
     "delete": "ink_tui.climanage",
     "trash": "ink_tui.climanage",
     "prune": "ink_tui.climanage",
+    "stats": "ink_tui.clistats",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

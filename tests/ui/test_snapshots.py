@@ -11,7 +11,7 @@ Every snapshot must come out the same on any machine, any day, from any checkout
 Refresh after a deliberate change to the UI (then look at the SVGs before committing)::
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
-    for n in picker preview session help error chat search; do
+    for n in picker preview session help error chat search stats; do
         cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done
 
 (one line in the README's Development section).
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
 SCREENSHOTS = ROOT / "screenshots"
 # screenshots/NAME.svg <- test_NAME
-SHOTS = ("picker", "preview", "session", "help", "error", "chat", "search")
+SHOTS = ("picker", "preview", "session", "help", "error", "chat", "search", "stats")
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
     "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"
@@ -112,6 +112,21 @@ def test_search(snap_compare: SnapCompare, demo_app: Any) -> None:
         await pilot.press(*"retry loop")
         note = pilot.app.screen.query_one("#search-note")
         await wait_for(pilot, lambda: "hits in" in str(note.render()), "the hits")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_stats(snap_compare: SnapCompare, demo_app: Any) -> None:
+    """Usage and cost (S in the picker), every project (Tab): the totals per model, the chart."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.stats import StatsScreen
+
+        await press_and_settle(pilot, "S", "tab")
+        screen = pilot.app.screen
+        assert isinstance(screen, StatsScreen)
+        await wait_for(pilot, lambda: screen.report is not None, "the figures")
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)

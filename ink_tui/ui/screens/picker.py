@@ -76,6 +76,7 @@ class PickerScreen(Screen[None]):
         Binding("u", "keep('undo')", "Undo delete", show=False),
         Binding("y", "keep('copy')", "Copy id/path", show=False),
         Binding("P", "keep('prune')", "Prune orphans", show=False),
+        Binding("S", "usage_stats", "Usage and cost", show=False),
         Binding("escape", "escape", "Close preview / clear filter", show=False),
         Binding("j", "move(1)", "Down", show=False),
         Binding("k", "move(-1)", "Up", show=False),
@@ -350,6 +351,14 @@ class PickerScreen(Screen[None]):
         from ink_tui.ui.screens.search import SearchScreen
 
         self.app.push_screen(SearchScreen(self.sessions_dir, self.cwd))
+
+    def action_usage_stats(self) -> None:
+        """Tokens and cost of the sessions (its own screen; Esc comes back here)."""
+        from ink_tui.ui.screens.stats import StatsScreen
+
+        self.app.push_screen(
+            StatsScreen(self.sessions_dir, self.cwd, all_projects=self.all_projects)
+        )
 
     def action_new_session(self) -> None:
         """A chat on a new session in this project (the file appears with its first record)."""

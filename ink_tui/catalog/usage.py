@@ -1,0 +1,375 @@
+"""What each session file spent: model calls, tokens, tool calls and turns, per day and model.
+
+Every record in a file is counted once, whatever branch it is on: each assistant message (and
+each compaction or branch summary, which a model wrote too) is a model call that was paid for,
+even on a branch the user later left. So these are not the current branch's figures (the
+picker's tokens are), but what the session cost.
+
+Per file, the counts are kept per ``(day, model)``: the day is the record's UTC date (Ink writes
+ISO timestamps in UTC), the model ``provider/modelId``:
+
+- an assistant message or a summary: its ``modelReference``, else its wire ``model`` read as
+  the session's model when the ids agree, else by Ink's rule (a bare id is Anthropic's, ``glm-*``
+  Z.ai's); with neither, the session's model at that point (the latest ``session_model`` in file
+  order, else the header's);
+- a user prompt (a turn): the model of the next model call in the file, else the session's;
+- a tool call: its assistant message's; it failed when a result with ``isError: true`` answers
+  it anywhere in the file.
+
+Files are read whole, line by line, never validated as Ink's ``open()`` does (a line that is not
+JSON is skipped: a file Ink cannot open still cost what its records say). Results are cached per
+file (:class:`UsageCache`, keyed by size, mtime and inode), so a second run reads only the files
+that changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from ink_tui.catalog.scan import project_folders, session_files
+from ink_tui.paths import cache_dir
+from ink_tui.session.files import open_regular
+from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.lines import is_blank, iter_lines
+from ink_tui.session.records import PROVIDERS
+
+__all__ = [
+    "CACHE_FILE_NAME",
+    "Counts",
+    "FileUsage",
+    "UsageCache",
+    "collect_usage",
+    "model_name",
+    "scan_usage",
+]
+
+CACHE_FILE_NAME: Final = "usage-v1.json"
+_DAY: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_MODEL_CHARS: Final = 200
+
+
+@dataclass(slots=True)
+class Counts:
+    """What was spent (one day and model of one file, or any sum of them)."""
+
+    turns: int = 0  # user prompts
+    requests: int = 0  # model calls: assistant messages, compactions, branch summaries
+    unreported: int = 0  # model calls recorded without usage
+    tool_calls: int = 0
+    tool_errors: int = 0
+    input: int = 0  # tokens, cache excluded (as every provider Ink supports records them)
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+
+    def add(self, other: Counts) -> None:
+        for name in _COUNT_FIELDS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    @property
+    def tokens(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_write
+
+    def to_list(self) -> list[int]:
+        return [getattr(self, name) for name in _COUNT_FIELDS]
+
+    @classmethod
+    def from_list(cls, values: list[int]) -> Counts:
+        return cls(*values)
+
+
+_COUNT_FIELDS: Final = tuple(item.name for item in fields(Counts))
+
+
+@dataclass(slots=True)
+class FileUsage:
+    """One session file's counts per ``(day, model)`` (``""``: not known)."""
+
+    path: Path
+    project: str  # the project folder (a child session counts in its parent's project)
+    session_id: str | None = None
+    buckets: dict[tuple[str, str], Counts] = field(default_factory=dict)
+    skipped_lines: int = 0  # lines that were not JSON objects
+    problem: str | None = None  # why the file could not be read at all
+
+    def bucket(self, day: str, model: str) -> Counts:
+        found = self.buckets.get((day, model))
+        if found is None:
+            found = self.buckets[(day, model)] = Counts()
+        return found
+
+
+def _text(value: str) -> str:
+    """A string from a session as the cache (JSON) can hold it."""
+    value = value[:_MODEL_CHARS]
+    return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
+
+
+def model_name(reference: str) -> str:
+    """``provider/modelId`` for a ``modelReference`` or a bare id, by Ink's ``parseModelRef``."""
+    reference = reference.strip()
+    slash = reference.find("/")
+    if slash == -1:
+        provider = "zai" if reference.lower().startswith("glm-") else "anthropic"
+        return f"{provider}/{reference}" if reference else ""
+    provider = reference[:slash].lower()
+    if provider in PROVIDERS and reference[slash + 1 :]:
+        return f"{provider}/{reference[slash + 1 :]}"
+    return f"anthropic/{reference}"
+
+
+def _number(usage: dict[str, Any], key: str) -> int:
+    value = usage.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        return 0  # a negative, NaN or non-number count is not counted
+    return int(value) if value < 2**53 else 0
+
+
+class _FileScan:
+    """The counting of one file, line by line in file order."""
+
+    def __init__(self, usage: FileUsage) -> None:
+        self.usage = usage
+        self.session_model = ""  # the latest session_model in file order, else the header's
+        self.pending_turns: list[str] = []  # days of prompts waiting for their model
+        self.calls: dict[str, tuple[str, str]] = {}  # tool call id -> its (day, model)
+        self.failed: set[str] = set()
+
+    def record_model(self, record: dict[str, Any]) -> str:
+        reference = record.get("modelReference")
+        if isinstance(reference, str) and reference.strip():
+            return _text(model_name(reference))
+        wire = record.get("model")
+        if isinstance(wire, str) and wire.strip():
+            if self.session_model.endswith("/" + wire.strip()):
+                return self.session_model
+            return _text(model_name(wire))
+        return self.session_model
+
+    def header(self, record: dict[str, Any]) -> None:
+        ident = record.get("id")
+        self.usage.session_id = _text(ident) if isinstance(ident, str) else None
+        self.set_model(record.get("model"))
+
+    def set_model(self, model: Any) -> None:
+        if isinstance(model, dict):
+            provider, model_id = model.get("provider"), model.get("modelId")
+            if isinstance(provider, str) and isinstance(model_id, str) and model_id.strip():
+                self.session_model = _text(f"{provider}/{model_id}")
+
+    def model_call(self, record: dict[str, Any], day: str) -> Counts:
+        """A model call (``record`` holds ``usage``): its counts' bucket, turns before it added."""
+        model = self.record_model(record)
+        counts = self.usage.bucket(day, model)
+        counts.requests += 1
+        usage = record.get("usage")
+        if isinstance(usage, dict):
+            counts.input += _number(usage, "inputTokens")
+            counts.output += _number(usage, "outputTokens")
+            counts.cache_read += _number(usage, "cacheReadTokens")
+            counts.cache_write += _number(usage, "cacheWriteTokens")
+        else:
+            counts.unreported += 1
+        for turn_day in self.pending_turns:
+            self.usage.bucket(turn_day, model).turns += 1
+        self.pending_turns.clear()
+        return counts
+
+    def entry(self, record: dict[str, Any]) -> None:
+        kind = record.get("type")
+        stamp = record.get("timestamp")
+        day = stamp[:10] if isinstance(stamp, str) and _DAY.match(stamp) else ""
+        if kind in ("compaction", "branchSummary"):
+            self.model_call(record, day)
+            return
+        message = record.get("message")
+        if kind != "message" or not isinstance(message, dict):
+            return
+        role = message.get("role")
+        if role == "user":
+            self.pending_turns.append(day)
+        elif role == "assistant":
+            model = self.record_model(message)
+            counts = self.model_call(message, day)
+            blocks = message.get("blocks")
+            for block in blocks if isinstance(blocks, list) else ():
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    counts.tool_calls += 1
+                    call_id = block.get("id")
+                    if isinstance(call_id, str):
+                        self.calls[call_id] = (day, model)
+        elif role == "toolResult":
+            results = message.get("results")
+            for result in results if isinstance(results, list) else ():
+                if not isinstance(result, dict) or result.get("isError") is not True:
+                    continue
+                call_id = result.get("toolCallId")
+                if not isinstance(call_id, str):
+                    continue
+                call = self.calls.get(call_id)
+                if call is not None and call_id not in self.failed:
+                    self.failed.add(call_id)
+                    self.usage.bucket(*call).tool_errors += 1
+
+    def finish(self) -> None:
+        for day in self.pending_turns:  # prompts no model answered (yet)
+            self.usage.bucket(day, self.session_model).turns += 1
+        self.pending_turns.clear()
+
+
+def scan_usage(path: Path, project: str) -> FileUsage:
+    """Count what one session file spent (never raises for a bad file: see ``problem``)."""
+    usage = FileUsage(path, project)
+    scan = _FileScan(usage)
+    header_seen = False
+    try:
+        with open_regular(path) as stream:
+            for raw in iter_lines(stream):
+                if is_blank(raw.data):
+                    continue
+                try:
+                    record = decode_line(raw.data)
+                except JsonDecodeError:
+                    usage.skipped_lines += 1
+                    continue
+                if not isinstance(record, dict):
+                    usage.skipped_lines += 1
+                elif not header_seen:
+                    header_seen = True
+                    if record.get("type") != "session":
+                        usage.problem = f"{path}: line 1 is not a session header"
+                        return usage
+                    scan.header(record)
+                elif record.get("type") == "session_model":
+                    scan.set_model(record)
+                else:
+                    scan.entry(record)
+    except OSError as error:
+        usage.problem = f"{path}: {error.strerror or error}"
+        return usage
+    scan.finish()
+    return usage
+
+
+# -- the cache ---------------------------------------------------------------------------------
+
+_Signature = tuple[int, int, int]  # size, mtime_ns, inode
+
+
+def _key(path: Path) -> str:
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+class UsageCache:
+    """Per file, its counts and the signature of the file they were read from (a JSON file in
+    the cache dir; deleting it loses nothing). Two processes may write it: the last one wins,
+    and either one's is right."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = cache_dir() / CACHE_FILE_NAME if path is None else path
+        self.entries: dict[str, list[Any]] = {}
+        self.changed = False
+        with contextlib.suppress(OSError, orjson.JSONDecodeError, TypeError):
+            loaded = orjson.loads(self.path.read_bytes())
+            if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict):
+                self.entries = loaded["files"]
+
+    def get(self, path: Path, signature: _Signature, project: str) -> FileUsage | None:
+        found = self.entries.get(_key(path))
+        try:
+            if found is None or tuple(found[0]) != signature:
+                return None
+            usage = FileUsage(path, project, found[1], skipped_lines=found[2])
+            for day, model, *values in found[3]:
+                usage.buckets[(day, model)] = Counts.from_list(values)
+        except (TypeError, ValueError, IndexError):  # an entry this version cannot read
+            return None
+        return usage
+
+    def put(self, usage: FileUsage, signature: _Signature) -> None:
+        buckets = [[day, model, *c.to_list()] for (day, model), c in usage.buckets.items()]
+        self.entries[_key(usage.path)] = [
+            list(signature),
+            usage.session_id,
+            usage.skipped_lines,
+            buckets,
+        ]
+        self.changed = True
+
+    def keep_only(self, paths: set[str], under: list[str] | None) -> None:
+        """Forget the files under the folders ``under`` (all when None) not in ``paths``."""
+        for key in [key for key in self.entries if key not in paths]:
+            if under is None or key.startswith(tuple(under)):
+                del self.entries[key]
+                self.changed = True
+
+    def save(self) -> None:
+        """Write it (a temporary file renamed over the old one; a failure only loses the cache)."""
+        if not self.changed:
+            return
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "wb") as stream:
+                stream.write(orjson.dumps({"version": 1, "files": self.entries}))
+            temporary.replace(self.path)
+        self.changed = False
+
+
+def _scope_files(base_dir: Path, cwd: str | None) -> Iterator[tuple[Path, str]]:
+    """The session files of the scope with their project: each project folder's, and its
+    ``children/`` (subagent sessions, which cost money too)."""
+    for folder in project_folders(base_dir, cwd):
+        for item in session_files([folder, folder / "children"]):
+            yield item.path, folder.name
+
+
+Progress = Callable[[int, int], None]  # (files done, files in the scope)
+
+
+def collect_usage(
+    base_dir: Path,
+    cwd: str | None,
+    *,
+    cache_path: Path | None = None,
+    progress: Progress | None = None,
+    cancelled: threading.Event | None = None,
+) -> list[FileUsage]:
+    """The usage of every session file of ``cwd``'s project (every project when None), read
+    from the cache where the file has not changed."""
+    cache = UsageCache(cache_path)
+    scope = list(_scope_files(base_dir, cwd))
+    found: list[FileUsage] = []
+    for done, (path, project) in enumerate(scope, 1):
+        if cancelled is not None and cancelled.is_set():
+            break
+        try:
+            info = path.stat()
+        except OSError as error:
+            found.append(FileUsage(path, project, problem=f"{path}: {error.strerror or error}"))
+            continue
+        signature = (info.st_size, info.st_mtime_ns, info.st_ino)
+        usage = cache.get(path, signature, project)
+        if usage is None:
+            usage = scan_usage(path, project)
+            if usage.problem is None:
+                cache.put(usage, signature)
+        found.append(usage)
+        if progress is not None and (done % 50 == 0 or done == len(scope)):
+            progress(done, len(scope))
+    if not (cancelled is not None and cancelled.is_set()):  # files gone from disk are dropped
+        under = None if cwd is None else [_key(f) + os.sep for f in project_folders(base_dir, cwd)]
+        cache.keep_only({_key(path) for path, _ in scope}, under)
+    cache.save()
+    return found
