@@ -88,7 +88,14 @@ def trash_dir() -> Path:
 
 
 def _private_dir(path: Path) -> None:
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Make ``path`` and its missing parents, each 0700 (``mkdir(parents=True)`` would give the
+    parents the default mode)."""
+    missing: list[Path] = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
 
 
 def _move(source: Path, target: Path) -> None:
@@ -120,7 +127,9 @@ def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") 
     entry = TrashEntry(
         entry_id, folder, kind, now.isoformat().replace("+00:00", "Z"), items, session_id, title
     )
-    (folder / ENTRY_FILE).write_bytes(encode_json(entry.to_json()) + b"\n")
+    fd = os.open(folder / ENTRY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(encode_json(entry.to_json()) + b"\n")
     moved: list[TrashItem] = []
     try:
         for item in items:

@@ -234,3 +234,11 @@ def test_prune_finds_orphans_by_inks_rules_and_moves_them_to_the_trash(project: 
     assert not orphan.exists() and leased.exists() and lease.exists()
     trash.restore(entry)
     assert orphan.exists()
+
+
+def test_the_trash_is_private(project: Path) -> None:
+    entry = delete(plan_delete(_session(project, ["private"])))
+    data = trash.trash_dir().parent
+    for folder in (data, trash.trash_dir(), entry.folder, entry.folder / "files"):
+        assert folder.stat().st_mode & 0o777 == 0o700, folder
+    assert (entry.folder / "entry.json").stat().st_mode & 0o777 == 0o600
