@@ -78,6 +78,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("r", "keep('rename')", "Rename"),
     Key("L", "keep('label')", "Label the entry"),
     Key("b", "keys('branches')", "Branches", show=True),
+    Key("T", "keys('timeline')", "Timeline of the turns"),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "keys('chat')", "Continue", show=True),
     Key("F", "resume", "Resume following"),
@@ -133,6 +134,8 @@ class SessionView(Protocol):
     def keeper(self) -> SessionKeeper: ...
 
     def show_header(self) -> None: ...
+
+    def reveal(self, key: str, *, from_transcript: bool = False) -> None: ...
 
     def relabel_rows(self, changed: set[str]) -> None: ...
 
@@ -244,6 +247,22 @@ class SessionKeys:
         text = shown_text(view.loaded.turns, node.data)
         view.app.copy_to_clipboard(text)
         view.notify(f"copied {len(text)} characters", timeout=2)
+
+    def timeline(self) -> None:
+        """``T``: every turn as a bar of its duration; Enter there shows that turn here."""
+        view, loaded = self.view, self.view.loaded
+        if loaded is None:
+            return
+        from ink_tui.ui.screens.timeline import TimelineScreen
+
+        node = view.session_tree.cursor_node
+        turn = view.session_tree.turn_of_row(node.data) if node is not None and node.data else None
+
+        def chosen(key: str | None) -> None:
+            if key is not None:
+                view.reveal(key)
+
+        view.app.push_screen(TimelineScreen(loaded.turns, turn or ""), chosen)
 
     def keep(self, what: str) -> None:
         """``r``: rename the session; ``L``: label the row's entry; ``Y``: copy its id, path or
