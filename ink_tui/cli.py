@@ -28,6 +28,7 @@ __all__ = ["main"]
 COMMAND_MODULES: dict[str, str] = {
     "index": "ink_tui.clisearch",
     "search": "ink_tui.clisearch",
+    "export": "ink_tui.cliexport",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and
