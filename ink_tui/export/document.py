@@ -307,8 +307,8 @@ def _part(item: Item, options: ExportOptions, redactor: Redactor) -> Part | None
         return Note(kind, said, clean(item.text, redactor))
     if kind == "orphan_result":
         return Note(kind, "", clean_output(item.text, redactor))
-    if kind == "label" and not item.text:
-        return None
+    if kind == "label":
+        return None  # a label shows on the row it names (the turn's heading, or a note there)
     return Note(kind, clean(item.text, redactor))
 
 
@@ -328,8 +328,11 @@ def _turn(
     document = TurnDoc(number, title, stamp, prompt, label)
     for item in turn.items:
         part = _part(item, options, redactor)
-        if part is not None:
-            document.parts.append(part)
+        if part is None:
+            continue
+        if item.key in labels:
+            document.parts.append(Note("label", clean(labels[item.key], redactor)))
+        document.parts.append(part)
     return document
 
 
