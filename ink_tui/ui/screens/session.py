@@ -379,6 +379,9 @@ class SessionScreen(Screen[None]):
     def action_chat(self) -> None:
         self.keys.chat()
 
+    def action_export(self) -> None:
+        self.keys.export()
+
     def action_toggle_tree(self) -> None:
         self.keys.toggle_tree()
 

@@ -76,6 +76,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("b", "branches", "Branches", show=True),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "chat", "Continue", show=True),
+    Key("e", "export", "Export"),
     Key("F", "resume", "Resume following"),
     Key("s", "switch_newer", "Newer session"),
     Key("escape", "back", "Back"),
@@ -274,6 +275,22 @@ class SessionKeys:
         text = row_text(loaded.turns, row) if row else ""
         first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
         view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
+
+    def export(self) -> None:
+        """The export screen for the branch shown; a notification names the file written."""
+        view = self.view
+        loaded = view.loaded
+        if loaded is None:
+            return
+        from ink_tui.ui.screens.export import ExportDone, ExportScreen
+
+        def done(result: ExportDone | None) -> None:
+            if result is not None:
+                view.notify(result.message, markup=False, timeout=8)
+
+        title = loaded.header.get("name") or (loaded.turns[0].title if loaded.turns else "")
+        session_id = str(loaded.session.header.get("id", ""))
+        view.app.push_screen(ExportScreen(view.path, loaded.leaf_id, session_id, title), done)
 
     def tree_shown(self) -> bool:
         """Whether the tree is on screen: always when wide; when narrow, after ``v``."""
