@@ -79,9 +79,8 @@ async def test_choices_html_full_thinking_redacted(
     app = make_app(sessions_dir=session_file.parents[1], cwd=started_in, open_path=session_file)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await _export_screen(pilot)
-        # the format (focused first), then Tab: the tool calls, thinking, redaction (each set's
-        # highlight starts on its first button)
-        await pilot.press("right", "space", "tab", "right", "right", "space")
+        # the format (focused first), then Tab: the tool calls, thinking, redaction
+        await pilot.press("right", "space", "tab", "right", "space")
         await pilot.press("tab", "space", "tab", "space")
         assert screen.options() == ExportOptions("html", "full", thinking=True, redact=True)
         target = started_in / "0c9a7e21-mean-of-an-empty-list.html"

@@ -22,14 +22,15 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from ink_tui.export import FORMATS, TOOLS_MODES, ExportOptions, default_path
+from ink_tui.export import FORMATS, ExportOptions, default_path
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["ExportDone", "ExportScreen"]
 
 FORMAT_NAMES = {"md": "Markdown", "html": "HTML page", "json": "JSON (context)"}
-TOOLS_NAMES = {"none": "none", "cut": "outputs cut", "full": "full"}
+TOOLS_NAMES = {"cut": "outputs cut", "full": "full", "none": "none"}  # the default first: a
+# radio set's highlight starts on its first button
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ class ExportScreen(ModalScreen[ExportDone | None]):
             with Horizontal(classes="export-row"):
                 yield Label("Tool calls", classes="export-label")
                 with RadioSet(id="export-tools"):
-                    for mode in TOOLS_MODES:
+                    for mode in TOOLS_NAMES:
                         yield RadioButton(
                             TOOLS_NAMES[mode], value=mode == "cut", name=mode, id=f"tools-{mode}"
                         )
