@@ -1,6 +1,7 @@
 """A :class:`~ink_tui.export.document.Document` as one self-contained HTML page that works
-offline: a sidebar of turns, collapsible tool calls, highlighted code and diffs (Pygments),
-images inline as ``data:`` URIs, light and dark by ``prefers-color-scheme``.
+offline: a sidebar of turns, collapsible tool calls (edits open, showing their diff),
+highlighted code and diffs (Pygments), images inline as ``data:`` URIs, light and dark by
+``prefers-color-scheme``.
 
 Session text is escaped everywhere: prompts, thinking and tool output are text in their element;
 the assistant's Markdown goes through markdown-it with raw HTML off (it is shown escaped), images
@@ -83,10 +84,17 @@ def _output(pieces: list[Piece]) -> str:
     )
 
 
+def _opened(part: ToolPart) -> str:
+    """Edits are open from the start (their diff is what a reader looks for); other calls are
+    closed."""
+    return " open" if part.detail_kind == "diff" else ""
+
+
 def _tool(part: ToolPart) -> str:
     css = "tool error" if part.status == "error" else "tool"
     out = [
-        f'<details class="{css}"><summary><span class="name">{_e(part.name)}</span> ',
+        f'<details class="{css}"{_opened(part)}><summary>',
+        f'<span class="name">{_e(part.name)}</span> ',
         f'<span class="arg">{_e(part.summary[:300])}</span> ',
         f'<span class="status-{_e(part.status)}">{_e(part.status_text)}</span></summary>\n',
     ]

@@ -26,7 +26,8 @@ nav { position: sticky; top: 0; height: 100vh; overflow-y: auto; width: 17rem; f
   font-size: 13px; }
 nav h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted);
   margin: 0 0 .5rem; }
-nav ol { margin: 0; padding-left: 1.6rem; }
+nav ol { margin: 0; padding-left: 0; list-style-position: inside; }
+nav li::marker { color: var(--muted); }
 nav li { margin: .2rem 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 nav a { color: var(--fg); text-decoration: none; }
 nav a:hover { color: var(--accent); }
@@ -78,7 +79,7 @@ document.querySelectorAll("button.toggle-all").forEach(function (button) {
   button.hidden = false;
   button.addEventListener("click", function () {
     var tools = document.querySelectorAll("details.tool");
-    var open = !Array.prototype.some.call(tools, function (d) { return d.open; });
+    var open = !Array.prototype.every.call(tools, function (d) { return d.open; });
     tools.forEach(function (d) { d.open = open; });
     button.textContent = open ? "collapse tool calls" : "expand tool calls";
   });

@@ -1,6 +1,7 @@
 """A :class:`~ink_tui.export.document.Document` as Markdown that reads well on a code forge:
 a heading per turn, the assistant's Markdown as it is, code in fences, each tool call as a
-collapsible ``<details>`` (its summary escaped as HTML), edits as ``diff`` blocks.
+collapsible ``<details>`` (its summary escaped as HTML), edits as ``diff`` blocks (open from
+the start).
 
 Images are not inlined (forges drop ``data:`` URIs): each shows as a line with its type and size.
 """
@@ -73,7 +74,8 @@ def _tool(part: ToolPart) -> str:
     if part.summary:
         summary += f" {html.escape(part.summary[:200])}"
     summary += f" — {html.escape(part.status_text)}"
-    blocks = [f"<details>\n<summary>{summary}</summary>\n\n"]
+    opened = " open" if part.detail_kind == "diff" else ""  # an edit's diff shows at once
+    blocks = [f"<details{opened}>\n<summary>{summary}</summary>\n\n"]
     if part.detail_kind == "command":
         blocks.append(fence(f"$ {part.detail}", "bash"))
     elif part.detail_kind in ("diff", "code", "json") and part.detail:
