@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         raise ExportError(f"{target}: already exists; --force replaces it") from None
     from ink_tui.humanize import human_size
 
-    said = f"ink-tui: wrote {target} ({chosen}, {exported.size}, "
+    said = f"ink-tui: wrote {target} ({chosen}, {exported.holds}, "
     said += f"{human_size(len(exported.text.encode('utf-8')))})"
     if args.redact:
         said += f"; {exported.redaction}"

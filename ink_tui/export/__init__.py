@@ -46,7 +46,7 @@ class Exported:
     text: str
     masked: int  # secrets masked (0 without redaction)
     redaction: str  # ``2 secrets masked, …`` (empty without redaction)
-    size: str  # ``3 turns`` (``9 messages`` for JSON)
+    holds: str  # ``3 turns`` (``9 messages`` for JSON)
 
 
 def export_session(
@@ -94,8 +94,8 @@ def _json_export(session: SessionFile, leaf_id: str | None, redactor: Redactor) 
     context = build_context(session, leaf_id)
     value = redactor.value(context.to_json())
     text = json_visible(encode_json(value, indent=True).decode("utf-8")) + "\n"
-    size = plural(len(context.messages), "message")
-    return Exported(text, redactor.masked, redactor.summary(), size)
+    holds = plural(len(context.messages), "message")
+    return Exported(text, redactor.masked, redactor.summary(), holds)
 
 
 def format_for(path: str | Path) -> Format:

@@ -176,7 +176,10 @@ def clean(text: str, redactor: Redactor) -> str:
 
 def clean_output(text: str, redactor: Redactor) -> str:
     """Tool output: colours dropped, every other escape sequence and control made visible."""
-    return _SGR.sub("", keep_sgr(redactor.text(text)))
+    text = redactor.text(text)
+    if "\x1b" not in text:  # no escape sequence: only controls to show (most outputs)
+        return visible(text.replace("\r\n", "\n"))
+    return _SGR.sub("", keep_sgr(text))
 
 
 def _image(block: dict[str, Any]) -> Image:

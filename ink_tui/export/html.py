@@ -12,7 +12,7 @@ Content-Security-Policy allows no request and no script but the page's own (by i
 from __future__ import annotations
 
 import html
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.export.document import (
@@ -42,16 +42,27 @@ def highlight(code: str, language: str) -> str:
     """``code`` highlighted as ``language`` (plain when Pygments does not know it), escaped, in
     a ``<pre class="code">``."""
     from pygments import highlight as pygmentize
+
+    body = pygmentize(code, _lexer(language), _formatter())
+    return f'<pre class="code"><code>{body}</code></pre>\n'
+
+
+@cache
+def _formatter() -> Any:
     from pygments.formatters import HtmlFormatter
+
+    return HtmlFormatter(nowrap=True)  # made once: making one costs about a millisecond
+
+
+@lru_cache(maxsize=64)
+def _lexer(language: str) -> Any:
     from pygments.lexers import TextLexer, get_lexer_by_name
     from pygments.util import ClassNotFound
 
     try:
-        lexer = get_lexer_by_name(language) if language else TextLexer()
+        return get_lexer_by_name(language) if language else TextLexer()
     except ClassNotFound:
-        lexer = TextLexer()
-    body = pygmentize(code, lexer, HtmlFormatter(nowrap=True))
-    return f'<pre class="code"><code>{body}</code></pre>\n'
+        return TextLexer()
 
 
 @cache

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 __all__ = ["MASK", "Redactor"]
@@ -21,56 +22,60 @@ MASK: Final = "[redacted]"
 
 _KEY_CHARS = r"[A-Za-z0-9_\-]"
 _NOT_AFTER = r"(?![A-Za-z0-9_\-])"
-# Each alternative keeps what says what the secret was (its prefix, the header's name) in a
-# group called ``keep``; the rest of the match is masked.
-_SECRET_PATTERNS: Final[tuple[str, ...]] = (
-    # -----BEGIN … PRIVATE KEY----- blocks
-    r"(?P<pem>-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
-    # Authorization: Bearer xyz / "Authorization": "Basic xyz" (the scheme kept)
-    r"(?P<auth>\b(?:Proxy-)?Authorization[\"']?\s*[:=]\s*[\"']?"
-    r"(?:(?:Bearer|Basic|Token|Digest|Bot)\s+)?)"
-    r"(?![$<{]|\.\.\.)[A-Za-z0-9._~+/=:\-]{8,}",
-    r"(?P<bearer>\bBearer\s+)(?![$<{])[A-Za-z0-9._~+/\-]{16,}=*",
-    # provider prefixes: Anthropic, OpenAI, GitHub, Slack, Stripe, Google, Hugging Face, GitLab
-    rf"(?<![A-Za-z0-9])(?P<prefix>sk-ant-(?:api\d\d-|admin\d\d-)?|sk-(?:proj-|svcacct-|admin-)?"
-    rf"|gh[pousr]_|github_pat_|xox[abposr]-|xapp-|[sr]k_(?:live|test)_|AIza|hf_|glpat-)"
-    rf"{_KEY_CHARS}{{20,}}{_NOT_AFTER}",
-    # AWS access key ids
-    r"(?<![A-Z0-9])(?P<aws>(?:AKIA|ASIA|AGPA|AIDA|AROA))[0-9A-Z]{16}(?![A-Z0-9])",
-    # JSON Web Tokens
-    r"(?<![A-Za-z0-9_\-])(?P<jwt>eyJ)[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}"
-    r"\.[A-Za-z0-9_\-]{10,}",
-    # .env style: NAME_ENDING_IN_KEY=value (quoted or not); references ($X, ${X}) are not values
-    r"(?P<env>(?<![A-Za-z0-9_])(?:export\s+)?(?:[A-Za-z0-9_]*_|[A-Za-z0-9_]*API)?"
-    r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)\s*=\s*[\"']?)"
-    r"(?![$<{%\"'\s]|\.\.\.)[^\s\"'`]{4,}",
+# Each pattern names, in a group, what is kept of a match (a provider's prefix, the header and
+# its scheme, the variable's name): the rest of the match is masked. Case matters, except in
+# header names and schemes (``authorization: bearer``). They run one after the other (a value
+# masked by one is not a secret to the next), each only over text holding its cheap clue
+# (``str.__contains__`` is much faster than a search): a big export spends little time here.
+_SECRET_PATTERNS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
+    # (the group kept, clues (the text holds one; lower case where case is ignored), pattern)
+    (
+        "pem",  # -----BEGIN … PRIVATE KEY----- blocks
+        ("PRIVATE KEY-----",),
+        r"(?P<pem>-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+    ),
+    (
+        "auth",  # Authorization: Bearer xyz / "Authorization": "Basic xyz" (the scheme kept)
+        ("uthorization",),
+        r"(?P<auth>\b(?i:(?:Proxy-)?Authorization)[\"']?\s*[:=]\s*[\"']?"
+        r"(?i:(?:Bearer|Basic|Token|Digest|Bot)\s+)?)"
+        r"(?![$<{]|\.\.\.)[A-Za-z0-9._~+/=:\-]{8,}",
+    ),
+    (
+        "env",  # NAME_ENDING_IN_KEY=value (upper case, quoted or not); not $X, ${X}, <key>, ...
+        ("KEY", "TOKEN", "SECRET", "PASS", "PWD", "CREDENTIAL"),
+        r"(?P<env>(?<![A-Za-z0-9_])(?:export\s+)?(?:[A-Z0-9_]*_|[A-Z0-9_]*API)?"
+        r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)\s*=\s*[\"']?)"
+        r"(?![$<{%\"'\s]|\.\.\.)[^\s\"'`]{4,}",
+    ),
+    (
+        "bearer",
+        ("earer",),
+        r"(?P<bearer>\b(?i:Bearer)\s+)(?![$<{])[A-Za-z0-9._~+/\-]{16,}=*",
+    ),
+    (
+        "prefix",  # Anthropic, OpenAI, GitHub, Slack, Stripe, Google, Hugging Face, GitLab
+        ("sk-", "gh", "xox", "xapp-", "k_live_", "k_test_", "AIza", "hf_", "glpat-"),
+        rf"(?<![A-Za-z0-9])(?P<prefix>sk-ant-(?:api\d\d-|admin\d\d-)?|sk-(?:proj-|svcacct-|admin-)?"
+        rf"|gh[pousr]_|github_pat_|xox[abposr]-|xapp-|[sr]k_(?:live|test)_|AIza|hf_|glpat-)"
+        rf"{_KEY_CHARS}{{20,}}{_NOT_AFTER}",
+    ),
+    (
+        "aws",  # AWS access key ids
+        ("AKIA", "ASIA", "AGPA", "AIDA", "AROA"),
+        r"(?<![A-Z0-9])(?P<aws>AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}(?![A-Z0-9])",
+    ),
+    (
+        "jwt",  # JSON Web Tokens
+        ("eyJ",),
+        r"(?<![A-Za-z0-9_\-])(?P<jwt>eyJ)[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}"
+        r"\.[A-Za-z0-9_\-]{10,}",
+    ),
 )
-_SECRETS: Final = re.compile("|".join(_SECRET_PATTERNS), re.IGNORECASE)
+_SECRETS: Final = tuple(
+    (group, clues, re.compile(pattern)) for group, clues, pattern in _SECRET_PATTERNS
+)
 _SCHEME: Final = re.compile(r"(?:Bearer|Basic|Token|Digest|Bot)\s+$", re.IGNORECASE)
-_ENV_NAME_PART: Final = re.compile(r"(?:export\s+)?([A-Za-z0-9_]+)", re.IGNORECASE)
-
-
-def _kept(match: re.Match[str]) -> tuple[str, str] | None:
-    """(the group that matched, what to keep of the match) or ``None``: not a secret after all."""
-    for group in ("pem", "auth", "bearer", "prefix", "aws", "jwt", "env"):
-        kept = match.group(group)
-        if kept is None:
-            continue
-        if group == "aws" and not match.group().isupper():
-            return None  # key ids are upper case: ``akia…`` in a word is not one
-        if group == "env" and not _env_name_is_upper(kept):
-            return None  # ``max_key=3`` in code is a variable, not a .env secret
-        if group == "prefix" and not _prefix_case_ok(kept):
-            return None
-        if group == "auth" and not _credential(kept, match.group()[len(kept) :]):
-            return None
-        return group, kept
-    return None
-
-
-def _env_name_is_upper(kept: str) -> bool:
-    name = _ENV_NAME_PART.match(kept)
-    return name is not None and name.group(1) == name.group(1).upper()
 
 
 def _credential(header: str, value: str) -> bool:
@@ -79,10 +84,6 @@ def _credential(header: str, value: str) -> bool:
     if _SCHEME.search(header):
         return True
     return len(value) >= 12 and any(char.isdigit() for char in value)
-
-
-def _prefix_case_ok(kept: str) -> bool:
-    return kept in ("AIza",) or kept == kept.lower()
 
 
 @dataclass(slots=True)
@@ -122,19 +123,31 @@ class Redactor:
     def text(self, text: str) -> str:
         """``text`` with its secrets masked and the home folder as ``~``."""
         if self.secrets:
-            text = _SECRETS.sub(self._mask, text)
+            text = self._mask_secrets(text)
         pattern = self._home_pattern()
         if pattern is not None:
             text, count = pattern.subn("~", text)
             self.homes += count
         return text
 
-    def _mask(self, match: re.Match[str]) -> str:
-        found = _kept(match)
-        if found is None:
+    def _mask_secrets(self, text: str) -> str:
+        lowered: str | None = None  # for the clues of the patterns that ignore case
+        for group, clues, pattern in _SECRETS:
+            if group in ("auth", "bearer"):
+                lowered = text.lower() if lowered is None else lowered
+                holds = any(clue in lowered for clue in clues)
+            else:
+                holds = any(clue in text for clue in clues)
+            if holds:
+                text = pattern.sub(partial(self._mask, group=group), text)
+        return text
+
+    def _mask(self, match: re.Match[str], group: str) -> str:
+        kept = match.group(group)
+        if group == "auth" and not _credential(kept, match.group()[len(kept) :]):
             return match.group()
         self.found.add(match.group())
-        return f"{found[1]}{MASK}"
+        return f"{kept}{MASK}"
 
     def value(self, value: Any) -> Any:
         """A JSON value with every string redacted (an image's base64 data left as it is)."""

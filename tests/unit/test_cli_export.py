@@ -104,3 +104,14 @@ def test_no_escape_sequence_reaches_the_terminal(tmp_path: Path, cli: Any) -> No
             assert byte not in process.stdout, (fmt, byte)
     as_json = json.loads(cli.process("export", str(writer.path), "--format", "json").stdout)
     assert as_json["messages"][0]["content"] == hostile  # JSON keeps the value, escaped
+
+
+def test_redaction_shows_the_users_home_as_a_tilde(
+    tmp_path: Path, cli: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("HOME", "/home/ada")
+    code, out, err = cli.run("export", str(_session(tmp_path)), "--redact", "--thinking")
+    assert code == 0
+    assert "Project: `~/code/calc-kit`" in out
+    assert "/home/ada" not in out
+    assert err == "ink-tui: 2 secrets masked, the home folder shown as ~ 3 times\n"

@@ -71,7 +71,7 @@ def test_json_is_the_context_of_the_branch() -> None:
         True,
         3,
     )
-    assert exported.size == "7 messages"
+    assert exported.holds == "7 messages"
 
 
 def test_another_branch_is_exported_up_to_its_entry() -> None:

@@ -188,7 +188,7 @@ class ExportScreen(ModalScreen[ExportDone | None]):
             self.post_message(self.Failed(unforeseen(error, "exporting the session")))
         else:
             size = human_size(len(exported.text.encode("utf-8")))
-            said = f"exported {exported.size} to {target} ({size})"
+            said = f"exported {exported.holds} to {target} ({size})"
             if exported.redaction:
                 said += f"; {exported.redaction}"
             self.post_message(self.Done(ExportDone(target, said)))
