@@ -71,16 +71,17 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     if target is not None and target.exists() and not args.force:
         raise ExportError(f"{target}: already exists; --force replaces it")
     path = resolve_session(base, cwd, args.session)
+    err = SafeOutput(sys.stderr)
     chosen = args.format or (format_for(target) if target is not None else "md")
     options = ExportOptions(chosen, args.tools, args.thinking, args.redact)
     try:
-        exported = export_session(path, args.branch, options)
+        exported = export_session(path, args.branch, options, warn=err.as_textio())
     except SessionError as error:
         raise ExportError(error.one_line()) from None
     if target is None:
         out.write(exported.text)
         if args.redact:
-            SafeOutput(sys.stderr).line(f"ink-tui: {exported.redaction}")
+            err.line(f"ink-tui: {exported.redaction}")
         return EXIT_OK
     try:
         write_new(target, exported.text, force=args.force)
@@ -92,5 +93,5 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     said += f"{human_size(len(exported.text.encode('utf-8')))})"
     if args.redact:
         said += f"; {exported.redaction}"
-    SafeOutput(sys.stderr).line(said)
+    err.line(said)
     return EXIT_OK

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TextIO
 
 from ink_tui.export.document import CUT_LINES, ExportOptions, Format, ToolsMode, build_document
 from ink_tui.export.redact import Redactor
@@ -50,16 +50,22 @@ class Exported:
 
 
 def export_session(
-    path: Path, leaf_id: str | None, options: ExportOptions, *, home: str | None = None
+    path: Path,
+    leaf_id: str | None,
+    options: ExportOptions,
+    *,
+    home: str | None = None,
+    warn: TextIO | None = None,
 ) -> Exported:
     """Read ``path`` and export the branch to ``leaf_id`` (``None``: the one Ink resumes).
 
     Raises ``SessionError`` (a file Ink cannot open, an entry not found) or ``OSError``.
-    ``home`` overrides the home folder that redaction shows as ``~`` (tests).
+    ``home`` overrides the home folder that redaction shows as ``~`` (tests); a torn final line
+    dropped is noted on ``warn`` (as Ink notes it).
     """
     from ink_tui.session import SessionError, open_session
 
-    session = open_session(path, warn=None)
+    session = open_session(path, warn=warn)
     redactor = Redactor.for_user(options.redact)
     if options.redact and home is not None:
         redactor.home = home

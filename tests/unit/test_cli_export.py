@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from testdata import DATA, copy_session
+from testdata import DATA, copy_session, torn_note
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writer import SessionWriter
@@ -115,3 +115,10 @@ def test_redaction_shows_the_users_home_as_a_tilde(
     assert "Project: `~/code/calc-kit`" in out
     assert "/home/ada" not in out
     assert err == "ink-tui: 2 secrets masked, the home folder shown as ~ 3 times\n"
+
+
+def test_a_dropped_torn_line_is_noted_as_ink_notes_it(tmp_path: Path, cli: Any) -> None:
+    path = copy_session(tmp_path, "torn-half")
+    code, out, err = cli.run("export", str(path))
+    assert (code, err) == (0, torn_note(path))
+    assert out.startswith("# Run the tests")
