@@ -14,9 +14,11 @@ import binascii
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, Literal
 
 from ink_tui.export.redact import Redactor
+from ink_tui.humanize import plural
 from ink_tui.safetext import keep_sgr, visible
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.jsoncodec import encode_json
@@ -25,6 +27,7 @@ from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn, key_argument
 
 __all__ = [
+    "CUT_CHARACTERS",
     "CUT_LINES",
     "IMAGE_TYPES",
     "Document",
@@ -43,6 +46,7 @@ __all__ = [
 Format = Literal["md", "html", "json"]
 ToolsMode = Literal["none", "cut", "full"]
 CUT_LINES: Final = 40  # lines of a tool's output (or a written file) kept with --tools cut
+CUT_CHARACTERS: Final = 8_000  # and characters (a minified file is one long line)
 IMAGE_TYPES: Final = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _SGR: Final = re.compile(r"\x1b\[[0-9;:]*m")
 _ISO_TIME: Final = re.compile(r"(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?Z")
@@ -107,9 +111,9 @@ class ToolPart:
     detail_kind: Literal["command", "diff", "code", "json", "none"]
     detail: str = ""
     language: str = ""
-    detail_more: int = 0  # lines of a written file left out (--tools cut)
+    detail_cut: str = ""  # what of a written file was left out (--tools cut): "8 more lines"
     output: list[Piece] = field(default_factory=list)
-    output_more: int = 0  # lines of output left out (--tools cut)
+    output_cut: str = ""  # what of the output was left out (--tools cut)
     duplicates: int = 0
 
     @property
@@ -217,27 +221,33 @@ def _pieces(content: Any, redactor: Redactor, *, output: bool) -> list[Piece]:
     return pieces
 
 
-def _cut_pieces(pieces: list[Piece], limit: int) -> tuple[list[Piece], int]:
-    """The pieces up to ``limit`` lines of text, and how many lines were left out."""
+def _cut_pieces(pieces: list[Piece]) -> tuple[list[Piece], str]:
+    """The pieces up to :data:`CUT_LINES` lines and :data:`CUT_CHARACTERS` characters of text,
+    and what was left out (``"8 more lines"``; ``""``: nothing)."""
     kept: list[Piece] = []
-    left, more = limit, 0
+    lines_left, chars_left, lines_cut, chars_cut = CUT_LINES, CUT_CHARACTERS, 0, 0
     for piece in pieces:
         if isinstance(piece, Image):
             kept.append(piece)
             continue
         lines = piece.split("\n")
-        if left <= 0:
-            more += len(lines)
-        elif len(lines) > left:
-            kept.append("\n".join(lines[:left]))
-            more += len(lines) - left
-            left = 0
-        else:
-            kept.append(piece)
-            left -= len(lines)
-    return kept, more
+        shown = lines[: max(lines_left, 0)]
+        lines_cut += len(lines) - len(shown)
+        lines_left -= len(shown)
+        text = "\n".join(shown)
+        if len(text) > chars_left:
+            chars_cut += len(text) - max(chars_left, 0)
+            text = text[: max(chars_left, 0)]
+        chars_left -= len(text)
+        if text:
+            kept.append(text)
+    said = [plural(lines_cut, "more line")] if lines_cut else []
+    if chars_cut:
+        said.append(f"{chars_cut:,} more characters")
+    return kept, ", ".join(said)
 
 
+@lru_cache(maxsize=256)
 def _language(path: str) -> str:
     """The Pygments name of a file's language, from its name (``""``: not known)."""
     from pygments.lexers import get_lexer_for_filename
@@ -277,7 +287,7 @@ def _tool(exchange: ToolExchange, options: ExportOptions, redactor: Redactor) ->
         path = str(shown.get("path", ""))
         code = visible(str(shown.get("content", "")))
         if options.tools == "cut":
-            kept, part.detail_more = _cut_pieces([code], CUT_LINES)
+            kept, part.detail_cut = _cut_pieces([code])
             code = "\n".join(str(piece) for piece in kept)
         part.detail_kind, part.detail, part.language = "code", code, _language(path)
     elif exchange.name not in ("read", "grep", "find", "ls", "task") and shown:
@@ -286,7 +296,7 @@ def _tool(exchange: ToolExchange, options: ExportOptions, redactor: Redactor) ->
     if exchange.result is not None:
         pieces = _pieces(exchange.result.get("content"), redactor, output=True)
         if options.tools == "cut":
-            pieces, part.output_more = _cut_pieces(pieces, CUT_LINES)
+            pieces, part.output_cut = _cut_pieces(pieces)
         part.output = pieces
     part.duplicates = exchange.duplicate_results
     return part

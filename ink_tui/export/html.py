@@ -113,12 +113,11 @@ def _tool(part: ToolPart) -> str:
         out.append(highlight(f"$ {part.detail}", "bash"))
     elif part.detail_kind != "none" and part.detail:
         out.append(highlight(part.detail, part.language))
-        if part.detail_more:
-            out.append(f'<p class="cut">… {plural(part.detail_more, "more line")} of the file</p>')
+        if part.detail_cut:
+            out.append(f'<p class="cut">… {part.detail_cut} of the file</p>\n')
     out.append(_output(part.output))
-    if part.output_more:
-        more = plural(part.output_more, "more line")
-        out.append(f'<p class="cut">… {more} (--tools full shows all)</p>\n')
+    if part.output_cut:
+        out.append(f'<p class="cut">… {part.output_cut} (--tools full shows all)</p>\n')
     if part.status == "missing":
         out.append('<p class="cut">no result (interrupted)</p>\n')
     if part.duplicates:

@@ -80,13 +80,13 @@ def _tool(part: ToolPart) -> str:
         blocks.append(fence(f"$ {part.detail}", "bash"))
     elif part.detail_kind in ("diff", "code", "json") and part.detail:
         blocks.append(fence(part.detail, part.language))
-        if part.detail_more:
-            blocks.append(f"\n*… {plural(part.detail_more, 'more line')} of the file*\n")
+        if part.detail_cut:
+            blocks.append(f"\n*… {part.detail_cut} of the file*\n")
     if part.output:
         blocks.append("\n" if len(blocks) > 1 else "")
         blocks.extend(_pieces(part.output, code=True))
-    if part.output_more:
-        blocks.append(f"\n*… {plural(part.output_more, 'more line')} (--tools full shows all)*\n")
+    if part.output_cut:
+        blocks.append(f"\n*… {part.output_cut} (--tools full shows all)*\n")
     if part.status == "missing":
         blocks.append("*no result (interrupted)*\n")
     if part.duplicates:

@@ -292,3 +292,17 @@ def test_every_hostile_string_is_text_in_its_element(page: _Page) -> None:
     assert any("bash<script>alert(8)</script>" in text for text in texts)
     assert any("<script>x</script>.py" in text for text in texts)
     assert any("[image image/svg+xml, 21 B]" in text for text in texts)
+
+
+def test_cut_output_stops_at_40_lines_and_8000_characters(tmp_path: Path) -> None:
+    writer = SessionWriter.new(tmp_path, "/tmp/x", model=ModelRef("anthropic", "claude"))
+    writer.append_message({"role": "user", "content": "minify it"})
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "cat a.js"}}
+    writer.append_message(_assistant([call]))
+    output = "x" * 20_000 + "\nsecond line"
+    result = {"toolCallId": "c1", "toolName": "bash", "content": output, "isError": False}
+    writer.append_message({"role": "toolResult", "results": [result]})
+    text = export_session(writer.path, None, ExportOptions("md", "cut")).text
+    assert "x" * 8_000 + "\n```" in text and "x" * 8_001 not in text
+    assert "*… 12,012 more characters (--tools full shows all)*" in text
+    assert "x" * 20_000 in export_session(writer.path, None, ExportOptions("md", "full")).text
