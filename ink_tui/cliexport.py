@@ -46,7 +46,7 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         "--tools",
         choices=("none", "cut", "full"),
         default="cut",
-        help="tool calls: left out, outputs cut to 40 lines (default), or whole",
+        help="tool calls: left out, outputs cut to 40 lines or 8,000 characters (default), whole",
     )
     export.add_argument("--thinking", action="store_true", help="include thinking blocks")
     export.add_argument(
