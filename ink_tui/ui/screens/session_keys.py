@@ -81,6 +81,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("T", "keys('timeline')", "Timeline of the turns"),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "keys('chat')", "Continue", show=True),
+    Key("e", "keys('export')", "Export"),
     Key("F", "resume", "Resume following"),
     Key("s", "switch_newer", "Newer session"),
     Key("escape", "keys('back')", "Back"),
@@ -341,6 +342,22 @@ class SessionKeys:
         text = row_text(loaded.turns, row) if row else ""
         first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
         view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
+
+    def export(self) -> None:
+        """The export screen for the branch shown; a notification names the file written."""
+        view = self.view
+        loaded = view.loaded
+        if loaded is None:
+            return
+        from ink_tui.ui.screens.export import ExportDone, ExportScreen
+
+        def done(result: ExportDone | None) -> None:
+            if result is not None:
+                view.notify(result.message, markup=False, timeout=8)
+
+        title = loaded.header.get("name") or (loaded.turns[0].title if loaded.turns else "")
+        session_id = str(loaded.session.header.get("id", ""))
+        view.app.push_screen(ExportScreen(view.path, loaded.leaf_id, session_id, title), done)
 
     def tree_shown(self) -> bool:
         """Whether the tree is on screen: always when wide; when narrow, after ``v``."""
