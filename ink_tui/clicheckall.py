@@ -153,7 +153,8 @@ def _repair_file(path: Path, *, dry_run: bool) -> _Repaired:
     except SessionError as error:
         return _Repaired(REFUSED, EXIT_FAILED, [f"{error.one_line()} — not repaired"])
     except OSError as error:
-        return _Repaired(REFUSED, EXIT_FAILED, [f"{path}: {error.strerror or error}"])
+        why = f"{path}: not repairable: {error.strerror or error}"
+        return _Repaired(REFUSED, EXIT_FAILED, [why])
     if not plan.ok:
         return _Repaired(REFUSED, EXIT_FAILED, [f"{path}: not repairable: {plan.problem}"])
     if plan.torn is None and not plan.appended:

@@ -175,3 +175,54 @@ def test_check_all_draws_progress_only_on_a_terminal(
     monkeypatch.setattr("ink_tui.clicheckall.stderr_is_terminal", lambda: True)
     code, out, _ = cli.run("check", "--all", "--sessions-dir", str(base))
     assert (code, out) == (2, plain_out)  # the bar never reaches stdout
+
+
+def test_a_symlink_loop_is_listed_not_a_crash(tmp_path: Path, cli: Any) -> None:
+    base = tmp_path / "sessions"
+    (base / PROJECT).mkdir(parents=True)
+    loop = base / PROJECT / "loop.jsonl"
+    loop.symlink_to(loop.name)
+    code, out, err = cli.run("check", "--all", "--sessions-dir", str(base))
+    assert (code, err) == (2, "")
+    assert out.splitlines()[0] == (
+        f"{loop}: not repairable: Ink cannot open it: Too many levels of symbolic links"
+    )
+    code, out, _ = cli.run("repair", "--all", "--sessions-dir", str(base))
+    assert code == 2
+    assert out.splitlines()[0] == f"{loop}: not repairable: Too many levels of symbolic links"
+
+
+def test_no_escape_sequence_from_a_session_reaches_the_terminal(tmp_path: Path, cli: Any) -> None:
+    """A file name and a record are untrusted: what they hold is shown, never obeyed."""
+    base = tmp_path / "sessions"
+    hostile = base / PROJECT / "\x1b]0;pwned\x07.jsonl"
+    hostile.parent.mkdir(parents=True)
+    minimal = session_file("minimal").read_bytes()
+    hostile.write_bytes(minimal + b'{"type":"\\u001b[31mred"}')  # a torn tail of a new type
+    for arguments in (["check", "--all"], ["check", "--all", "--json"], ["repair", "--all"]):
+        code, out, err = cli.run(*arguments, "--sessions-dir", str(base))
+        assert code in (1, 2)
+        assert "\x1b" not in out + err and "\x07" not in out + err
+        assert "pwned" in out
+
+
+def test_check_all_and_repair_all_never_load_the_app(tmp_path: Path) -> None:
+    """No Textual, no model SDK: the command line stays quick to start."""
+    import subprocess
+    import sys
+
+    base = sessions_folder(tmp_path / "sessions")
+    probe = (
+        "import sys\n"
+        "from ink_tui.cli import main\n"
+        f"main(['check', '--all', '--sessions-dir', {str(base)!r}])\n"
+        f"main(['repair', '--all', '--dry-run', '--sessions-dir', {str(base)!r}])\n"
+        "names = ('textual', 'ink_tui.ui', 'anthropic', 'openai', 'ink_tui.catalog.index')\n"
+        "print(sorted(n for n in names if any(m == n or m.startswith(n + '.') "
+        "for m in sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "[]"
