@@ -12,6 +12,9 @@ writer may be active on. A progress bar is drawn on stderr when it is a terminal
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
+import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.catalog.checkup import (
+    CHILDREN,
     PROBLEM_KINDS,
     FileCheck,
     check_file,
@@ -32,6 +36,9 @@ from ink_tui.humanize import plural
 __all__ = ["check_all", "problem_verdict", "repair_all"]
 
 EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
+PARALLEL_BYTES = 64 * 1024 * 1024
+"""Below this many bytes of sessions, starting worker processes costs more than it saves."""
+MAX_WORKERS = 8
 
 
 def stderr_is_terminal() -> bool:
@@ -75,30 +82,83 @@ def _kinds_sentence(kinds: Counter[str]) -> str:
     return ", ".join(f"{kinds[kind]} {kind}" for kind in PROBLEM_KINDS if kinds[kind])
 
 
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    """What a worker sends back about one file (small: no session is kept)."""
+
+    path: Path
+    problems: tuple[str, ...] = ()
+    code: int = EXIT_OK
+    verdict: str = ""
+    json: dict[str, Any] | None = None
+
+
+def _verdict_of(path: Path, as_json: bool) -> _Verdict:
+    checked = check_file(path)
+    if not checked.problems:
+        return _Verdict(path)
+    code, verdict = problem_verdict(checked)
+    shown = _problem_json(checked, code, verdict) if as_json else None
+    return _Verdict(path, tuple(checked.problems), code, verdict, shown)
+
+
+def _workers(paths: list[Path]) -> int:
+    """How many processes check ``paths``: one per CPU (at most :data:`MAX_WORKERS`) once
+    there are :data:`PARALLEL_BYTES` to read, else this process alone."""
+    cpus = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, MAX_WORKERS)
+    if cpus < 2 or len(paths) < 2:
+        return 1
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+        if total >= PARALLEL_BYTES:
+            return cpus
+    return 1
+
+
+def _quiet_worker() -> None:
+    """Ctrl-C is the parent's to handle: a worker stops when told, without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _checker(paths: list[Path], *, as_json: bool) -> Iterator[Iterator[_Verdict]]:
+    """The verdicts of ``paths`` in their order, from worker processes when it pays (started
+    before any progress bar's thread, so nothing is forked mid-draw)."""
+    workers = _workers(paths)
+    if workers == 1:
+        yield (_verdict_of(path, as_json) for path in paths)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(workers, initializer=_quiet_worker)
+    try:
+        yield pool.map(functools.partial(_verdict_of, as_json=as_json), paths)
+    finally:  # on Ctrl-C too: what has not started is cancelled, not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def check_all(base: Path, out: SafeOutput, *, as_json: bool) -> int:
     """``ink-tui check --all [--json]``: the worst exit code of all sessions."""
     paths = sessions_to_check(base)
     worst, kinds, lines, found = EXIT_OK, Counter[str](), [], []
-    with _progress("checking", len(paths)) as step:
-        for path in paths:
-            checked = check_file(path)
+    with _checker(paths, as_json=as_json) as verdicts, _progress("checking", len(paths)) as step:
+        for checked in verdicts:
             step()
             if not checked.problems:
                 continue
-            code, verdict = problem_verdict(checked)
-            worst = max(worst, code)
+            worst = max(worst, checked.code)
             kinds.update(checked.problems)
-            if as_json:
-                found.append(_problem_json(checked, code, verdict))
-            else:
-                lines.append(f"{path}: {verdict}")
-            checked.report = None  # a 100 MB session's entries are not kept
+            if checked.json is not None:
+                found.append(checked.json)
+            lines.append(f"{checked.path}: {checked.verdict}")
     if as_json:
         out.json(found)
         return worst
     for line in lines:
         out.line(line)
-    children = sum(path.parent.name == "children" for path in paths)
+    children = sum(path.parent.name == CHILDREN for path in paths)
     counted = plural(len(paths), "session")
     if children:
         counted += f" ({children} of them subagent sessions in children/)"
@@ -130,7 +190,7 @@ _STATUSES = (DONE, WOULD, LIVE, REFUSED, FAILED, FINE)
 def _busy(path: Path) -> str | None:
     """Why no repair may touch ``path`` now: recently modified, or a subagent's lease held."""
     busy = writer_activity(path)
-    if busy is None and path.parent.name == "children":
+    if busy is None and path.parent.name == CHILDREN:
         from ink_tui.agent.start import _leased  # Ink's child-resume lease
 
         busy = _leased(path)
@@ -186,11 +246,21 @@ def _repair_file(path: Path, *, dry_run: bool) -> _Repaired:
 
 
 def repair_all(base: Path, out: SafeOutput, *, dry_run: bool) -> int:
-    """``ink-tui repair --all [--dry-run]``: the worst exit code left (as ``check`` gives it)."""
+    """``ink-tui repair --all [--dry-run]``: the worst exit code left (as ``check`` gives it).
+
+    The sessions are checked first (in worker processes when it pays); only those with a
+    problem are read again, one by one, and repaired."""
     paths = sessions_to_check(base)
     worst, statuses, lines = EXIT_OK, Counter[str](), []
-    with _progress("checking" if dry_run else "repairing", len(paths)) as step:
-        for path in paths:
+    with _checker(paths, as_json=False) as verdicts, _progress("checking", len(paths)) as step:
+        flagged = []
+        for checked in verdicts:
+            step()
+            if checked.problems:
+                flagged.append(checked.path)
+    statuses[FINE] = len(paths) - len(flagged)
+    with _progress("checking" if dry_run else "repairing", len(flagged)) as step:
+        for path in flagged:
             repaired = _repair_file(path, dry_run=dry_run)
             step()
             worst = max(worst, repaired.code)

@@ -226,3 +226,21 @@ def test_check_all_and_repair_all_never_load_the_app(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["check", "--all"], ["check", "--all", "--json"], ["repair", "--all", "--dry-run"]],
+)
+def test_worker_processes_give_the_same_answer(
+    command: list[str], tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over enough bytes (:data:`PARALLEL_BYTES`), sessions are checked in worker processes
+    (one per CPU): the output is the same, in the same order."""
+    import ink_tui.clicheckall as bulk
+
+    base = sessions_folder(tmp_path / "sessions")
+    arguments = [*command, "--sessions-dir", str(base)]
+    serial = cli.run(*arguments)
+    monkeypatch.setattr(bulk, "_workers", lambda paths: 2)  # even on a one-CPU machine
+    assert cli.run(*arguments) == serial
