@@ -105,7 +105,8 @@ def _verdict_of(path: Path, as_json: bool) -> _Verdict:
 def _workers(paths: list[Path]) -> int:
     """How many processes check ``paths``: one per CPU (at most :data:`MAX_WORKERS`) once
     there are :data:`PARALLEL_BYTES` to read, else this process alone."""
-    cpus = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, MAX_WORKERS)
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    cpus = min(os.cpu_count() or 1 if usable is None else len(usable), MAX_WORKERS)
     if cpus < 2 or len(paths) < 2:
         return 1
     total = 0
