@@ -39,6 +39,7 @@ EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
 PARALLEL_BYTES = 64 * 1024 * 1024
 """Below this many bytes of sessions, starting worker processes costs more than it saves."""
 MAX_WORKERS = 8
+NOT_CHECKED = "not checked (an internal error)"
 
 
 def stderr_is_terminal() -> bool:
@@ -79,7 +80,8 @@ def _problem_json(checked: FileCheck, code: int, verdict: str) -> dict[str, Any]
 
 
 def _kinds_sentence(kinds: Counter[str]) -> str:
-    return ", ".join(f"{kinds[kind]} {kind}" for kind in PROBLEM_KINDS if kinds[kind])
+    named = (*PROBLEM_KINDS, NOT_CHECKED)
+    return ", ".join(f"{kinds[kind]} {kind}" for kind in named if kinds[kind])
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,14 @@ class _Verdict:
 
 
 def _verdict_of(path: Path, as_json: bool) -> _Verdict:
-    checked = check_file(path)
+    try:
+        checked = check_file(path)
+    except Exception as error:  # a bug: logged, said in one line, the other sessions go on
+        from ink_tui.logs import unforeseen
+
+        line = unforeseen(error, f"checking {path}")
+        failed = {"file": str(path), "ok": False, "error": line, "exit": EXIT_FAILED}
+        return _Verdict(path, (NOT_CHECKED,), EXIT_FAILED, f"not checked: {line}", failed)
     if not checked.problems:
         return _Verdict(path)
     code, verdict = problem_verdict(checked)
@@ -262,7 +271,13 @@ def repair_all(base: Path, out: SafeOutput, *, dry_run: bool) -> int:
     statuses[FINE] = len(paths) - len(flagged)
     with _progress("checking" if dry_run else "repairing", len(flagged)) as step:
         for path in flagged:
-            repaired = _repair_file(path, dry_run=dry_run)
+            try:
+                repaired = _repair_file(path, dry_run=dry_run)
+            except Exception as error:  # a bug: logged, said in one line, the others go on
+                from ink_tui.logs import unforeseen
+
+                line = unforeseen(error, f"repairing {path}")
+                repaired = _Repaired(FAILED, EXIT_FAILED, [f"{path}: repair failed: {line}"])
             step()
             worst = max(worst, repaired.code)
             statuses[repaired.status] += 1

@@ -244,3 +244,34 @@ def test_worker_processes_give_the_same_answer(
     serial = cli.run(*arguments)
     monkeypatch.setattr(bulk, "_workers", lambda paths: 2)  # even on a one-CPU machine
     assert cli.run(*arguments) == serial
+
+
+def test_a_bug_on_one_session_is_logged_and_the_others_are_still_checked(
+    tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ink_tui.clicheckall as bulk
+    from ink_tui import logs
+    from ink_tui.catalog.checkup import check_file
+
+    monkeypatch.setattr(logs, "log_dir", lambda: tmp_path / "log")
+    base = tmp_path / "sessions"
+    for case in ["minimal", "torn-half", "dangling-last-turn"]:
+        copy_session(base / PROJECT, case)
+
+    def check_or_trip(path: Path) -> Any:
+        if path.stem == "minimal":
+            raise RuntimeError("a bug")
+        return check_file(path)
+
+    monkeypatch.setattr(bulk, "check_file", check_or_trip)
+    code, out, err = cli.run("check", "--all", "--sessions-dir", str(base))
+    assert (code, err) == (2, "")
+    lines = out.splitlines()
+    assert lines[1].startswith(
+        f"{_path(base, 'minimal')}: not checked: internal error in checking "
+        f"{_path(base, 'minimal')}: RuntimeError: a bug (traceback in {tmp_path / 'log'}"
+    )
+    assert len(lines) == 4 and lines[-1].endswith(
+        "3 with problems (1 torn tail, 1 dangling calls, 1 not checked (an internal error))"
+    )
+    assert "RuntimeError: a bug" in (tmp_path / "log" / logs.LOG_FILE_NAME).read_text()

@@ -175,3 +175,28 @@ def test_a_writer_appending_during_the_repair_is_left_alone(
         assert path.read_bytes().endswith(b'"parentId":null}\n')  # only the other writer's
     assert f"{_path(base, 'torn-half')}: ok: Ink opens and continues it as it is" in lines
     assert lines[-1].endswith("1 repaired, 2 skipped (a writer may be active)")
+
+
+def test_a_bug_on_one_session_is_logged_and_the_others_are_still_repaired(
+    tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ink_tui.session.repair as repair
+    from ink_tui import logs
+
+    monkeypatch.setattr(logs, "log_dir", lambda: tmp_path / "log")
+    base = _folder(tmp_path / "sessions", ["torn-half", "dangling-last-turn"])
+    real = repair.repair_session
+
+    def repair_or_trip(path: Path, **options: Any) -> Any:
+        if path.stem == "dangling-last-turn":
+            raise RuntimeError("a bug")
+        return real(path, **options)
+
+    monkeypatch.setattr(repair, "repair_session", repair_or_trip)
+    code, out, err = cli.run("repair", "--all", "--sessions-dir", str(base))
+    assert (code, err) == (2, "")
+    lines = out.splitlines()
+    broken = _path(base, "dangling-last-turn")
+    assert f"{broken}: repair failed: internal error in repairing {broken}: RuntimeError" in out
+    assert f"{_path(base, 'torn-half')}: ok: Ink opens and continues it as it is" in lines
+    assert lines[-1].endswith("1 repaired, 1 failed")
