@@ -79,6 +79,11 @@ def _problem_json(checked: FileCheck, code: int, verdict: str) -> dict[str, Any]
     return {**head, **checked.report.to_json(), "exit": code}
 
 
+def _where(base: Path) -> str:
+    """The sessions folder, and a word when it does not exist (a typo in --sessions-dir?)."""
+    return str(base) if base.exists() else f"{base} (it does not exist)"
+
+
 def _kinds_sentence(kinds: Counter[str]) -> str:
     named = (*PROBLEM_KINDS, NOT_CHECKED)
     return ", ".join(f"{kinds[kind]} {kind}" for kind in named if kinds[kind])
@@ -173,7 +178,7 @@ def check_all(base: Path, out: SafeOutput, *, as_json: bool) -> int:
     if children:
         counted += f" ({children} of them subagent sessions in children/)"
     problems = f"{len(lines)} with problems ({_kinds_sentence(kinds)})" if lines else "no problem"
-    out.line(f"checked {counted} under {base}: {problems}")
+    out.line(f"checked {counted} under {_where(base)}: {problems}")
     return worst
 
 
@@ -286,5 +291,5 @@ def repair_all(base: Path, out: SafeOutput, *, dry_run: bool) -> int:
         out.line(line)
     counts = ", ".join(f"{statuses[status]} {status}" for status in _STATUSES if statuses[status])
     head = "dry run, nothing was written" if dry_run else "repair --all"
-    out.line(f"{head}: {plural(len(paths), 'session')} under {base}: {counts or 'none'}")
+    out.line(f"{head}: {plural(len(paths), 'session')} under {_where(base)}: {counts or 'none'}")
     return worst

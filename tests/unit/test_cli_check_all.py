@@ -147,7 +147,7 @@ def test_check_all_exit_1_when_every_problem_is_repairable(tmp_path: Path, cli: 
 def test_check_all_of_a_missing_sessions_folder_checks_nothing(tmp_path: Path, cli: Any) -> None:
     base = tmp_path / "none"
     code, out, _ = cli.run("check", "--all", "--sessions-dir", str(base))
-    assert (code, out) == (0, f"checked 0 sessions under {base}: no problem\n")
+    assert (code, out) == (0, f"checked 0 sessions under {base} (it does not exist): no problem\n")
 
 
 @pytest.mark.parametrize("command", ["check", "repair"])
