@@ -61,7 +61,7 @@ def _one_target(args: argparse.Namespace) -> None:
         raise CheckCommandError(f"{usage} (see ink-tui {args.command} --help)")
     if args.command == "repair" and args.all and args.force:
         raise CheckCommandError(
-            "ink-tui repair --all never cuts a complete record: give --force with one SESSION"
+            "repair --all never cuts a complete record: give --force with one SESSION"
         )
 
 
