@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Final
 from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
@@ -26,6 +25,7 @@ from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.keeper import SessionKeeper
+from ink_tui.ui.screens.picker_keys import PICKER_KEYS
 from ink_tui.ui.widgets import problem_rows
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
@@ -64,31 +64,7 @@ class PickerScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
-    BINDINGS = [
-        Binding("enter", "open", "Open", show=False),
-        Binding("space", "toggle_preview", "Preview"),
-        Binding("n", "new_session", "New session"),
-        Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
-        # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
-        Binding("slash", "filter", "Filter", key_display="/", priority=True),
-        Binding("s", "search_sessions", "Search text"),
-        Binding("r", "keep('rename')", "Rename"),
-        Binding("d", "keep('delete')", "Delete"),
-        Binding("u", "keep('undo')", "Undo delete", show=False),
-        Binding("y", "keep('copy')", "Copy id/path", show=False),
-        Binding("P", "keep('prune')", "Prune orphans", show=False),
-        Binding("S", "usage_stats", "Usage and cost", show=False),
-        Binding(
-            "exclamation_mark", "toggle_problems", "Problems only", key_display="!", show=False
-        ),
-        Binding("escape", "escape", "Close preview / clear filter", show=False),
-        Binding("j", "move(1)", "Down", show=False),
-        Binding("k", "move(-1)", "Up", show=False),
-        Binding("g", "edge('top')", "Top", show=False),
-        Binding("G", "edge('bottom')", "Bottom", show=False),
-        Binding("J", "scroll_preview(1)", "Scroll the preview down", show=False),
-        Binding("K", "scroll_preview(-1)", "Scroll the preview up", show=False),
-    ]
+    BINDINGS = PICKER_KEYS
 
     def __init__(
         self, sessions_dir: Path, cwd: str, *, rows_ahead: RowsAhead | None = None
