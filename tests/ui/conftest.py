@@ -163,7 +163,10 @@ class ChatKit:
 
         def ready() -> bool:
             screen = pilot.app.screen
-            return isinstance(screen, SessionScreen) and screen.loaded is not None
+            if not isinstance(screen, SessionScreen) or screen.loaded is None:
+                return False
+            tree = screen.session_tree  # the view puts the cursor on the last row once shown
+            return tree.last_line >= 0 and tree.cursor_line == tree.last_line
 
         await wait_for(pilot, ready, "the session view with its session loaded")
         return pilot.app.screen

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.view import Turn
@@ -34,11 +35,11 @@ def long_session(tmp_path: Path, write_session: Any, monkeypatch: pytest.MonkeyP
 
 
 def _labels(tree: SessionTree) -> list[str]:
-    return [str(node.label).strip() for node in tree.root.children]
+    return [without_time(str(node.label)).strip() for node in tree.root.children]
 
 
 def _cursor(tree: SessionTree) -> str:
-    return str(tree.cursor_node.label).strip() if tree.cursor_node is not None else ""
+    return without_time(str(tree.cursor_node.label)).strip() if tree.cursor_node else ""
 
 
 async def _opened(pilot: Any) -> tuple[SessionScreen, SessionTree]:

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import testdata
 from textual.pilot import Pilot
+from textual.widgets import Input
 from waiting import wait_for, workers_finished
 
 from ink_tui.demo import DEMO_CWD, generate_demo
@@ -109,6 +110,8 @@ def test_search(snap_compare: SnapCompare, demo_app: Any) -> None:
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await press_and_settle(pilot, "s")
+        # A blinking cursor is drawn or not depending on when the snapshot is taken.
+        pilot.app.screen.query_one("#search-query", Input).cursor_blink = False
         await pilot.press(*"retry loop")
         note = pilot.app.screen.query_one("#search-note")
         await wait_for(pilot, lambda: "hits in" in str(note.render()), "the hits")

@@ -111,8 +111,8 @@ def _span(state: HeaderState) -> str:
     if state.loaded.partial or len(entries) < 2:
         return ""
     first, last = entry_seconds(entries[0]), entry_seconds(entries[-1])
-    if first is None or last is None or last < first:
-        return ""
+    if first is None or last is None or last - first < 1:
+        return ""  # no dates, or all at once (a session made by a script): nothing to say
     return f" over {short_duration(last - first)}"
 
 
