@@ -16,7 +16,9 @@ __all__ = [
     "counts",
     "diff_lines",
     "file_patch",
+    "net_counts",
     "split_lines",
+    "summary_parts",
     "turn_diff",
 ]
 
@@ -139,3 +141,22 @@ def turn_diff(change: FileChanges, turn: int) -> list[DiffLine]:
         out.append(DiffLine("note", f"{mark}{call.kind}{note}"))
         out += call_diff(call)
     return out
+
+
+def net_counts(change: FileChanges) -> tuple[int, int] | None:
+    """Lines added and removed from the file's start to its end (None: not reconstructed)."""
+    return counts(change.start, change.end) if change.known else None
+
+
+def summary_parts(change: FileChanges) -> list[str]:
+    """What a file's summary says after its path: ``+6 -2`` (or ``?``), ``new``, the turns,
+    the failed calls."""
+    net = net_counts(change)
+    parts = [f"+{net[0]} -{net[1]}" if net is not None else "?"]
+    if change.created:
+        parts.append("new")
+    turns = change.turns
+    parts.append(f"turn {turns[0] + 1}" if len(turns) == 1 else f"{len(turns)} turns")
+    if change.failed:
+        parts.append(f"✗ {change.failed} failed")
+    return parts
