@@ -156,9 +156,9 @@ def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, col
             continue
         _paint(out, f"not reconstructed: {change.why_unknown()}; its changes turn by turn:",
                "note", colour)  # fmt: skip
-        for turn in change.turns:
-            _paint(out, f"turn {turn + 1}", "hunk", colour)
-            _lines(out, turn_diff(change, turn), colour)
+        for index in change.turns:
+            _paint(out, f"turn {index + 1}", "hunk", colour)
+            _lines(out, turn_diff(change, index), colour)
 
 
 def _turn_summary(change: FileChanges, turn: int) -> str:
