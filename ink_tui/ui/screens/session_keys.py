@@ -78,6 +78,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("r", "keep('rename')", "Rename"),
     Key("L", "keep('label')", "Label the entry"),
     Key("b", "keys('branches')", "Branches", show=True),
+    Key("D", "keys('changes')", "Changed files"),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "keys('chat')", "Continue", show=True),
     Key("F", "resume", "Resume following"),
@@ -135,6 +136,8 @@ class SessionView(Protocol):
     def show_header(self) -> None: ...
 
     def relabel_rows(self, changed: set[str]) -> None: ...
+
+    def reveal(self, key: str) -> None: ...
 
     def has_class(self, *class_names: str) -> bool: ...
 
@@ -295,6 +298,23 @@ class SessionKeys:
 
         # The screen copies what it lists (once, here): following goes on meanwhile.
         view.app.push_screen(BranchesScreen(view.loaded.session, view.loaded.leaf_id), chosen)
+
+    def changes(self) -> None:
+        """``D``: the files the branch changed; the row chosen there is shown here."""
+        view, loaded = self.view, self.view.loaded
+        if loaded is None:
+            return
+        from ink_tui.ui.screens.changes import ChangesScreen
+
+        def chosen(key: str | None) -> None:
+            if key is not None:
+                view.live.pause()
+                view.reveal(key)
+
+        # A copy of the rows (following may add to them meanwhile); none while partly read.
+        turns = None if loaded.partial else [Turn(t.user, list(t.items)) for t in loaded.turns]
+        screen = ChangesScreen(view.path, loaded.leaf_id, turns, loaded.session.cwd)
+        view.app.push_screen(screen, chosen)
 
     def chat(self) -> None:
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
