@@ -94,6 +94,7 @@ def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput)
 
 
 def _patch(files: list[FileChanges], out: SafeOutput, err: SafeOutput) -> int:
+    from ink_tui.safetext import visible
     from ink_tui.session.changediff import file_patch
 
     missing = 0
@@ -104,8 +105,13 @@ def _patch(files: list[FileChanges], out: SafeOutput, err: SafeOutput) -> int:
         elif not change.known:
             err.line(f"ink-tui: {change.path}: not reconstructed: {change.why_unknown()}")
             missing += 1
+        elif visible(patch := file_patch(change)) != patch:
+            # Printed safely, a carriage return or escape would change: the patch would lie.
+            reason = "its content holds control characters (CRLF line endings?)"
+            err.line(f"ink-tui: {change.path}: not in the patch: {reason}")
+            missing += 1
         else:
-            out.write(file_patch(change))
+            out.write(patch)
     return EXIT_INCOMPLETE if missing else EXIT_OK
 
 

@@ -108,3 +108,21 @@ def test_colour_never_lets_session_escapes_through() -> None:
     painted = stream.getvalue()
     assert painted.startswith("\x1b[32m+") and painted.endswith("\x1b[0m\n")
     assert "\x1b]0" not in painted and "pwned" in painted
+
+
+def test_content_a_safe_terminal_would_change_is_left_out_of_the_patch(
+    cli: Any, tmp_path: Path
+) -> None:
+    run = SessionScript(project_dir(tmp_path, CWD))
+    run.prompt("go")
+    run.write("dos.txt", "a\r\nb\r\n")
+    run.write("evil.txt", "\x1b]0;pwned\x07\n")
+    run.write("fine.txt", "ok\n")
+    code, out, err = cli.run("changes", str(run.path), "--patch")
+    assert code == 1 and out.startswith("diff --git a/fine.txt b/fine.txt\n")
+    assert "dos.txt" not in out and "evil.txt" not in out and "\x1b" not in out
+    assert err.splitlines() == [
+        f"ink-tui: {name}: not in the patch: its content holds control characters (CRLF line "
+        "endings?)"
+        for name in ("dos.txt", "evil.txt")
+    ]
