@@ -57,6 +57,16 @@ async def diff_shows(pilot: Any, screen: ChangesScreen, text: str) -> str:
     return str(screen.diff.content)
 
 
+async def cursor_on(pilot: Any, view: SessionScreen, key: str) -> None:
+    """Until the session view's tree has its cursor on row ``key``."""
+
+    def there() -> bool:
+        node = view.session_tree.cursor_node
+        return node is not None and node.data == key
+
+    await wait_for(pilot, there, f"the tree's cursor on {key}")
+
+
 def row_of_call(path: Path, call_id: str) -> str:
     """The session view's row key of the tool call ``call_id``."""
     session = open_session(path, warn=None)
@@ -118,27 +128,44 @@ async def test_enter_goes_back_to_the_session_on_the_turn(tmp_path: Path, make_a
         await pilot.press("t", "j", "j", "j", "enter")  # calc/main.py, turn 3
         view = await session_view(pilot)
         expected = row_of_call(path, "call_6")  # the edit through the absolute path
-        await wait_for(
-            pilot,
-            lambda: (
-                view.session_tree.cursor_node is not None
-                and view.session_tree.cursor_node.data == expected
-            ),
-            "the tree's cursor on the turn's edit",
-        )
+        await cursor_on(pilot, view, expected)
         screen = await changes_view(pilot)
         await pilot.press("j", "enter")  # NOTES.md: its first change, the write of turn 2
         view = await session_view(pilot)
         expected = row_of_call(path, "call_5")
-        await wait_for(
-            pilot,
-            lambda: (
-                view.session_tree.cursor_node is not None
-                and view.session_tree.cursor_node.data == expected
-            ),
-            "the tree's cursor on the write",
-        )
+        await cursor_on(pilot, view, expected)
         assert screen is not pilot.app.screen
+
+
+async def test_d_then_enter_again_walks_through_each_turn_of_the_file(
+    tmp_path: Path, make_app: Any
+) -> None:
+    path = changesdata.changes_session(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=path)
+    # calc/main.py: turn 1 (call_2), turn 2 (the failed call_4), turn 3 (call_6), then round
+    expected = [row_of_call(path, call) for call in ("call_2", "call_4", "call_6", "call_2")]
+    async with app.run_test(size=(120, 36)) as pilot:
+        for number, key in enumerate(expected):
+            screen = await changes_view(pilot)
+            assert screen.files_list.highlighted == 0  # the file of the last jump
+            turn = [1, 2, 3, 1][number]
+            await diff_shows(pilot, screen, f"Enter shows turn {turn} in the session ({turn} of 3")
+            await pilot.press("enter")
+            view = await session_view(pilot)
+            await cursor_on(pilot, view, key)
+
+
+async def test_the_file_is_read_when_the_view_holds_only_its_last_turns(
+    tmp_path: Path, make_app: Any
+) -> None:
+    path = changesdata.changes_session(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await session_view(pilot)
+        screen = ChangesScreen(path, None, None, "")
+        await pilot.app.push_screen(screen)
+        await wait_for(pilot, lambda: screen.files_list.option_count == 3, "the files")
+        assert option_texts(screen)[0] == "calc/main.py  +6 -2  3 turns  ✗ 1 failed"
 
 
 async def test_escape_goes_back_where_it_was(tmp_path: Path, make_app: Any) -> None:

@@ -4,8 +4,11 @@ calls touched, beside the highlighted file's net diff.
 The files are reconstructed by :func:`ink_tui.session.changes.collect_changes` in a worker (from
 the session view's rows, or from the file when the view holds only its last turns); each diff is
 drawn in a worker too, capped at :data:`MAX_DIFF_LINES`. ``t`` lists under each file the turns
-that touched it (their own diffs); Enter dismisses the screen with the row of the first call on
-the file (in that turn, on a turn's line), which the session view brings into view.
+that touched it (their own diffs). Enter dismisses the screen with a :class:`Jump`: the row of
+the file's first call in a turn, which the session view brings into view. On a turn's line,
+that turn; on the file's line, the first turn that touched it, or, when the view was opened
+after a jump to that file, the next one (so ``D`` then Enter, again and again, walks through
+each turn that touched the file).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ink_tui.session.errors import SessionError
 from ink_tui.session.view import Turn
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.screens.changes_jump import Jump
 
 __all__ = ["MAX_DIFF_LINES", "ChangesScreen", "diff_text"]
 
@@ -71,7 +75,7 @@ class _Row:
         return f"f{self.file}" if self.turn is None else f"f{self.file}t{self.turn}"
 
 
-class ChangesScreen(Screen[str | None]):
+class ChangesScreen(Screen[Jump | None]):
     """The files the branch changed; Enter returns the session view row to show."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -100,11 +104,21 @@ class ChangesScreen(Screen[str | None]):
     diff = getters.query_one("#changes-diff-text", Static)
     title_line = getters.query_one("#changes-title", Static)
 
-    def __init__(self, path: Path, leaf_id: str | None, turns: list[Turn] | None, cwd: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        leaf_id: str | None,
+        turns: list[Turn] | None,
+        cwd: str,
+        *,
+        last: Jump | None = None,
+    ) -> None:
         """``turns``: the branch's rows when the session view holds all of them (else the
-        file is read again)."""
+        file is read again); ``last``: the previous jump from this view (its file is
+        highlighted, and Enter on it goes on to the next turn)."""
         super().__init__()
         self.path, self.leaf_id, self.cwd = path, leaf_id, cwd
+        self.last = last
         self._given = turns
         self.files: list[FileChanges] = []
         self.turns: list[Turn] = []
@@ -147,7 +161,9 @@ class ChangesScreen(Screen[str | None]):
     def _collected(self, message: Collected) -> None:
         self.files, self.turns = message.files, message.turns
         self.title_line.update(self._title())
-        self._fill()
+        last = self.last.file if self.last is not None else None
+        where = [index for index, change in enumerate(self.files) if change.absolute == last]
+        self._fill(_Row(where[0]) if where else None)
         if not self.files:
             self.diff.update(plain("no file was changed through edit or write on this branch"))
 
@@ -229,13 +245,18 @@ class ChangesScreen(Screen[str | None]):
             text = plain(unforeseen(error, "drawing a diff"), "bold")
         self.post_message(self.Drawn(row.id, text))
 
-    @staticmethod
-    def _diff_of(change: FileChanges, row: _Row) -> Text:
+    def _diff_of(self, change: FileChanges, row: _Row) -> Text:
         if row.turn is not None:
             head = plain(f"{change.path} · turn {row.turn + 1}\n", "bold")
             head.append_text(diff_text(turn_diff(change, row.turn)))
             return head
         head = plain(f"{change.path}  {'  '.join(summary_parts(change))}\n", "bold")
+        turn, count = self._next_turn(change), len(change.turns)
+        where = f"Enter shows turn {turn + 1} in the session"
+        where += (
+            f" ({change.turns.index(turn) + 1} of {count} touching it)\n" if count > 1 else "\n"
+        )
+        head.append_text(plain(where, "dim"))
         if not change.known:
             why = f"not reconstructed: {change.why_unknown()}; t shows its changes turn by turn"
             head.append_text(plain(why + "\n", "dim"))
@@ -256,14 +277,23 @@ class ChangesScreen(Screen[str | None]):
 
     # -- keys ----------------------------------------------------------------------------------
 
+    def _next_turn(self, change: FileChanges) -> int:
+        """The turn Enter on the file's line shows: the first that touched it, or the one
+        after the turn shown last time (round again after the last)."""
+        turns = change.turns
+        last = self.last
+        if last is None or last.file != change.absolute or last.turn not in turns:
+            return turns[0]
+        return turns[(turns.index(last.turn) + 1) % len(turns)]
+
     def action_jump(self) -> None:
         row = self._highlighted_row()
         if row is None:
             return
-        calls = self.files[row.file].calls
-        mine = [call for call in calls if row.turn is None or call.turn == row.turn]
-        if mine:
-            self.dismiss(mine[0].row_key)
+        change = self.files[row.file]
+        turn = self._next_turn(change) if row.turn is None else row.turn
+        first = next(call for call in change.calls if call.turn == turn)
+        self.dismiss(Jump(first.row_key, change.absolute, turn))
 
     def action_toggle_turns(self) -> None:
         self.show_turns = not self.show_turns

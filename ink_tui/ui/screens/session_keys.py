@@ -27,6 +27,7 @@ from ink_tui.session.view import Turn
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode
 from ink_tui.ui.render.safe import ansi_text, plain
+from ink_tui.ui.screens.changes_jump import Jump
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.widgets.session_replay import SessionReplay
@@ -178,6 +179,7 @@ class SessionKeys:
 
     def __init__(self, view: SessionView) -> None:
         self.view = view
+        self.last_jump: Jump | None = None  # from the changes view: D then Enter goes on from it
 
     def arrive(
         self,
@@ -306,14 +308,16 @@ class SessionKeys:
             return
         from ink_tui.ui.screens.changes import ChangesScreen
 
-        def chosen(key: str | None) -> None:
-            if key is not None:
+        def chosen(jump: Jump | None) -> None:
+            if jump is not None:
+                self.last_jump = jump
                 view.live.pause()
-                view.reveal(key)
+                view.reveal(jump.row_key)
 
         # A copy of the rows (following may add to them meanwhile); none while partly read.
         turns = None if loaded.partial else [Turn(t.user, list(t.items)) for t in loaded.turns]
-        screen = ChangesScreen(view.path, loaded.leaf_id, turns, loaded.session.cwd)
+        cwd = loaded.session.cwd
+        screen = ChangesScreen(view.path, loaded.leaf_id, turns, cwd, last=self.last_jump)
         view.app.push_screen(screen, chosen)
 
     def chat(self) -> None:
