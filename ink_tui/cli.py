@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 COMMAND_MODULES: dict[str, str] = {
+    "check": "ink_tui.clicheck",
+    "repair": "ink_tui.clicheck",
     "index": "ink_tui.clisearch",
     "search": "ink_tui.clisearch",
     "rename": "ink_tui.climanage",
@@ -34,6 +36,7 @@ COMMAND_MODULES: dict[str, str] = {
     "trash": "ink_tui.climanage",
     "prune": "ink_tui.climanage",
     "stats": "ink_tui.clistats",
+    "export": "ink_tui.cliexport",
     "changes": "ink_tui.clichanges",
 }
 """Subcommands run by a module of their own, by name. Each such module has
@@ -41,7 +44,7 @@ COMMAND_MODULES: dict[str, str] = {
 ``run(args, sessions_dir, cwd, out) -> int``, imports what a command needs only when it runs, and
 reports a failure by raising :class:`~ink_tui.clitext.CommandError` (one line, exit 2)."""
 
-SUBCOMMANDS = ("list", "context", "check", "repair", *COMMAND_MODULES)
+SUBCOMMANDS = ("list", "context", *COMMAND_MODULES)
 EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
 
 
@@ -107,19 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     context = commands.add_parser("context", help="the context Ink would rebuild")
     context.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     context.add_argument("--json", action="store_true", help="the fixtures' .expected.json shape")
-    check = commands.add_parser("check", help="torn tail, corruption, chain, pairing")
-    check.add_argument("session", metavar="SESSION")
-    check.add_argument("--json", action="store_true")
-    repair = commands.add_parser("repair", help="fix what check reports as fixable")
-    repair.add_argument("session", metavar="SESSION")
-    repair.add_argument("--dry-run", action="store_true", help="say what would be done")
-    repair.add_argument(
-        "--force",
-        action="store_true",
-        help="also cut a complete final record that fails Ink's checks (from a newer Ink?)",
-    )
     more = [_command_module(name).add_commands(commands) for name in _command_module_names()]
-    for command in (listing, context, check, repair, *(parser for ps in more for parser in ps)):
+    for command in (listing, context, *(parser for ps in more for parser in ps)):
         _global_options(command, after_command=True)
     return parser
 
@@ -186,86 +178,9 @@ def cmd_context(args: argparse.Namespace, out: SafeOutput) -> int:
     return EXIT_OK
 
 
-def cmd_check(args: argparse.Namespace, out: SafeOutput) -> int:
-    from ink_tui.clitext import check_lines, check_verdict
-    from ink_tui.session import SessionError, open_session, report_session
-
-    path = _resolve(args, args.session)
-    try:
-        session = open_session(path, warn=None)
-        report = report_session(session)
-    except SessionError as error:
-        if args.json:
-            out.json({"ok": False, "error": error.message, "exit": EXIT_FAILED})
-        raise CliError(error.one_line()) from None
-    code, _ = check_verdict(report)
-    if args.json:
-        out.json({**report.to_json(), "exit": code})
-    else:
-        out.write("".join(line + "\n" for line in check_lines(report)))
-    return code
-
-
-def cmd_repair(args: argparse.Namespace, out: SafeOutput) -> int:
-    from ink_tui.session import SessionError, open_session, report_session
-    from ink_tui.session.repair import (
-        apply_torn_repair,
-        complete_record_problem,
-        cut_complete_final_line,
-        plan_continuation,
-    )
-    from ink_tui.session.writer import SessionWriter
-
-    path = _resolve(args, args.session)
-    try:
-        session = open_session(path, warn=None)
-        plan = plan_continuation(session)
-    except SessionError as error:
-        raise CliError(f"{error.one_line()} — not repaired, nothing was written") from None
-    if not plan.ok:
-        raise CliError(f"{path}: not repairable, nothing was written: {plan.problem}")
-    from ink_tui.clitext import repair_steps
-
-    if plan.torn is None and not plan.appended:
-        out.write(f"{path}: nothing to repair\n")
-        return EXIT_OK
-    complete = cut_complete_final_line(session, plan.torn)
-    if complete is not None and not args.force:
-        raise CliError(
-            f"{path}: not repaired, nothing was written: {complete_record_problem(complete)}; "
-            "`ink-tui repair --force` cuts it, keeping a copy beside the session"
-        )
-    torn_line, closing_line = repair_steps(plan, dry_run=args.dry_run)
-    if args.dry_run:
-        for line in (torn_line, closing_line):
-            if line is not None:
-                out.write(line + "\n")
-        again = "ink-tui repair --force" if complete is not None else "ink-tui repair"
-        out.write(f"{path}: dry run, nothing was written (`{again}` does the above)\n")
-        return EXIT_OK
-    if plan.torn is not None and torn_line is not None:
-        backup = apply_torn_repair(session, plan.torn)
-        out.write(torn_line + "\n")
-        if backup is not None:
-            out.write(f"the {plan.torn.bytes} bytes cut are kept in {backup}\n")
-    if plan.appended and closing_line is not None:
-        writer = SessionWriter.for_session(open_session(path, warn=None))
-        for message in plan.appended:
-            writer.append_message(message)
-        out.write(closing_line + "\n")
-    after = report_session(open_session(path, warn=None))
-    from ink_tui.clitext import check_verdict
-
-    code, verdict = check_verdict(after)
-    out.write(f"{path}: {verdict}\n")
-    return code
-
-
 COMMANDS = {
     "list": cmd_list,
     "context": cmd_context,
-    "check": cmd_check,
-    "repair": cmd_repair,
 }
 
 

@@ -5,12 +5,22 @@ Importable from every test folder as ``import viewtext`` (``pythonpath`` in pypr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.transcript import Transcript
 
-__all__ = ["assistant", "banner_text", "header_text", "replay_text"]
+__all__ = ["assistant", "banner_text", "header_text", "replay_text", "without_time"]
+
+_DURATION = r"(?:[\d.]+[smhd](?:\d\d[smh])?|\?)"
+_TOKENS = r"[\d.]+[kM]? tok"
+_TIME_TAIL = re.compile(rf"  (?:{_DURATION}(?: · {_TOKENS})?|{_TOKENS})$")
+
+
+def without_time(label: str) -> str:
+    """A turn's tree label without its time and tokens (``  0.0s · 15 tok``), as it ends."""
+    return _TIME_TAIL.sub("", label)
 
 
 def assistant(text: str) -> dict[str, Any]:

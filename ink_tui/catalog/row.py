@@ -40,6 +40,13 @@ class SessionSummary:
     last_activity: str | None = None  # the last entry's timestamp (known from the index)
     tokens_in: int | None = None  # on the current branch: input + cache (known from the index)
     tokens_out: int | None = None
+    problem: str | None = None  # a torn tail, dangling calls (see ink_tui.catalog.problems)
+
+    @property
+    def has_problem(self) -> bool:
+        """``ink-tui check`` would flag it, as far as the listing sees: Ink cannot open it or
+        hides it for a reason other than being empty, or its tail is torn, or calls dangle."""
+        return self.problem is not None or not self.ink_read_ok
 
     @property
     def ink_read_ok(self) -> bool:
@@ -87,6 +94,7 @@ class SessionSummary:
             "lastActivity": self.last_activity,
             "tokensIn": self.tokens_in,
             "tokensOut": self.tokens_out,
+            "problem": self.problem,
         }
 
 
@@ -111,6 +119,7 @@ _PLAIN_FIELDS: Final = (
     "last_activity",
     "tokens_in",
     "tokens_out",
+    "problem",
 )
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
+from ink_tui.catalog.problems import row_problem, torn_problem
 from ink_tui.catalog.row import EMPTY_REASON, SessionSummary
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, js_trim, model_title
 from ink_tui.session.errors import EngineError, RecordError, SessionError
@@ -108,6 +109,7 @@ class ListingScan:
         self.last_content_id: str | None = None
         self.position: tuple[Any, int] | None = None  # (leafId, seq) of the last valid marker
         self.last_model: ModelRef | None = None
+        self.torn: str | None = None  # the final line dropped, or without its newline
 
     def add(
         self, raw: RawLine, line: int, *, last: bool, whole: bool = False
@@ -133,9 +135,12 @@ class ListingScan:
             kind = classify_record(record)
         except RecordError as exc:
             if last:
+                self.torn = torn_problem(line, str(exc))
                 return None  # Ink drops a torn final line
             raise SessionError(f"session line {line}: {exc}", path=self.path, line=line) from None
         self._add_record(record, kind, raw, line, seq)
+        if last and not raw.terminated:
+            self.torn = torn_problem(line, None)
         return record, kind
 
     def _add_fast(self, raw: RawLine, line: int, seq: int) -> bool:
@@ -254,8 +259,10 @@ def _read_line(stream: BinaryIO, node: ScanNode, path: Path) -> int:
     return _usage_state(message_record) if isinstance(message_record, dict) else _USAGE_UNDEFINED
 
 
-def _stats(scan: ListingScan, stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
-    """Ink's ``stats()`` over the current branch, plus the branch's name."""
+def _stats(
+    scan: ListingScan, stream: BinaryIO, path: Path, summary: SessionSummary
+) -> list[ScanNode]:
+    """Ink's ``stats()`` over the current branch, plus the branch's name; the branch."""
     walked = scan.branch(summary.leaf_id)
     for node in walked:
         if node.kind == "session_info" and node.name is not None:
@@ -275,6 +282,7 @@ def _stats(scan: ListingScan, stream: BinaryIO, path: Path, summary: SessionSumm
     if failure != _USAGE_OK:
         which = "undefined" if failure == _USAGE_UNDEFINED else "null"
         raise EngineError(f"Cannot read properties of {which} (reading 'inputTokens')")
+    return walked
 
 
 def _scan_stream(stream: BinaryIO, path: Path, summary: SessionSummary) -> None:
@@ -313,7 +321,8 @@ def finish_summary(
     """
     summary.leaf_id = scan.leaf()
     summary.leaf_count = scan.leaf_count()
-    _stats(scan, stream, path, summary)
+    summary.problem = scan.torn  # kept when stats() throws: the row is hidden, and torn
+    summary.problem = row_problem(scan.torn, _stats(scan, stream, path, summary), stream)
     if not scan.has_messages and not summary.explicit_model:
         summary.hidden_reason = EMPTY_REASON
 

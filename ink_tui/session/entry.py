@@ -3,9 +3,10 @@ demand), file-level markers, and lines that failed Ink's checks."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ink_tui.session.errors import SessionError
 from ink_tui.session.files import open_regular
@@ -83,6 +84,23 @@ class Entry:
             self._record = self._reload()
         return self._record
 
+    def peek_timestamp(self) -> object:
+        """The record's ``timestamp`` without parsing a dropped payload again: Ink writes it
+        among the first keys, so a dropped record's first bytes are read for it (the whole
+        record only when they do not hold it). Any JSON value, as the file has it."""
+        if self._record is not None or self._path is None:
+            return self.record.get("timestamp")
+        try:
+            with open_regular(self._path) as stream:
+                stream.seek(self.offset)
+                head = stream.read(min(PEEK_BYTES, self.end - self.offset))
+        except OSError:
+            return None
+        found = _TIMESTAMP.search(head)
+        if found is None:
+            return self.record.get("timestamp")
+        return found.group(1).decode("utf-8", "replace")
+
     def release(self) -> None:
         """Drop the parsed payload (it can be read again from the file)."""
         if self._path is not None:
@@ -110,6 +128,12 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.type} {self.id} <- {self.parent_id}, line {self.line})"
+
+
+PEEK_BYTES: Final = 512
+_TIMESTAMP: Final = re.compile(
+    rb'^\{"type":"[^"\\]*","id":"[^"\\]*","parentId":(?:null|"[^"\\]*"),"timestamp":"([^"\\]*)"'
+)
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from viewtext import without_time
 from waiting import wait_for, workers_finished
 
 from ink_tui.agent import chat as chat_module
@@ -68,7 +69,7 @@ async def test_c_at_the_leaf_chats_and_the_file_holds_the_turn(
         tree = view.query_one(SessionTree)
         await wait_for(
             pilot,
-            lambda: str(tree.root.children[-1].label).endswith("what is it"),
+            lambda: without_time(str(tree.root.children[-1].label)).endswith("what is it"),
             "the new turn in the session view",
         )
 

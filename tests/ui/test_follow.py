@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.writer import SessionWriter
@@ -96,7 +97,9 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: A
         assert "while paused" not in str(tree.cursor_node.label)
         await pilot.press("F")
         assert not screen.live.paused
-        await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("ok"), "jump to end")
+        await wait_for(
+            pilot, lambda: without_time(str(tree.cursor_node.label)).endswith("ok"), "jump to end"
+        )
 
 
 async def test_a_position_marker_switches_the_branch(tmp_path: Path, make_app: Any) -> None:

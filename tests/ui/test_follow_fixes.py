@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from viewtext import assistant, banner_text, header_text, replay_text
+from viewtext import assistant, banner_text, header_text, replay_text, without_time
 from waiting import wait_for
 
 from ink_tui.session import ModelRef
@@ -53,7 +53,11 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
         )
         await pilot.press("end")
         assert not screen.live.paused
-        await wait_for(pilot, lambda: str(tree.cursor_node.label).endswith("while away"), "the end")
+        await wait_for(
+            pilot,
+            lambda: without_time(str(tree.cursor_node.label)).endswith("while away"),
+            "the end",
+        )
         writer.append_message(assistant("and following again"))
         await wait_for(
             pilot, lambda: "and following again" in str(tree.cursor_node.label), "following"

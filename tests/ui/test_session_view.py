@@ -9,6 +9,7 @@ import pytest
 from bigload import big_session, tail_first
 from testdata import all_session_files, copy_session
 from textual.widgets import Static
+from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.writer import SessionWriter
@@ -128,7 +129,7 @@ async def test_opens_on_the_last_turn_with_header(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
-        assert [str(node.label) for node in tree.root.children][-1].endswith(
+        assert without_time([str(node.label) for node in tree.root.children][-1]).endswith(
             "unique-needle in the last prompt"
         )
         header = str(screen.query_one("#session-header").render())
@@ -169,10 +170,10 @@ async def test_brackets_jump_between_turns_and_transcript_follows(
         )
         node = tree.cursor_node
         assert node is not None and node.parent is tree.root
-        assert str(node.label).endswith("now fix sum_list")
+        assert without_time(str(node.label)).endswith("now fix sum_list")
         assert transcript.selected_key == node.data
         await pilot.press("left_square_bracket")
-        assert str(tree.cursor_node.label).endswith("run the tests please")
+        assert without_time(str(tree.cursor_node.label)).endswith("run the tests please")
 
 
 async def test_enter_l_h_expand_and_collapse(
@@ -218,7 +219,9 @@ async def test_search_n_and_N(tmp_path: Path, session_file: Path, make_app: Any)
             pilot, lambda: "match 1 of 1" in str(search_status.render()), "the needle's one match"
         )
         status = str(search_status.render())
-        assert str(tree.cursor_node.label).endswith("unique-needle in the last prompt"), (
+        assert without_time(str(tree.cursor_node.label)).endswith(
+            "unique-needle in the last prompt"
+        ), (
             status,
             str(tree.cursor_node.label),
         )
@@ -304,7 +307,9 @@ async def test_torn_tail_is_a_notice_and_opening_writes_nothing(
         messages = [notification.message for notification in app._notifications]
         assert any("torn final line 9 ignored" in message for message in messages)
         tree = screen.query_one(SessionTree)
-        assert [str(node.label) for node in tree.root.children][-1].endswith("Yes, do that.")
+        assert without_time([str(node.label) for node in tree.root.children][-1]).endswith(
+            "Yes, do that."
+        )
     assert source.read_bytes() == before
 
 
@@ -372,7 +377,7 @@ async def test_scrolling_the_transcript_moves_the_selection(
         await pilot.press("home")
         await wait_for(
             pilot,
-            lambda: str(tree.cursor_node.label).endswith("run the tests please"),
+            lambda: without_time(str(tree.cursor_node.label)).endswith("run the tests please"),
             "the selection to follow the scroll to the top",
         )
         await pilot.click(Transcript, offset=(10, 3))

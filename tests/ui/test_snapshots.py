@@ -37,7 +37,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
 SCREENSHOTS = ROOT / "screenshots"
 # screenshots/NAME.svg <- test_NAME
-SHOTS = ("picker", "preview", "session", "help", "error", "chat", "search", "stats", "changes")
+SHOTS = (
+    *("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline"),
+    "changes",
+)
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
     "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"
@@ -137,6 +140,23 @@ def test_session(snap_compare: SnapCompare, demo_app: Any) -> None:
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await press_and_settle(pilot, "enter")
+
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_timeline(snap_compare: SnapCompare, demo_app: Any) -> None:
+    """The timeline (T) of the newest demo session: every turn as a bar of its duration."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.timeline import TimelineScreen
+        from ink_tui.ui.widgets.timeline_bars import TimelineBars
+
+        await press_and_settle(pilot, "enter", "T")
+        screen = pilot.app.screen
+        assert isinstance(screen, TimelineScreen)
+        bars = screen.query_one(TimelineBars)
+        await wait_for(pilot, lambda: bool(bars.rows), "the measured turns")
+        await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
 

@@ -38,7 +38,8 @@ __all__ = [
     "path_key",
 ]
 
-SCHEMA_VERSION: Final = 2  # 2: the markers table (a session opens from the index)
+SCHEMA_VERSION: Final = 3  # 2: the markers table (a session opens from the index); 3: rows
+# carry ``problem`` (a torn tail, dangling calls: the picker's filter of sessions with problems)
 INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual import getters, on, work
@@ -35,9 +35,11 @@ from ink_tui.session.errors import SessionError
 from ink_tui.session.view import Turn
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.changes_jump import Jump
 
-__all__ = ["MAX_DIFF_LINES", "ChangesScreen", "diff_text"]
+if TYPE_CHECKING:
+    from ink_tui.ui.screens.session_keys import SessionKeys, SessionView
+
+__all__ = ["MAX_DIFF_LINES", "ChangesScreen", "Jump", "diff_text", "open_changes"]
 
 MAX_DIFF_LINES: Final = 2000  # lines of one diff drawn; the rest is said in a note
 
@@ -61,6 +63,36 @@ def diff_text(lines: list[DiffLine], *, limit: int = MAX_DIFF_LINES) -> Text:
         more = f"⋯ {len(lines) - limit:,} more lines: `ink-tui changes` prints them all"
         text.append_text(plain(more, "bold"))
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class Jump:
+    """The row to show (a call's), and the file and turn it was chosen for: the next ``D``
+    highlights that file again, and Enter on it goes on to the next turn that touched it."""
+
+    row_key: str
+    file: str  # the file's absolute path
+    turn: int
+
+
+def open_changes(view: SessionView, keys: SessionKeys) -> None:
+    """Push the changes view over the session view ``view``; the row chosen there is shown
+    in it, and remembered in ``keys.last_jump``."""
+    loaded = view.loaded
+    if loaded is None:
+        return
+
+    def chosen(jump: Jump | None) -> None:
+        if jump is not None:
+            keys.last_jump = jump
+            view.live.pause()
+            view.reveal(jump.row_key)
+
+    # A copy of the rows (following may add to them meanwhile); none while partly read.
+    turns = None if loaded.partial else [Turn(t.user, list(t.items)) for t in loaded.turns]
+    cwd = loaded.session.cwd
+    screen = ChangesScreen(view.path, loaded.leaf_id, turns, cwd, last=keys.last_jump)
+    view.app.push_screen(screen, chosen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Final
 from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
@@ -26,6 +25,8 @@ from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.keeper import SessionKeeper
+from ink_tui.ui.screens.picker_keys import PICKER_KEYS
+from ink_tui.ui.widgets import problem_rows
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
     IndexNotice,
@@ -63,28 +64,7 @@ class PickerScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
-    BINDINGS = [
-        Binding("enter", "open", "Open", show=False),
-        Binding("space", "toggle_preview", "Preview"),
-        Binding("n", "new_session", "New session"),
-        Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
-        # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
-        Binding("slash", "filter", "Filter", key_display="/", priority=True),
-        Binding("s", "search_sessions", "Search text"),
-        Binding("r", "keep('rename')", "Rename"),
-        Binding("d", "keep('delete')", "Delete"),
-        Binding("u", "keep('undo')", "Undo delete", show=False),
-        Binding("y", "keep('copy')", "Copy id/path", show=False),
-        Binding("P", "keep('prune')", "Prune orphans", show=False),
-        Binding("S", "usage_stats", "Usage and cost", show=False),
-        Binding("escape", "escape", "Close preview / clear filter", show=False),
-        Binding("j", "move(1)", "Down", show=False),
-        Binding("k", "move(-1)", "Up", show=False),
-        Binding("g", "edge('top')", "Top", show=False),
-        Binding("G", "edge('bottom')", "Bottom", show=False),
-        Binding("J", "scroll_preview(1)", "Scroll the preview down", show=False),
-        Binding("K", "scroll_preview(-1)", "Scroll the preview up", show=False),
-    ]
+    BINDINGS = PICKER_KEYS
 
     def __init__(
         self, sessions_dir: Path, cwd: str, *, rows_ahead: RowsAhead | None = None
@@ -248,6 +228,8 @@ class PickerScreen(Screen[None]):
         status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
         if table.query_text:
             status.append(f" · {len(table.shown)} matching")
+        if table.row_filter is not None:
+            status.append(problem_rows.status_part(len(table.shown)), "bold")
         if self.indexing is not None and self.indexing[1] > 0:
             done, total = self.indexing
             status.append(
@@ -270,7 +252,9 @@ class PickerScreen(Screen[None]):
         table.set_class(shown, "-empty")
         if not shown:
             return
-        if table.query_text:
+        if table.row_filter is not None:
+            text = problem_rows.empty_text(table.query_text)
+        elif table.query_text:
             text = plain(f"No session matches “{table.query_text}”. Esc clears the filter.")
         else:
             where = (
@@ -297,13 +281,12 @@ class PickerScreen(Screen[None]):
         empty.update(text)
 
     def _update_note(self) -> None:
-        summary = self.query_one(SessionList).highlighted
+        table = self.query_one(SessionList)
         note = self.query_one("#picker-note", Static)
-        if summary is not None and summary.hidden_reason is not None:
-            note.update(plain(f"Ink's /sessions hides this one: {summary.hidden_reason}"))
-            note.display = True
-        else:
-            note.display = False
+        text = problem_rows.row_note(table.highlighted, filtering=table.row_filter is not None)
+        note.display = text is not None
+        if text is not None:
+            note.update(text)
 
     @on(DataTable.RowHighlighted, "#sessions")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -381,6 +364,12 @@ class PickerScreen(Screen[None]):
     def action_toggle_scope(self) -> None:
         self.all_projects = not self.all_projects
         self._start_scan()
+
+    def action_toggle_problems(self) -> None:
+        """Show only the sessions with a problem (``ink-tui check`` would flag), or all again."""
+        table = self.query_one(SessionList)
+        table.set_row_filter(None if table.row_filter else problem_rows.has_problem)
+        self._update_status()
 
     def action_filter(self) -> None:
         filter_input = self.query_one("#filter", Input)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -27,13 +27,15 @@ from ink_tui.session.view import Turn
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode
 from ink_tui.ui.render.safe import ansi_text, plain
-from ink_tui.ui.screens.changes_jump import Jump
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.window_edges import is_edge
+
+if TYPE_CHECKING:
+    from ink_tui.ui.screens.changes import Jump
 
 __all__ = [
     "OUTPUT_CYCLE",
@@ -79,9 +81,11 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("r", "keep('rename')", "Rename"),
     Key("L", "keep('label')", "Label the entry"),
     Key("b", "keys('branches')", "Branches", show=True),
+    Key("T", "keys('timeline')", "Timeline of the turns"),
     Key("D", "keys('changes')", "Changed files"),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "keys('chat')", "Continue", show=True),
+    Key("e", "keys('export')", "Export"),
     Key("F", "resume", "Resume following"),
     Key("s", "switch_newer", "Newer session"),
     Key("escape", "keys('back')", "Back"),
@@ -136,9 +140,9 @@ class SessionView(Protocol):
 
     def show_header(self) -> None: ...
 
-    def relabel_rows(self, changed: set[str]) -> None: ...
+    def reveal(self, key: str, *, from_transcript: bool = False) -> None: ...
 
-    def reveal(self, key: str) -> None: ...
+    def relabel_rows(self, changed: set[str]) -> None: ...
 
     def has_class(self, *class_names: str) -> bool: ...
 
@@ -179,7 +183,7 @@ class SessionKeys:
 
     def __init__(self, view: SessionView) -> None:
         self.view = view
-        self.last_jump: Jump | None = None  # from the changes view: D then Enter goes on from it
+        self.last_jump: Jump | None = None  # the changes view's last Enter (D goes on from it)
 
     def arrive(
         self,
@@ -250,6 +254,22 @@ class SessionKeys:
         view.app.copy_to_clipboard(text)
         view.notify(f"copied {len(text)} characters", timeout=2)
 
+    def timeline(self) -> None:
+        """``T``: every turn as a bar of its duration; Enter there shows that turn here."""
+        view, loaded = self.view, self.view.loaded
+        if loaded is None:
+            return
+        from ink_tui.ui.screens.timeline import TimelineScreen
+
+        node = view.session_tree.cursor_node
+        turn = view.session_tree.turn_of_row(node.data) if node is not None and node.data else None
+
+        def chosen(key: str | None) -> None:
+            if key is not None:
+                view.reveal(key)
+
+        view.app.push_screen(TimelineScreen(loaded.turns, turn or ""), chosen)
+
     def keep(self, what: str) -> None:
         """``r``: rename the session; ``L``: label the row's entry; ``Y``: copy its id, path or
         the command resuming it (the keeper asks, then writes or copies)."""
@@ -303,22 +323,9 @@ class SessionKeys:
 
     def changes(self) -> None:
         """``D``: the files the branch changed; the row chosen there is shown here."""
-        view, loaded = self.view, self.view.loaded
-        if loaded is None:
-            return
-        from ink_tui.ui.screens.changes import ChangesScreen
+        from ink_tui.ui.screens.changes import open_changes
 
-        def chosen(jump: Jump | None) -> None:
-            if jump is not None:
-                self.last_jump = jump
-                view.live.pause()
-                view.reveal(jump.row_key)
-
-        # A copy of the rows (following may add to them meanwhile); none while partly read.
-        turns = None if loaded.partial else [Turn(t.user, list(t.items)) for t in loaded.turns]
-        cwd = loaded.session.cwd
-        screen = ChangesScreen(view.path, loaded.leaf_id, turns, cwd, last=self.last_jump)
-        view.app.push_screen(screen, chosen)
+        open_changes(self.view, self)
 
     def chat(self) -> None:
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
@@ -346,6 +353,22 @@ class SessionKeys:
         text = row_text(loaded.turns, row) if row else ""
         first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
         view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
+
+    def export(self) -> None:
+        """The export screen for the branch shown; a notification names the file written."""
+        view = self.view
+        loaded = view.loaded
+        if loaded is None:
+            return
+        from ink_tui.ui.screens.export import ExportDone, ExportScreen
+
+        def done(result: ExportDone | None) -> None:
+            if result is not None:
+                view.notify(result.message, markup=False, timeout=8)
+
+        title = loaded.header.get("name") or (loaded.turns[0].title if loaded.turns else "")
+        session_id = str(loaded.session.header.get("id", ""))
+        view.app.push_screen(ExportScreen(view.path, loaded.leaf_id, session_id, title), done)
 
     def tree_shown(self) -> bool:
         """Whether the tree is on screen: always when wide; when narrow, after ``v``."""

@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from ink_tui.humanize import compact_count, plural
 from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.turntime import entry_seconds, short_duration
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
@@ -104,6 +105,17 @@ def first_line(state: HeaderState, width: int) -> Text:
     return _cut(line, width)
 
 
+def _span(state: HeaderState) -> str:
+    """`` over 3h12m``: from the branch's first record to its last (by their timestamps)."""
+    entries = state.loaded.entries
+    if state.loaded.partial or len(entries) < 2:
+        return ""
+    first, last = entry_seconds(entries[0]), entry_seconds(entries[-1])
+    if first is None or last is None or last < first:
+        return ""
+    return f" over {short_duration(last - first)}"
+
+
 def second_line(state: HeaderState, width: int) -> Text:
     """The branch's counts and token usage, in ``width`` cells."""
     stats = state.loaded.stats
@@ -111,7 +123,7 @@ def second_line(state: HeaderState, width: int) -> Text:
     missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
     compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
     text = Text(
-        f"{plural(stats.turns, 'turn')} · {plural(stats.messages, 'message')} · "
+        f"{plural(stats.turns, 'turn')}{_span(state)} · {plural(stats.messages, 'message')} · "
         f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
         f"tokens in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)} "
         f"cache r {compact_count(stats.cache_read_tokens)} "

@@ -11,7 +11,7 @@ important columns go first (size, model, branches, project), then the title shri
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
 
@@ -82,6 +82,7 @@ class SessionList(DataTable):
         self.summaries: list[SessionSummary] = []
         self.show_project = False
         self.query_text = ""
+        self.row_filter: Callable[[SessionSummary], bool] | None = None  # rows it keeps
         self.shown: list[SessionSummary] = []  # the rows, in table order
         self._layout: tuple[int, frozenset[str]] = (0, frozenset())
         self._drawn: threading.Event | None = None
@@ -100,7 +101,7 @@ class SessionList(DataTable):
         before = [summary.path for summary in self.summaries]
         self.summaries = list(summaries)
         same = [summary.path for summary in self.summaries] == before
-        if same and self.columns and show_project == self.show_project:
+        if same and self.columns and show_project == self.show_project and not self.row_filter:
             fresh = {summary.path: summary for summary in self.summaries}
             shown, self.shown = self.shown, [fresh[summary.path] for summary in self.shown]
             now = self._now()
@@ -119,7 +120,7 @@ class SessionList(DataTable):
     def extend(self, summaries: list[SessionSummary]) -> None:
         """Rows read by the scan: appended in listing order (re-ranked while filtering)."""
         self.summaries.extend(summaries)
-        if self.query_text or not self.columns:
+        if self.query_text or self.row_filter or not self.columns:
             self.rebuild()
             return
         self.shown.extend(summaries)
@@ -130,6 +131,12 @@ class SessionList(DataTable):
         if query != self.query_text:
             self.query_text = query
             self.rebuild(keep_cursor=False)
+
+    def set_row_filter(self, keep: Callable[[SessionSummary], bool] | None) -> None:
+        """Show only the rows ``keep`` keeps (``None``: every row), the cursor on its session
+        when it is still shown; kept across new rows, refreshes and a scope switch."""
+        self.row_filter = keep
+        self.rebuild()
 
     @property
     def highlighted(self) -> SessionSummary | None:
@@ -187,10 +194,12 @@ class SessionList(DataTable):
     # -- building rows -----------------------------------------------------------------------
 
     def _filtered(self) -> list[SessionSummary]:
+        keep = self.row_filter
+        kept = self.summaries if keep is None else [row for row in self.summaries if keep(row)]
         if not self.query_text.strip():
-            return list(self.summaries)
+            return list(kept)
         matcher = Matcher(self.query_text.strip())
-        scored = [(_score(matcher, summary), summary) for summary in self.summaries]
+        scored = [(_score(matcher, summary), summary) for summary in kept]
         ranked = [(score, index, s) for index, (score, s) in enumerate(scored) if score > 0]
         ranked.sort(key=lambda item: (-item[0], item[1]))
         return [summary for _, _, summary in ranked]

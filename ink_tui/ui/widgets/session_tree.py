@@ -19,10 +19,11 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from ink_tui.session.turntime import TurnTime, turn_time
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.widgets.tree_labels import first_line, fit_label, item_label, turn_label
+from ink_tui.ui.widgets.tree_labels import first_line, fit_label, item_label, turn_label, turn_tail
 from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, EDGE_LATER, edge_text
 
 __all__ = ["SessionTree", "fit_label", "item_label", "turn_label"]
@@ -60,6 +61,7 @@ class SessionTree(Tree[str]):
         self._node_for_key: dict[str, Node] = {}
         self._populated: set[str] = set()
         self._edges: dict[str, Node] = {}  # edge key -> the row standing for turns not held
+        self._times: dict[str, TurnTime] = {}  # turn key -> how long it took (when labelled)
         self._numbers: dict[str, int] = {}
         self._prompts = 0
         self._bulk = False
@@ -107,7 +109,8 @@ class SessionTree(Tree[str]):
         row = self._rows[key]
         label = self._row_labels.get(key)
         if row.item is None:
-            head, tail = turn_label(row.turn, self._numbers.get(key, 0), label), Text()
+            head = turn_label(row.turn, self._numbers.get(key, 0), label)
+            tail = turn_tail(self.turn_time(row.turn))
         else:
             head, tail = item_label(row.item, label, self._calls_running, self._now)
         if key in self._matches:
@@ -160,6 +163,7 @@ class SessionTree(Tree[str]):
         self._node_for_key = {}
         self._populated = set()
         self._edges = {}
+        self._times = {}
         self._numbers = {}
         self._prompts = first_number - 1 if first_number > 0 else -(10**9)
         earlier, later = edges
@@ -186,6 +190,18 @@ class SessionTree(Tree[str]):
             node = self._edges.get(edge)
             if node is not None:
                 node.set_label(Text(edge_text(edge, count), "dim italic"))
+
+    def turn_time(self, turn: Turn) -> TurnTime:
+        """How long ``turn`` took and its tokens (measured once, when first asked)."""
+        time = self._times.get(turn.key)
+        if time is None:
+            time = self._times[turn.key] = turn_time(turn)
+        return time
+
+    def turn_of_row(self, key: str) -> str | None:
+        """The key of the turn holding row ``key`` (itself, for a turn's row)."""
+        row = self._rows.get(key)
+        return row.turn.key if row is not None else None
 
     def turn_number(self, turn: Turn) -> int:
         """The number shown for a turn (prompts count from 1)."""
@@ -322,14 +338,20 @@ class SessionTree(Tree[str]):
 
     def grow(self, changes: list[TurnChanges]) -> None:
         """Turns and rows that arrived while following, and calls that got their result."""
+        grown: set[str] = set()
         with self.bulk():
             for change in changes:
                 for turn in change.new_turns:
                     self.add_turn(turn)
                 for turn, item in change.new_items:
                     self.add_item(turn, item)
+                    grown.add(turn.key)
                 for item in change.answered:
                     self.refresh_item(item)
+                    grown.update(row.turn.key for row in [self._rows.get(item.key)] if row)
+            for key in grown:  # the turn took longer: measure and label it again
+                self._times.pop(key, None)
+            self.relabel(grown & self._turn_node.keys())
 
     # -- moving ------------------------------------------------------------------------------
 

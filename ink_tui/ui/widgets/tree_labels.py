@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from rich.text import Span, Text
 
+from ink_tui.humanize import compact_count
 from ink_tui.session.shapes import MISSING, not_a_list
+from ink_tui.session.turntime import TurnTime, short_duration
 from ink_tui.session.view import Item, Turn, first_text_line
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["first_line", "fit_label", "item_label", "turn_label"]
+__all__ = ["first_line", "fit_label", "item_label", "turn_label", "turn_tail"]
 
 _ITEM_ICONS = {
     "text": ("¶ ", ""),
@@ -49,6 +51,16 @@ def turn_label(turn: Turn, number: int, label: str | None) -> Text:
     title = plain(first_line(turn.title)).plain
     end = len(shown)
     return Text(shown + title, spans=[Span(0, end, "dim"), Span(end, end + len(title), "bold")])
+
+
+def turn_tail(time: TurnTime) -> Text:
+    """``  3m04s · 12.3k tok``: how long the turn took and its tokens (kept when cut)."""
+    parts = []
+    if time.seconds is not None:
+        parts.append(short_duration(time.seconds))
+    if time.tokens:
+        parts.append(f"{compact_count(time.tokens)} tok")
+    return Text("  " + " · ".join(parts), style="dim") if parts else Text()
 
 
 def _item_head(item: Item, label: str | None) -> Text:

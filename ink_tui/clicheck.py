@@ -1,0 +1,160 @@
+"""``ink-tui check`` and ``ink-tui repair``: one SESSION, or every session (``--all``).
+
+``check`` exits 0 when Ink continues the session as it is, 1 when ``repair`` can fix it, 2 when
+it cannot be repaired safely (or not read at all); ``check --all`` exits with the worst of its
+sessions. ``repair`` fixes only what Ink's own continuation would (a torn final line, the
+unanswered calls of the last turn), through the session writer's rules: the size is read again
+first, whole records are appended, and a file another process changed meanwhile is left alone.
+``repair --all`` does the same per session, never stopping at a failure, and skips any session
+a writer may be active on (modified in the last minute, or a subagent's lease held).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ink_tui.clitext import CommandError, SafeOutput
+
+__all__ = ["add_commands", "run"]
+
+EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
+
+
+class CheckCommandError(CommandError):
+    """A failure to report as one line on stderr (exit 2)."""
+
+
+def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
+    """The ``check`` and ``repair`` subcommands; returns their parsers."""
+    check = commands.add_parser("check", help="torn tail, corruption, chain, pairing")
+    check.add_argument("session", metavar="SESSION", nargs="?")
+    check.add_argument(
+        "--all",
+        action="store_true",
+        help="every session of every project (children/ included): only those with a problem",
+    )
+    check.add_argument("--json", action="store_true")
+    repair = commands.add_parser("repair", help="fix what check reports as fixable")
+    repair.add_argument("session", metavar="SESSION", nargs="?")
+    repair.add_argument(
+        "--all",
+        action="store_true",
+        help="every session check --all lists, safe repairs only; skips live sessions",
+    )
+    repair.add_argument("--dry-run", action="store_true", help="say what would be done")
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="also cut a complete final record that fails Ink's checks (from a newer Ink?)",
+    )
+    return [check, repair]
+
+
+def _one_target(args: argparse.Namespace) -> None:
+    """SESSION or ``--all``: exactly one of them (one usage line otherwise)."""
+    usage = f"{args.command}: give a SESSION or --all"
+    if args.all and args.session is not None:
+        raise CheckCommandError(f"{usage}, not both (see ink-tui {args.command} --help)")
+    if not args.all and args.session is None:
+        raise CheckCommandError(f"{usage} (see ink-tui {args.command} --help)")
+    if args.command == "repair" and args.all and args.force:
+        raise CheckCommandError(
+            "repair --all never cuts a complete record: give --force with one SESSION"
+        )
+
+
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """Run ``check`` or ``repair`` (``args.command``)."""
+    _one_target(args)
+    if args.all:
+        from ink_tui.catalog.scan import unreadable_folder
+
+        problem = unreadable_folder(base, None)
+        if problem is not None:
+            raise CheckCommandError(problem)
+        if args.command == "check":
+            from ink_tui.clicheckall import check_all
+
+            return check_all(base, out, as_json=args.json)
+        from ink_tui.clicheckall import repair_all
+
+        return repair_all(base, out, dry_run=args.dry_run)
+    from ink_tui.catalog.scan import resolve_session
+
+    path = resolve_session(base, cwd, args.session)
+    if args.command == "check":
+        return check_one(path, out, as_json=args.json)
+    return repair_one(path, out, dry_run=args.dry_run, force=args.force)
+
+
+def check_one(path: Path, out: SafeOutput, *, as_json: bool) -> int:
+    """``ink-tui check SESSION [--json]``."""
+    from ink_tui.clitext import check_lines, check_verdict
+    from ink_tui.session import SessionError, open_session, report_session
+
+    try:
+        session = open_session(path, warn=None)
+        report = report_session(session)
+    except SessionError as error:
+        if as_json:
+            out.json({"ok": False, "error": error.message, "exit": EXIT_FAILED})
+        raise CheckCommandError(error.one_line()) from None
+    code, _ = check_verdict(report)
+    if as_json:
+        out.json({**report.to_json(), "exit": code})
+    else:
+        out.write("".join(line + "\n" for line in check_lines(report)))
+    return code
+
+
+def repair_one(path: Path, out: SafeOutput, *, dry_run: bool, force: bool) -> int:
+    """``ink-tui repair SESSION [--dry-run] [--force]``."""
+    from ink_tui.clitext import check_verdict, repair_steps
+    from ink_tui.session import SessionError, open_session, report_session
+    from ink_tui.session.repair import (
+        apply_torn_repair,
+        complete_record_problem,
+        cut_complete_final_line,
+        plan_continuation,
+    )
+    from ink_tui.session.writer import SessionWriter
+
+    try:
+        session = open_session(path, warn=None)
+        plan = plan_continuation(session)
+    except SessionError as error:
+        raise CheckCommandError(f"{error.one_line()} — not repaired, nothing was written") from None
+    if not plan.ok:
+        raise CheckCommandError(f"{path}: not repairable, nothing was written: {plan.problem}")
+    if plan.torn is None and not plan.appended:
+        out.write(f"{path}: nothing to repair\n")
+        return EXIT_OK
+    complete = cut_complete_final_line(session, plan.torn)
+    if complete is not None and not force:
+        raise CheckCommandError(
+            f"{path}: not repaired, nothing was written: {complete_record_problem(complete)}; "
+            "`ink-tui repair --force` cuts it, keeping a copy beside the session"
+        )
+    torn_line, closing_line = repair_steps(plan, dry_run=dry_run)
+    if dry_run:
+        for line in (torn_line, closing_line):
+            if line is not None:
+                out.write(line + "\n")
+        again = "ink-tui repair --force" if complete is not None else "ink-tui repair"
+        out.write(f"{path}: dry run, nothing was written (`{again}` does the above)\n")
+        return EXIT_OK
+    if plan.torn is not None and torn_line is not None:
+        backup = apply_torn_repair(session, plan.torn)
+        out.write(torn_line + "\n")
+        if backup is not None:
+            out.write(f"the {plan.torn.bytes} bytes cut are kept in {backup}\n")
+    if plan.appended and closing_line is not None:
+        writer = SessionWriter.for_session(open_session(path, warn=None))
+        for message in plan.appended:
+            writer.append_message(message)
+        out.write(closing_line + "\n")
+    code, verdict = check_verdict(report_session(open_session(path, warn=None)))
+    out.write(f"{path}: {verdict}\n")
+    return code

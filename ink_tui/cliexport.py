@@ -1,0 +1,97 @@
+"""``ink-tui export``: one branch of a session as Markdown, HTML or JSON, on stdout or in a file.
+
+The document never holds a control character (tool output's colours are dropped, every other
+escape sequence and control is shown as a picture, ``␛``; JSON escapes them as ``\\u001b``), so
+the same bytes are safe on a terminal, in a pipe and in a file; stdout still goes through
+:class:`~ink_tui.clitext.SafeOutput`. With ``-o FILE`` the file is written (an existing one only
+with ``--force``) and stderr says what was written and, with ``--redact``, how much was masked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ink_tui.clitext import CommandError, SafeOutput
+
+__all__ = ["add_commands", "run"]
+
+EXIT_OK = 0
+
+
+class ExportError(CommandError):
+    """A failure to report as one line on stderr (exit 2)."""
+
+
+def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
+    """The ``export`` subcommand; returns its parser."""
+    export = commands.add_parser(
+        "export",
+        help="a branch of a session as Markdown, HTML or JSON",
+        description="Markdown for a code forge, one self-contained HTML page, or JSON (the "
+        "`context --json` shape). --tools, --thinking: Markdown and HTML only.",
+    )
+    export.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
+    export.add_argument(
+        "--format",
+        choices=("md", "html", "json"),
+        help="default: from the -o file's name (.html, .json), else md",
+    )
+    export.add_argument(
+        "--branch", metavar="LEAF_ID", help="the branch ending at this entry (default: current)"
+    )
+    export.add_argument(
+        "--tools",
+        choices=("none", "cut", "full"),
+        default="cut",
+        help="tool calls: left out, outputs cut to 40 lines or 8,000 characters (default), whole",
+    )
+    export.add_argument("--thinking", action="store_true", help="include thinking blocks")
+    export.add_argument(
+        "--redact",
+        action="store_true",
+        help="mask API keys, tokens, Authorization headers and .env secrets; home folder as ~",
+    )
+    export.add_argument("-o", "--output", metavar="FILE", help="write FILE (default: stdout)")
+    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    return [export]
+
+
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui export SESSION [options]``."""
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.export import ExportOptions, export_session, format_for, write_new
+    from ink_tui.session import SessionError
+
+    target = Path(args.output) if args.output else None
+    if target is not None and target.is_dir():
+        raise ExportError(f"{target}: is a folder; -o takes a file name")
+    if target is not None and target.exists() and not args.force:
+        raise ExportError(f"{target}: already exists; --force replaces it")
+    path = resolve_session(base, cwd, args.session)
+    err = SafeOutput(sys.stderr)
+    chosen = args.format or (format_for(target) if target is not None else "md")
+    options = ExportOptions(chosen, args.tools, args.thinking, args.redact)
+    try:
+        exported = export_session(path, args.branch, options, warn=err.as_textio())
+    except SessionError as error:
+        raise ExportError(error.one_line()) from None
+    if target is None:
+        out.write(exported.text)
+        if args.redact:
+            err.line(f"ink-tui: {exported.redaction}")
+        return EXIT_OK
+    try:
+        write_new(target, exported.text, force=args.force)
+    except FileExistsError:
+        raise ExportError(f"{target}: already exists; --force replaces it") from None
+    from ink_tui.humanize import human_size
+
+    said = f"ink-tui: wrote {target} ({chosen}, {exported.holds}, "
+    said += f"{human_size(len(exported.text.encode('utf-8')))})"
+    if args.redact:
+        said += f"; {exported.redaction}"
+    err.line(said)
+    return EXIT_OK
