@@ -133,15 +133,18 @@ def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, col
     if not files:
         out.line("no file was changed through edit or write on this branch")
         return
-    known = [net for net in map(net_counts, files) if net is not None]
+    nets = [net_counts(change) for change in files]
+    known = [net for net in nets if net is not None]
     total = f"+{sum(a for a, _ in known)} -{sum(r for _, r in known)}"
     unknown = len(files) - len(known)
     tail = f" ({unknown} not reconstructed)" if unknown else ""
     _paint(out, f"{plural(len(files), 'file')} changed: {total}{tail}", "title", colour)
     width = max(len(change.path) for change in files)
-    for change in files:
+    pairs = zip(files, nets, strict=True)
+    summaries = ["  ".join(summary_parts(change, net)) for change, net in pairs]
+    for change, summary in zip(files, summaries, strict=True):
         why = "" if change.known else f"  (not reconstructed: {change.why_unknown()})"
-        out.line(f"  {change.path:<{width}}  {'  '.join(summary_parts(change))}{why}")
+        out.line(f"  {change.path:<{width}}  {summary}{why}")
     out.line("")
     _paint(out, "Per turn", "title", colour)
     for index, turn in enumerate(turns):
@@ -150,9 +153,9 @@ def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, col
             out.line(f"  turn {index + 1}: {turn.title[:72]}")
             for change in touched:
                 out.line(f"    {change.path:<{width}}  {_turn_summary(change, index)}")
-    for change in files:
+    for change, summary in zip(files, summaries, strict=True):
         out.line("")
-        _paint(out, f"── {change.path}  {'  '.join(summary_parts(change))}", "title", colour)
+        _paint(out, f"── {change.path}  {summary}", "title", colour)
         if change.known:
             _lines(out, diff_lines(change.start, change.end), colour)
             for call in change.calls:

@@ -97,7 +97,7 @@ def file_patch(change: FileChanges) -> str:
     session's cwd). Only for a file whose start and end are known."""
     if not change.known:
         raise ValueError(f"{change.path}: {change.why_unknown()}")
-    if change.start == change.end and not change.created:
+    if not change.changed or (change.start == change.end and not change.created):
         return ""
     path = change.path
     head = [f"diff --git a/{path} b/{path}"]
@@ -148,10 +148,9 @@ def net_counts(change: FileChanges) -> tuple[int, int] | None:
     return counts(change.start, change.end) if change.known else None
 
 
-def summary_parts(change: FileChanges) -> list[str]:
-    """What a file's summary says after its path: ``+6 -2`` (or ``?``), ``new``, the turns,
-    the failed calls."""
-    net = net_counts(change)
+def summary_parts(change: FileChanges, net: tuple[int, int] | None) -> list[str]:
+    """What a file's summary says after its path: ``+6 -2`` (``net``, from :func:`net_counts`;
+    ``?`` when None), ``new``, the turns, the failed calls."""
     parts = [f"+{net[0]} -{net[1]}" if net is not None else "?"]
     if change.created:
         parts.append("new")

@@ -160,9 +160,15 @@ class FileChanges:
     _lost: str = ""  # why the content last stopped being known
 
     @property
+    def changed(self) -> bool:
+        """A call that may have changed the file ran (not only failed ones)."""
+        return self._started
+
+    @property
     def known(self) -> bool:
-        """Both the start and the end are known: the net change can be reconstructed."""
-        return self.start_known and self.end_known
+        """The net change can be reconstructed: the start and the end are known, or nothing
+        but failed calls touched the file (no change)."""
+        return not self._started or (self.start_known and self.end_known)
 
     @property
     def failed(self) -> int:

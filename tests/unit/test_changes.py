@@ -182,3 +182,12 @@ def test_diff_lines_mark_a_last_line_without_newline() -> None:
         ("add", "+b"),
         ("note", "\\ No newline at end of file"),
     ]
+
+
+def test_a_file_only_failed_calls_touched_has_no_change(tmp_path: Path) -> None:
+    run = script(tmp_path)
+    run.prompt("go")
+    run.edit("h.txt", "a", "b", error="edits[0].oldText was not found in the file.")
+    change = changes_of(run.path)["h.txt"]
+    assert change.known and not change.changed and change.failed == 1
+    assert counts(change.start, change.end) == (0, 0) and file_patch(change) == ""

@@ -122,6 +122,8 @@ class ChangesScreen(Screen[Jump | None]):
     class Collected(Message):
         files: list[FileChanges]
         turns: list[Turn]
+        summaries: list[str]  # each file's summary words (counted off the event loop)
+        nets: list[tuple[int, int] | None]
 
     @dataclass
     class Failed(Message):
@@ -154,6 +156,8 @@ class ChangesScreen(Screen[Jump | None]):
         self._given = turns
         self.files: list[FileChanges] = []
         self.turns: list[Turn] = []
+        self.summaries: list[str] = []
+        self.nets: list[tuple[int, int] | None] = []
         self.show_turns = False
 
     def compose(self) -> ComposeResult:
@@ -173,13 +177,16 @@ class ChangesScreen(Screen[Jump | None]):
         try:
             turns = self._given if self._given is not None else self._read_turns()
             files = collect_changes(turns, self.cwd)
+            nets = [net_counts(change) for change in files]
+            pairs = zip(files, nets, strict=True)
+            summaries = ["  ".join(summary_parts(change, net)) for change, net in pairs]
         except (SessionError, OSError) as error:
             self.post_message(self.Failed(str(error)))
             return
         except Exception as error:  # a bug: logged, said in one line, never an app exit
             self.post_message(self.Failed(unforeseen(error, "finding the changed files")))
             return
-        self.post_message(self.Collected(files, turns))
+        self.post_message(self.Collected(files, turns, summaries, nets))
 
     def _read_turns(self) -> list[Turn]:
         from ink_tui.session import branch, open_session
@@ -192,6 +199,7 @@ class ChangesScreen(Screen[Jump | None]):
     @on(Collected)
     def _collected(self, message: Collected) -> None:
         self.files, self.turns = message.files, message.turns
+        self.summaries, self.nets = message.summaries, message.nets
         self.title_line.update(self._title())
         last = self.last.file if self.last is not None else None
         where = [index for index, change in enumerate(self.files) if change.absolute == last]
@@ -205,7 +213,7 @@ class ChangesScreen(Screen[Jump | None]):
         self.diff.update(plain(f"cannot read the changes: {message.reason}", "bold"))
 
     def _title(self) -> Text:
-        known = [net for net in map(net_counts, self.files) if net is not None]
+        known = [net for net in self.nets if net is not None]
         text = plain("Changes", "bold")
         text.append_text(plain(f"  ·  {plural(len(self.files), 'file')}"))
         if known:
@@ -234,7 +242,7 @@ class ChangesScreen(Screen[Jump | None]):
         change = self.files[row.file]
         if row.turn is None:
             text = plain(change.path, "bold")
-            text.append_text(plain("  " + "  ".join(summary_parts(change)), "dim"))
+            text.append_text(plain("  " + self.summaries[row.file], "dim"))
             return text
         mine = [call for call in change.calls if call.turn == row.turn]
         failed = sum(1 for call in mine if call.failed)
@@ -282,7 +290,7 @@ class ChangesScreen(Screen[Jump | None]):
             head = plain(f"{change.path} · turn {row.turn + 1}\n", "bold")
             head.append_text(diff_text(turn_diff(change, row.turn)))
             return head
-        head = plain(f"{change.path}  {'  '.join(summary_parts(change))}\n", "bold")
+        head = plain(f"{change.path}  {self.summaries[row.file]}\n", "bold")
         turn, count = self._next_turn(change), len(change.turns)
         where = f"Enter shows turn {turn + 1} in the session"
         where += (
