@@ -212,3 +212,28 @@ def test_long_diffs_are_capped_with_a_note() -> None:
     lines = diff_lines(None, "".join(f"{n}\n" for n in range(3000)))
     text = diff_text(lines, limit=100).plain
     assert text.count("\n") == 100 and "⋯ 2,901 more lines" in text
+
+
+async def test_a_new_theme_redraws_the_diff_in_its_colours(tmp_path: Path, make_app: Any) -> None:
+    from rich.text import Text
+
+    from ink_tui.ui.render import palette
+
+    path = changesdata.changes_session(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await changes_view(pilot)
+        await pilot.press("j")
+        await diff_shows(pilot, screen, "+No division yet.")
+
+        def added_style() -> str:
+            content = screen.diff.content
+            assert isinstance(content, Text)
+            start = content.plain.index("+No division yet.")
+            return next(str(s.style) for s in content.spans if s.start <= start < s.end)
+
+        before = added_style()
+        app.theme = "textual-light"
+        await wait_for(pilot, lambda: added_style() != before, "the diff in the new colours")
+        assert added_style() == palette.current.ok
+        assert screen.files_list.highlighted == 1 and len(option_texts(screen)) == 3

@@ -315,6 +315,15 @@ class ChangesScreen(Screen[Jump | None]):
             self.diff.update(message.text)
             self.query_one("#changes-diff", VerticalScroll).scroll_home(animate=False)
 
+    def theme_changed(self) -> None:
+        """The app's theme changed: the title, the list and the diff in its colours."""
+        if self.files:
+            row = self._highlighted_row()
+            self.title_line.update(self._title())
+            self._fill(row)
+            if row is not None:
+                self._draw(row)
+
     # -- keys ----------------------------------------------------------------------------------
 
     def _next_turn(self, change: FileChanges) -> int:
