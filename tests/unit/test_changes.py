@@ -191,3 +191,19 @@ def test_a_file_only_failed_calls_touched_has_no_change(tmp_path: Path) -> None:
     change = changes_of(run.path)["h.txt"]
     assert change.known and not change.changed and change.failed == 1
     assert counts(change.start, change.end) == (0, 0) and file_patch(change) == ""
+
+
+def test_odd_argument_shapes_never_break_the_replay(tmp_path: Path) -> None:
+    run = script(tmp_path)
+    run.prompt("go")
+    run.call("edit", None, "Error: invalid arguments for edit", error=True)  # type: ignore[arg-type]
+    run.call("edit", {"path": 5, "edits": []}, "Error", error=True)
+    run.write("odd.txt", "a\n")
+    run.call("edit", {"path": "odd.txt", "edits": "a->b"}, "Edited odd.txt")
+    run.call("edit", {"path": "odd.txt", "edits": [7, {"oldText": 1}]}, "Edited odd.txt")
+    run.call("write", {"path": "odd.txt", "content": 7}, "Overwrote odd.txt (1 lines, 1 bytes)")
+    run.call("read", {"path": "odd.txt", "offset": "x"}, "7")
+    change = changes_of(run.path)["odd.txt"]
+    assert change.end == "7" and change.known and len(change.calls) == 4
+    assert [line.text for line in turn_diff(change, 0)][-2:] == ["@@ write @@", "+7"]
+    assert "odd.txt" in file_patch(change)
