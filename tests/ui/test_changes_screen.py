@@ -237,3 +237,13 @@ async def test_a_new_theme_redraws_the_diff_in_its_colours(tmp_path: Path, make_
         await wait_for(pilot, lambda: added_style() != before, "the diff in the new colours")
         assert added_style() == palette.current.ok
         assert screen.files_list.highlighted == 1 and len(option_texts(screen)) == 3
+
+
+async def test_a_click_on_a_file_goes_to_its_first_turn(tmp_path: Path, make_app: Any) -> None:
+    path = changesdata.changes_session(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await changes_view(pilot)
+        await pilot.click("#changes-files", offset=(2, 1))  # NOTES.md, the second line
+        view = await session_view(pilot)
+        await cursor_on(pilot, view, row_of_call(path, "call_5"))

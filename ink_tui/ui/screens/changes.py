@@ -276,6 +276,12 @@ class ChangesScreen(Screen[Jump | None]):
         if row is not None:
             self._draw(row)
 
+    @on(OptionList.OptionSelected, "#changes-files")
+    def _clicked(self, event: OptionList.OptionSelected) -> None:
+        """A click on a line (Enter is the screen's): as Enter."""
+        event.stop()
+        self.action_jump()
+
     @work(thread=True, exclusive=True, group="changes-diff")
     def _draw(self, row: _Row) -> None:
         change = self.files[row.file]
