@@ -126,3 +126,27 @@ def test_content_a_safe_terminal_would_change_is_left_out_of_the_patch(
         "endings?)"
         for name in ("dos.txt", "evil.txt")
     ]
+
+
+def test_patch_creates_an_empty_file_and_keeps_a_missing_last_newline(
+    cli: Any, tmp_path: Path
+) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed: the patch cannot be checked with git apply")
+    run = SessionScript(project_dir(tmp_path / "sessions", CWD))
+    run.prompt("go")
+    run.write("empty.txt", "")
+    run.read("tail.txt", "one\ntwo")
+    run.edit("tail.txt", "two", "two\nthree")
+    code, out, err = cli.run("changes", str(run.path), "--patch")
+    assert (code, err) == (0, "")
+    start = tmp_path / "start"
+    start.mkdir()
+    (start / "tail.txt").write_text("one\ntwo", encoding="utf-8")
+    (tmp_path / "p.patch").write_text(out, encoding="utf-8")
+    done = subprocess.run(
+        ["git", "apply", str(tmp_path / "p.patch")], cwd=start, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert (start / "empty.txt").read_bytes() == b""
+    assert (start / "tail.txt").read_text(encoding="utf-8") == "one\ntwo\nthree"
