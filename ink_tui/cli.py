@@ -37,6 +37,7 @@ COMMAND_MODULES: dict[str, str] = {
     "prune": "ink_tui.climanage",
     "stats": "ink_tui.clistats",
     "export": "ink_tui.cliexport",
+    "changes": "ink_tui.clichanges",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

@@ -11,7 +11,7 @@ Every snapshot must come out the same on any machine, any day, from any checkout
 Refresh after a deliberate change to the UI (then look at the SVGs before committing)::
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
-    for n in picker preview session help error chat search stats; do
+    for n in picker preview session help error chat search stats changes; do
         cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done
 
 (one line in the README's Development section).
@@ -38,7 +38,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
 SCREENSHOTS = ROOT / "screenshots"
 # screenshots/NAME.svg <- test_NAME
-SHOTS = ("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline")
+SHOTS = (
+    *("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline"),
+    "changes",
+)
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
     "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"
@@ -168,6 +171,30 @@ def test_help(snap_compare: SnapCompare, demo_app: Any) -> None:
         await press_and_settle(pilot, "enter", "question_mark")
 
     assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_changes(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> None:
+    """The changes view (D in the session view) of a hand-made session: every file's net
+    change, the first file's diff with its failed edit."""
+    import changesdata
+
+    ids = iter(range(1, 1000))
+    sessions = tmp_path / "sessions"
+    path = changesdata.changes_session(
+        sessions, clock=lambda: NOW, random_hex=lambda: f"{next(ids):016x}", file_uuid="0" * 36
+    )
+    app = make_app(sessions_dir=sessions, cwd=changesdata.CWD, open_path=path, clock=clock)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.changes import ChangesScreen
+
+        await press_and_settle(pilot, "D")
+        screen = pilot.app.screen
+        assert isinstance(screen, ChangesScreen)
+        await wait_for(pilot, lambda: "mul" in str(screen.diff.content), "the first diff")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_error(snap_compare: SnapCompare, demo_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:

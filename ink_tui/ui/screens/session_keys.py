@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -33,6 +33,9 @@ from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.window_edges import is_edge
+
+if TYPE_CHECKING:
+    from ink_tui.ui.screens.changes import Jump
 
 __all__ = [
     "OUTPUT_CYCLE",
@@ -79,6 +82,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("L", "keep('label')", "Label the entry"),
     Key("b", "keys('branches')", "Branches", show=True),
     Key("T", "keys('timeline')", "Timeline of the turns"),
+    Key("D", "keys('changes')", "Changed files"),
     Key("f", "toggle_follow", "Follow", show=True),
     Key("c", "keys('chat')", "Continue", show=True),
     Key("e", "keys('export')", "Export"),
@@ -179,6 +183,7 @@ class SessionKeys:
 
     def __init__(self, view: SessionView) -> None:
         self.view = view
+        self.last_jump: Jump | None = None  # the changes view's last Enter (D goes on from it)
 
     def arrive(
         self,
@@ -315,6 +320,12 @@ class SessionKeys:
 
         # The screen copies what it lists (once, here): following goes on meanwhile.
         view.app.push_screen(BranchesScreen(view.loaded.session, view.loaded.leaf_id), chosen)
+
+    def changes(self) -> None:
+        """``D``: the files the branch changed; the row chosen there is shown here."""
+        from ink_tui.ui.screens.changes import open_changes
+
+        open_changes(self.view, self)
 
     def chat(self) -> None:
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""

@@ -1,0 +1,194 @@
+"""``ink-tui changes``: what a session's branch changed in the files, through ``edit`` and
+``write`` (:mod:`ink_tui.session.changes`).
+
+Without ``--patch``: a summary per file (+/- lines, turns, failed calls), which files each turn
+changed, and each file's net diff (coloured on a terminal), or its edits one by one where the
+start or the end is not known. ``--patch``: one unified diff ``git apply`` takes, of the files
+whose start and end are known, paths relative to the session's cwd; the files it could not
+reconstruct are named on stderr with the reason (exit 1). File content is session text: every
+byte of it goes through :class:`SafeOutput`. Nothing here reads the files named or writes any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ink_tui.clitext import CommandError, SafeOutput
+
+if TYPE_CHECKING:
+    from ink_tui.session.changediff import DiffLine
+    from ink_tui.session.changes import FileChanges
+    from ink_tui.session.view import Turn
+
+__all__ = ["add_commands", "cmd_changes", "run"]
+
+EXIT_OK, EXIT_INCOMPLETE = 0, 1
+_COLOURS = {"add": "32", "remove": "31", "hunk": "36", "note": "2", "title": "1", "failed": "31"}
+
+
+class ChangesCommandError(CommandError):
+    """A failure to report as one line on stderr (exit 2)."""
+
+
+def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
+    """The ``changes`` subcommand; returns its parser."""
+    changes = commands.add_parser(
+        "changes",
+        help="the files a session changed through edit and write, as diffs",
+        description="Every file the branch touched through edit and write: the net change "
+        "(from the content a read or write showed first to the content after the last "
+        "change), per turn and in total; failed edits marked. Changes made by bash are not "
+        "seen. Exit 1 with --patch when some files could not be reconstructed.",
+    )
+    changes.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
+    changes.add_argument(
+        "--branch", metavar="LEAF_ID", help="the branch ending at this entry (default: the leaf)"
+    )
+    changes.add_argument(
+        "--patch",
+        action="store_true",
+        help="a unified diff (git apply) of the files whose start and end are known",
+    )
+    return [changes]
+
+
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """Run ``changes``."""
+    return cmd_changes(args, base, cwd, out)
+
+
+def _leaf(by_id: dict[str, Any], wanted: str, path: Path) -> str:
+    """``wanted``: an entry id, or a prefix naming one entry."""
+    if wanted in by_id:
+        return wanted
+    found = [entry_id for entry_id in by_id if entry_id.startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    many = f"{len(found)} entries start with" if found else "no entry is"
+    raise ChangesCommandError(f"{path}: --branch {wanted}: {many} {wanted}")
+
+
+def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui changes SESSION [--branch LEAF_ID] [--patch]``."""
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.session import SessionError, branch, open_session
+    from ink_tui.session.changes import collect_changes
+    from ink_tui.session.view import build_turns
+
+    path = resolve_session(base, cwd, args.session)
+    err = SafeOutput(sys.stderr)
+    try:
+        session = open_session(path, warn=err.as_textio())
+        leaf = None if args.branch is None else _leaf(session.by_id, args.branch, path)
+        turns = build_turns(branch(session, leaf))
+    except SessionError as error:
+        raise ChangesCommandError(error.one_line()) from None
+    files = collect_changes(turns, session.cwd)
+    if args.patch:
+        return _patch(files, out, err)
+    _report(files, turns, out, colour=out.stream.isatty())
+    return EXIT_OK
+
+
+def _patch(files: list[FileChanges], out: SafeOutput, err: SafeOutput) -> int:
+    from ink_tui.safetext import visible
+    from ink_tui.session.changediff import file_patch
+
+    missing = 0
+    for change in files:
+        if change.path.startswith("/"):
+            err.line(f"ink-tui: {change.path}: not in the patch: outside the session's folder")
+            missing += 1
+        elif not change.known:
+            err.line(f"ink-tui: {change.path}: not reconstructed: {change.why_unknown()}")
+            missing += 1
+        elif visible(patch := file_patch(change)) != patch:
+            # Printed safely, a carriage return or escape would change: the patch would lie.
+            reason = "its content holds control characters (CRLF line endings?)"
+            err.line(f"ink-tui: {change.path}: not in the patch: {reason}")
+            missing += 1
+        else:
+            out.write(patch)
+    return EXIT_INCOMPLETE if missing else EXIT_OK
+
+
+def _paint(out: SafeOutput, text: str, kind: str, colour: bool) -> None:
+    """One line, coloured on a terminal: the colour is ours, the text goes through the door."""
+    code = _COLOURS.get(kind) if colour else None
+    if code is None:
+        out.line(text)
+        return
+    out.stream.write(f"\x1b[{code}m")
+    out.write(text)
+    out.stream.write("\x1b[0m\n")
+
+
+def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, colour: bool) -> None:
+    from ink_tui.humanize import plural
+    from ink_tui.session.changediff import diff_lines, net_counts, summary_parts, turn_diff
+
+    if not files:
+        out.line("no file was changed through edit or write on this branch")
+        return
+    nets = [net_counts(change) for change in files]
+    known = [net for net in nets if net is not None]
+    total = f"+{sum(a for a, _ in known)} -{sum(r for _, r in known)}"
+    unknown = len(files) - len(known)
+    tail = f" ({unknown} not reconstructed)" if unknown else ""
+    _paint(out, f"{plural(len(files), 'file')} changed: {total}{tail}", "title", colour)
+    width = max(len(change.path) for change in files)
+    pairs = zip(files, nets, strict=True)
+    summaries = ["  ".join(summary_parts(change, net)) for change, net in pairs]
+    for change, summary in zip(files, summaries, strict=True):
+        why = "" if change.known else f"  (not reconstructed: {change.why_unknown()})"
+        out.line(f"  {change.path:<{width}}  {summary}{why}")
+    out.line("")
+    _paint(out, "Per turn", "title", colour)
+    for index, turn in enumerate(turns):
+        touched = [change for change in files if index in change.turns]
+        if touched:
+            out.line(f"  turn {index + 1}: {turn.title[:72]}")
+            for change in touched:
+                out.line(f"    {change.path:<{width}}  {_turn_summary(change, index)}")
+    for change, summary in zip(files, summaries, strict=True):
+        out.line("")
+        _paint(out, f"── {change.path}  {summary}", "title", colour)
+        if change.known:
+            _lines(out, diff_lines(change.start, change.end), colour)
+            for call in change.calls:
+                if call.failed:
+                    label = f"✗ failed {call.kind} in turn {call.turn + 1}: {call.note}"
+                    _paint(out, label, "failed", colour)
+            continue
+        _paint(out, f"not reconstructed: {change.why_unknown()}; its changes turn by turn:",
+               "note", colour)  # fmt: skip
+        for index in change.turns:
+            _paint(out, f"turn {index + 1}", "hunk", colour)
+            _lines(out, turn_diff(change, index), colour)
+
+
+def _turn_summary(change: FileChanges, turn: int) -> str:
+    from ink_tui.humanize import plural
+    from ink_tui.session.changediff import counts
+
+    before, after = change.turn_span(turn)
+    mine = [call for call in change.calls if call.turn == turn]
+    failed = sum(1 for call in mine if call.failed)
+    parts = []
+    if before is not None and after is not None:
+        added, removed = counts(before, after)
+        if added or removed or not failed:
+            parts.append(f"+{added} -{removed}")
+    else:
+        parts.append(plural(len(mine) - failed, "change"))
+    if failed:
+        parts.append(f"✗ {failed} failed")
+    return "  ".join(parts)
+
+
+def _lines(out: SafeOutput, lines: list[DiffLine], colour: bool) -> None:
+    for line in lines:
+        _paint(out, line.text, line.kind, colour)
