@@ -37,7 +37,8 @@ from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
 if TYPE_CHECKING:
-    from ink_tui.ui.screens.session_keys import SessionKeys, SessionView
+    from ink_tui.ui.screens.session_keys import SessionView
+    from ink_tui.ui.screens.session_opens import SessionOpens
 
 __all__ = ["MAX_DIFF_LINES", "ChangesScreen", "Jump", "diff_text", "open_changes"]
 
@@ -75,7 +76,7 @@ class Jump:
     turn: int
 
 
-def open_changes(view: SessionView, keys: SessionKeys) -> None:
+def open_changes(view: SessionView, keys: SessionOpens) -> None:
     """Push the changes view over the session view ``view``; the row chosen there is shown
     in it, and remembered in ``keys.last_jump``."""
     loaded = view.loaded

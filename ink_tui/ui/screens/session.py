@@ -25,6 +25,7 @@ from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
+from ink_tui.ui.screens.session_opens import SessionOpens
 from ink_tui.ui.screens.session_window import TurnWindow
 from ink_tui.ui.widgets.banner import Banner
 from ink_tui.ui.widgets.session_header import HeaderState, SessionHeader
@@ -60,6 +61,7 @@ class SessionScreen(Screen[None]):
         self._arrival = arrival  # (entry id, search): where a search across sessions lands
         self.loaded: LoadedBranch | None = None
         self.keys = SessionKeys(self)
+        self.opens = SessionOpens(self)  # what the view opens over itself, and the keeper's writes
         self.window = TurnWindow(self)  # which turns the tree and the replay hold
         self._fallback_title = ""
         self._row_labels: dict[str, str] = {}
@@ -306,7 +308,7 @@ class SessionScreen(Screen[None]):
 
     @on(SessionKeeper.Kept)
     def _kept(self, message: SessionKeeper.Kept) -> None:
-        self.keys.kept(message.what, message.path, message.text, message.target)
+        self.opens.kept(message.what, message.path, message.text, message.target)
 
     @on(LiveFollow.Changed)
     def _follow_changed(self, message: LiveFollow.Changed) -> None:
@@ -371,11 +373,12 @@ class SessionScreen(Screen[None]):
         self.live.switch_newer()
 
     def action_keep(self, what: str) -> None:
-        self.keys.keep(what)
+        self.opens.keep(what)
 
     def action_keys(self, name: str) -> None:
-        """Keys whose whole job is :class:`SessionKeys`' (``l h t o y c v Esc b``)."""
-        getattr(self.keys, name)()
+        """Keys whose whole job is :class:`SessionKeys`' (``l h t o y c v Esc``) or
+        :class:`SessionOpens`' (``b T D e``)."""
+        (getattr(self.keys, name, None) or getattr(self.opens, name))()
 
     def theme_changed(self) -> None:
         """Rendered content takes its colours from the theme: draw it again."""
