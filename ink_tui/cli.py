@@ -34,6 +34,7 @@ COMMAND_MODULES: dict[str, str] = {
     "trash": "ink_tui.climanage",
     "prune": "ink_tui.climanage",
     "stats": "ink_tui.clistats",
+    "replay": "ink_tui.clireplay",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

@@ -16,8 +16,9 @@ from ink_tui.session.playback import Plan, PlayRecord, revealed_length
 
 __all__ = ["SPEEDS", "STREAM_TICK", "Frame", "Playback"]
 
-SPEEDS = (1, 2, 5, 10, 20, 50)
+SPEEDS: tuple[float, ...] = (1, 2, 5, 10, 20, 50)  # the steps of + and -; any speed within
 STREAM_TICK = 0.05  # clock seconds between two looks while a text streams in
+NEAR = 1e-6  # plan seconds: a record this close to its end is over (float sums are inexact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +47,13 @@ class Playback:
         plan: Plan,
         clock: Callable[[], float],
         *,
-        speed: int = 1,
+        speed: float = 1,
         skip_idle: bool = True,
         start: int = 0,
     ) -> None:
         self.plan = plan
         self.clock = clock
-        self.speed = speed if speed in SPEEDS else SPEEDS[0]
+        self.speed = min(max(speed, SPEEDS[0]), SPEEDS[-1])
         self.skip_idle = skip_idle
         self.paused = False
         starts = plan.starts(skip_idle)
@@ -88,7 +89,7 @@ class Playback:
         low, high = 0, len(self.plan.records)
         while low < high:  # the first index whose end is past ``position``
             middle = (low + high) // 2
-            if starts[middle + 1] <= position:
+            if starts[middle + 1] <= position + NEAR:
                 low = middle + 1
             else:
                 high = middle
@@ -104,7 +105,8 @@ class Playback:
         record = self.plan.records[frame.index]
         end = self.plan.starts(self.skip_idle)[frame.index + 1]
         until_end = (end - frame.position) / self.speed
-        return min(STREAM_TICK, until_end) if record.stream else until_end
+        wake = min(STREAM_TICK, until_end) if record.stream else until_end
+        return max(wake, NEAR)
 
     # -- what the keys do ---------------------------------------------------------------------
 
@@ -134,10 +136,12 @@ class Playback:
         if not frame.finished:
             self._anchor(self.plan.starts(self.skip_idle)[frame.index + 1])
 
-    def change_speed(self, delta: int) -> int:
-        """The next speed up (``delta`` > 0) or down among :data:`SPEEDS`; returns it."""
-        index = SPEEDS.index(self.speed) + (1 if delta > 0 else -1)
-        speed = SPEEDS[max(0, min(index, len(SPEEDS) - 1))]
+    def change_speed(self, delta: int) -> float:
+        """The next speed of :data:`SPEEDS` up (``delta`` > 0) or down; returns it."""
+        if delta > 0:
+            speed = next((s for s in SPEEDS if s > self.speed), SPEEDS[-1])
+        else:
+            speed = next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0])
         self._anchor(self.position)
         self.speed = speed
         return speed
