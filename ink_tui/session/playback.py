@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ink_tui.session.peek import EntryPeek
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.shapes import list_items
 from ink_tui.session.view import Turn, content_text, key_argument
@@ -235,23 +236,23 @@ def _by_user(record: dict[str, Any], kind: str) -> bool:
 def build_plan(session: SessionFile, entries: list[Entry], turns: list[Turn]) -> Plan:
     """The plan of a branch: ``entries`` (root first) and the view ``turns`` built from them.
 
-    Payloads are read :data:`PLAN_CHUNK` at a time and let go again (a message's), so a big
+    Payloads not in memory are read :data:`PLAN_CHUNK` at a time, aside from the entries
+    (:class:`EntryPeek`: safe from a thread while the view shows them), and let go, so a big
     branch never holds all its parsed records at once. Raises ``SessionError`` when the file
     changed on disk since it was read."""
     rows = _row_keys(turns)
     shown: list[tuple[Entry, str, str, bool, float | None, bool]] = []
     unreadable: int | None = None  # the line of the first unreadable timestamp
     for chunk in _chunks(entries):
-        session.preload(chunk)
+        peek = EntryPeek(session)  # read aside: the entries may be shown meanwhile
+        peek.fetch(chunk)
         for entry in chunk:
-            record = entry.record
+            record = peek.record(entry)
             head, body, streams = _head_body(record, entry.type)
             stamp = parse_timestamp(record.get("timestamp"))
             if stamp is None and unreadable is None:
                 unreadable = entry.line
             shown.append((entry, head, _cut(body), streams, stamp, _by_user(record, entry.type)))
-            if entry.type == "message" and record.get("message", {}).get("role") != "user":
-                entry.release()
     note = None
     if unreadable is not None:
         note = f"line {unreadable}: timestamp unreadable; played at {FIXED_PACE:g} s a record"
