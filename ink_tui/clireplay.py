@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -135,13 +134,6 @@ def _play(playback: Playback, printer: _Printer) -> None:
         _sleep(wake)
 
 
-def when(record: PlayRecord) -> str:
-    """The record's time of day (UTC), or its line when its timestamp is unreadable."""
-    if record.recorded is None:
-        return f"line {record.line}"
-    return datetime.fromtimestamp(record.recorded, UTC).strftime("%H:%M:%S")
-
-
 class _Printer:
     """Prints records whole, or a streamed one as it grows (indented, flushed)."""
 
@@ -153,7 +145,7 @@ class _Printer:
         self.fresh_line = True  # the next character printed starts a line
 
     def _head(self, record: PlayRecord) -> None:
-        self.out.write(f"[{when(record)}] {record.head}\n")
+        self.out.write(f"[{record.time_of_day}] {record.head}\n")
         self.shown, self.fresh_line = 0, True
 
     def _body(self, text: str) -> None:

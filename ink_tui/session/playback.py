@@ -78,6 +78,13 @@ class PlayRecord:
         return gap
 
     @property
+    def time_of_day(self) -> str:
+        """When it was written, ``HH:MM:SS`` (UTC); ``line N`` when its timestamp is unreadable."""
+        if self.recorded is None:
+            return f"line {self.line}"
+        return datetime.fromtimestamp(self.recorded, UTC).strftime("%H:%M:%S")
+
+    @property
     def waiting(self) -> str:
         """What the gap before the record was spent on (shown while it is not here yet)."""
         if self.stream:

@@ -207,3 +207,29 @@ async def test_bad_timestamps_are_said_and_text_is_safe(tmp_path: Path, make_app
         await played.shows("pwned", "[bold red]x[/]")
         text = played.text()
         assert "\x1b" not in text and "\x07" not in text
+
+
+async def test_the_cursor_follows_outside_the_turn_window(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ink_tui.ui.screens import session_window
+
+    monkeypatch.setattr(session_window, "WINDOW_TURNS", 4)
+    timed: list[tuple[Any, dict[str, Any]]] = []
+    for turn in range(12):
+        reply = conversation()[3][1]
+        timed += [
+            (turn * 10, {"role": "user", "content": f"prompt {turn}"}),
+            (turn * 10 + 5, reply),
+        ]
+    path = write_timed(tmp_path / "long.jsonl", timed)
+    clock = FakeClock()
+    app = make_app(cwd="/nowhere", open_path=path, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        played = await _open(pilot, clock)
+        await pilot.press("g", "p")
+        await played.shows("record 2/24")
+        await pilot.press(*["full_stop"] * 17)  # to the prompt of turn 9, far from the window
+        await played.shows("⏸ paused", "record 19/24")
+        await played.cursor_on("e18:turn")
+        assert played.screen.window.is_edge(played.cursor() or "") is False

@@ -8,8 +8,6 @@ user away) with the time it has taken so far. Session text goes through :func:`p
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from rich.text import Text
 from textual.widgets import Static
 
@@ -29,12 +27,6 @@ def clock_text(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
-def _when(record: PlayRecord) -> str:
-    if record.recorded is None:
-        return f"line {record.line}"
-    return datetime.fromtimestamp(record.recorded, UTC).strftime("%H:%M:%S")
 
 
 def _last_lines(text: str, count: int) -> str:
@@ -80,7 +72,7 @@ class PlaybackBar(Static):
         self.update(text)
 
     def _playing(self, record: PlayRecord, frame: Frame) -> Text:
-        head = plain(f"[{_when(record)}] {record.head}", style="bold")
+        head = plain(f"[{record.time_of_day}] {record.head}", style="bold")
         if record.stream:
             shown = frame.shown_text(record)
             return head + Text("\n") + plain(_last_lines(shown, SHOWN_LINES - 1) + "▌")
