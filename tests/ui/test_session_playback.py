@@ -233,3 +233,9 @@ async def test_the_cursor_follows_outside_the_turn_window(
         await played.shows("⏸ paused", "record 19/24")
         await played.cursor_on("e18:turn")
         assert played.screen.window.is_edge(played.cursor() or "") is False
+
+
+def test_clock_text() -> None:
+    from ink_tui.ui.widgets.playback_bar import clock_text
+
+    assert [clock_text(s) for s in (0, 65.9, 3725)] == ["0:00", "1:05", "1:02:05"]

@@ -133,3 +133,10 @@ def test_session_text_never_reaches_the_terminal_raw(cli: Any, tmp_path: Path) -
     assert code == 0
     assert "\x1b" not in out and "\x07" not in out
     assert "pwned" in out
+
+
+def test_an_empty_branch_says_so(cli: Any, tmp_path: Path) -> None:
+    path = write_timed(tmp_path / "empty.jsonl", [])
+    code, out, err = cli.run("replay", str(path))
+    assert (code, err) == (0, "")
+    assert out.endswith("the branch is empty: nothing to replay\n")
