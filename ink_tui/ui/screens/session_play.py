@@ -159,9 +159,9 @@ class SessionPlayback(Widget):
         at = min(frame.index, len(records) - 1)
         if at != self._at:
             self._at = at
-            key = next((k for r in reversed(records[: at + 1]) for k in r.keys[:1]), None)
-            if key is not None:
-                self.post_message(self.Moved(self, key))
+            shown_at = next((i for i in range(at, -1, -1) if records[i].keys), None)
+            if shown_at is not None:  # the record's row (or the last one before with a row)
+                self.post_message(self.Moved(self, records[shown_at].keys[0]))
         record = records[at]
         shown = (
             frame.index,
