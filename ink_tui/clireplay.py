@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any
 from ink_tui.clitext import CommandError, SafeOutput
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from ink_tui.session.branchview import LoadedBranch
     from ink_tui.session.playback import Plan, PlayRecord
     from ink_tui.session.playclock import Playback
 
@@ -74,17 +77,29 @@ def _is_terminal(out: SafeOutput) -> bool:
     return bool(isatty()) if isatty is not None else False
 
 
-def _load_plan(path: Path, leaf_id: str | None) -> Plan:
+def _load(path: Path, leaf_id: str | None) -> LoadedBranch:
     from ink_tui.session import SessionError, open_session
     from ink_tui.session.branchview import load_branch
-    from ink_tui.session.playback import build_plan
 
     try:
-        session = open_session(path, warn=SafeOutput(sys.stderr).as_textio())
-        loaded = load_branch(session, leaf_id)
-        return build_plan(session, loaded.entries, loaded.turns)
+        return load_branch(open_session(path, warn=SafeOutput(sys.stderr).as_textio()), leaf_id)
     except SessionError as error:
         raise ReplayCommandError(error.one_line()) from None
+
+
+def _plans(loaded: LoadedBranch) -> Iterator[Plan]:
+    """The branch's plans, one part (:data:`PLAN_LIMIT` records) after the other."""
+    from ink_tui.session import SessionError
+    from ink_tui.session.playback import build_plan
+
+    first = 0
+    while first < len(loaded.entries):
+        try:
+            plan = build_plan(loaded.session, loaded.entries, loaded.turns, first=first)
+        except SessionError as error:
+            raise ReplayCommandError(error.one_line()) from None
+        yield plan
+        first += len(plan.records)
 
 
 def cmd_replay(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
@@ -95,25 +110,28 @@ def cmd_replay(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
     if not SPEEDS[0] <= args.speed <= SPEEDS[-1]:
         raise ReplayCommandError(f"--speed must be from 1 to 50, not {args.speed:g}")
     path = resolve_session(base, cwd, args.session)
-    plan = _load_plan(path, args.branch)
-    err = SafeOutput(sys.stderr)
-    if plan.note:
-        err.line(f"ink-tui: {plan.note}")
-    if not plan.records:
+    loaded = _load(path, args.branch)
+    if not loaded.entries:
         out.line(f"{path}: the branch is empty: nothing to replay")
         return EXIT_OK
+    err = SafeOutput(sys.stderr)
     paced = _is_terminal(out)
-    playback = Playback(plan, _clock, speed=args.speed, skip_idle=not args.no_skip_idle)
-    printer = _Printer(plan, out)
+    printer: _Printer | None = None
     try:
-        if paced:
-            _play(playback, printer)
-        else:
-            printer.upto(len(plan.records))
+        for plan in _plans(loaded):
+            if plan.note:
+                err.line(f"ink-tui: {plan.note}")
+            printer = _Printer(plan, out)
+            if paced:
+                speed, skip_idle = args.speed, not args.no_skip_idle
+                _play(Playback(plan, _clock, speed=speed, skip_idle=skip_idle), printer)
+            else:
+                printer.upto(len(plan.records))
     except KeyboardInterrupt:
         out.write("\n")
         out.flush()
-        err.line(f"ink-tui: replay stopped at record {printer.done + 1} of {len(plan.records)}")
+        at = printer.first + printer.done + 1 if printer is not None else 1
+        err.line(f"ink-tui: replay stopped at record {at} of {len(loaded.entries)}")
         return EXIT_INTERRUPTED
     return EXIT_OK
 
@@ -139,6 +157,7 @@ class _Printer:
 
     def __init__(self, plan: Plan, out: SafeOutput) -> None:
         self.records = plan.records
+        self.first = plan.first  # the branch position of the plan's first record
         self.out = out
         self.done = 0  # records printed whole
         self.shown = -1  # characters of record ``done`` printed (-1: not even its head)

@@ -17,6 +17,8 @@ The rules:
 - Timestamps that cannot be read (or a branch with fewer than two): every record gets
   :data:`FIXED_PACE` seconds, and :attr:`Plan.note` says so. A record stamped earlier than the
   one before it (a clock moved back) shows at once.
+- A plan holds at most :data:`PLAN_LIMIT` records from where playback starts (their texts are
+  held while it plays); playing on past them is playing again from there.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "BODY_LIMIT",
     "FIXED_PACE",
     "MACHINE_IDLE_CAP",
+    "PLAN_LIMIT",
     "STREAM_CHARS_PER_SECOND",
     "USER_IDLE_CAP",
     "Plan",
@@ -42,6 +45,7 @@ __all__ = [
     "build_plan",
     "parse_timestamp",
     "revealed_length",
+    "turn_entry",
 ]
 
 USER_IDLE_CAP = 2.0  # seconds: the longest wait for the user when idle gaps are skipped
@@ -50,6 +54,7 @@ FIXED_PACE = 1.0  # seconds a record, when the timestamps cannot be used
 STREAM_CHARS_PER_SECOND = 600.0  # the fastest a text streams in, at 1x
 BODY_LIMIT = 4000  # characters of a record shown; the rest is counted
 PLAN_CHUNK = 512  # records whose payloads are read at once while the plan is built
+PLAN_LIMIT = 10_000  # records in one plan (its texts are held while it plays)
 _USER_TYPES = frozenset({"session_info", "label", "thinkingLevelChange"})
 
 
@@ -102,6 +107,8 @@ class Plan:
 
     records: list[PlayRecord]
     note: str | None = None  # why the pace is not the recorded one (bad timestamps)
+    first: int = 0  # the branch position of ``records[0]`` (a plan holds a part of the branch)
+    branch_length: int = 0  # records on the whole branch
     _starts: dict[bool, list[float]] = field(default_factory=dict)
 
     def starts(self, skip_idle: bool) -> list[float]:
@@ -116,23 +123,6 @@ class Plan:
 
     def total(self, skip_idle: bool) -> float:
         return self.starts(skip_idle)[-1]
-
-    def index_of(self, key: str) -> int | None:
-        """The first record showing row ``key``."""
-        for index, record in enumerate(self.records):
-            if key in record.keys:
-                return index
-        return None
-
-    def turn_start(self, turns: list[Turn], key: str) -> int:
-        """The record opening the turn that holds row ``key`` (0: the start)."""
-        for turn in turns:
-            if turn.key == key or any(item.key == key for item in turn.items):
-                found = self.index_of(turn.key)
-                if found is None and turn.items:
-                    found = self.index_of(turn.items[0].key)
-                return found or 0
-        return 0
 
 
 def parse_timestamp(value: Any) -> float | None:
@@ -240,17 +230,44 @@ def _by_user(record: dict[str, Any], kind: str) -> bool:
     return isinstance(message, dict) and message.get("role") == "user"
 
 
-def build_plan(session: SessionFile, entries: list[Entry], turns: list[Turn]) -> Plan:
-    """The plan of a branch: ``entries`` (root first) and the view ``turns`` built from them.
+def turn_entry(entries: list[Entry], turns: list[Turn], key: str) -> int:
+    """The position in ``entries`` of the entry opening the turn that holds row ``key`` (its
+    prompt; 0 for a row of no turn)."""
+    for turn in turns:
+        if turn.key == key or any(item.key == key for item in turn.items):
+            opening = turn.user or (turn.items[0].entry if turn.items else None)
+            if opening is None:
+                return 0
+            return next((n for n, entry in enumerate(entries) if entry is opening), 0)
+    return 0
+
+
+def build_plan(
+    session: SessionFile,
+    entries: list[Entry],
+    turns: list[Turn],
+    *,
+    first: int = 0,
+    limit: int | None = None,
+) -> Plan:
+    """The plan of a branch: ``entries`` (root first) and the view ``turns`` built from them,
+    from position ``first``, at most ``limit`` records (:data:`PLAN_LIMIT`): a branch of a
+    million records is played a part at a time, and the first record's gap is still the one
+    from the record before it.
 
     Payloads not in memory are read :data:`PLAN_CHUNK` at a time, aside from the entries
     (:class:`EntryPeek`: safe from a thread while the view shows them), and let go, so a big
     branch never holds all its parsed records at once. Raises ``SessionError`` when the file
     changed on disk since it was read."""
     rows = _row_keys(turns)
+    part = entries[first : first + (PLAN_LIMIT if limit is None else limit)]
     shown: list[tuple[Entry, str, str, bool, float | None, bool]] = []
     unreadable: int | None = None  # the line of the first unreadable timestamp
-    for chunk in _chunks(entries):
+    previous: float | None = None
+    if first > 0:
+        before = entries[first - 1]
+        previous = parse_timestamp(EntryPeek(session).record(before).get("timestamp"))
+    for chunk in _chunks(part):
         peek = EntryPeek(session)  # read aside: the entries may be shown meanwhile
         peek.fetch(chunk)
         for entry in chunk:
@@ -265,10 +282,9 @@ def build_plan(session: SessionFile, entries: list[Entry], turns: list[Turn]) ->
         note = f"line {unreadable}: timestamp unreadable; played at {FIXED_PACE:g} s a record"
     backwards = 0
     records: list[PlayRecord] = []
-    previous: float | None = None
     for entry, head, body, streams, stamp, by_user in shown:
         if unreadable is not None:
-            gap = FIXED_PACE if records else 0.0
+            gap = FIXED_PACE if records or first else 0.0
         elif previous is None or stamp is None:
             gap = 0.0
         else:
@@ -283,7 +299,7 @@ def build_plan(session: SessionFile, entries: list[Entry], turns: list[Turn]) ->
         )
     if backwards and note is None:
         note = f"{backwards} record(s) stamped before the one before them: shown at once"
-    return Plan(records, note)
+    return Plan(records, note, first, len(entries))
 
 
 def _chunks(entries: list[Entry]) -> Iterable[list[Entry]]:

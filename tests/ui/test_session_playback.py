@@ -239,3 +239,22 @@ def test_clock_text() -> None:
     from ink_tui.ui.widgets.playback_bar import clock_text
 
     assert [clock_text(s) for s in (0, 65.9, 3725)] == ["0:00", "1:05", "1:02:05"]
+
+
+async def test_a_long_branch_plays_on_part_after_part(
+    session: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ink_tui.session.playback as playback
+
+    monkeypatch.setattr(playback, "PLAN_LIMIT", 2)  # the plan holds two records at a time
+    clock = FakeClock()
+    app = make_app(cwd="/nowhere", open_path=session, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        played = await _playing_from_the_start(pilot, clock)
+        await pilot.press("plus")
+        await played.advance(10)  # 20 s at 2x: the first part is over, the next one plays
+        await played.shows("▶ 2x", "record 3/5", "running bash")
+        await played.cursor_on("e1:1")
+        await pilot.press("full_stop", "full_stop")
+        await played.shows("⏸ paused", "record 5/5")
+        await played.cursor_on("e4:turn")

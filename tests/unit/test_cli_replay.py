@@ -75,6 +75,22 @@ def test_a_terminal_waits_the_plan_at_each_speed(
     assert len(terminal.sleeps) > 10  # the replies streamed in, many small steps
 
 
+def test_a_long_branch_plays_a_part_at_a_time(
+    cli: Any, session: Path, terminal: Terminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ink_tui.session.playback as playback
+
+    monkeypatch.setattr(playback, "PLAN_LIMIT", 2)
+    code, out, err = cli.run("replay", str(session), "--no-skip-idle")
+    assert (code, out, err) == (0, TRANSCRIPT, "")
+    assert sum(terminal.sleeps) == pytest.approx(230)  # the gaps between the parts too
+    terminal.interrupt_after = len(terminal.sleeps) - 1  # at the last sleep: the last part
+    terminal.sleeps.clear()
+    code, _, err = cli.run("replay", str(session), "--no-skip-idle")
+    assert code == 130
+    assert cli.one_error_line(err, naming="replay stopped at record 5 of 5")
+
+
 def test_no_skip_idle_waits_every_gap(cli: Any, session: Path, terminal: Terminal) -> None:
     code, out, _ = cli.run("replay", str(session), "--no-skip-idle", "--speed", "10")
     assert (code, out) == (0, TRANSCRIPT)

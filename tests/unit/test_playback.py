@@ -20,6 +20,7 @@ from ink_tui.session.playback import (
     build_plan,
     parse_timestamp,
     revealed_length,
+    turn_entry,
 )
 from ink_tui.session.playclock import SPEEDS, STREAM_TICK, Playback
 
@@ -179,6 +180,18 @@ def test_start_at_a_record(plan: Plan, tmp_path: Path) -> None:
     playback = Playback(plan, FakeClock(), start=3)
     assert playback.frame().index == 3
     _, loaded = plan_of(write_timed(tmp_path / "t.jsonl", conversation()))
-    assert plan.turn_start(loaded.turns, "e4:turn") == 4
-    assert plan.turn_start(loaded.turns, "e3:0") == 0
-    assert plan.turn_start(loaded.turns, "nowhere") == 0
+    assert turn_entry(loaded.entries, loaded.turns, "e4:turn") == 4
+    assert turn_entry(loaded.entries, loaded.turns, "e3:0") == 0
+    assert turn_entry(loaded.entries, loaded.turns, "nowhere") == 0
+
+
+def test_a_plan_holds_a_part_of_the_branch(tmp_path: Path) -> None:
+    path = write_timed(tmp_path / "s.jsonl", conversation())
+    session = open_session(path, warn=None)
+    loaded = load_branch(session, None)
+    part = build_plan(session, loaded.entries, loaded.turns, first=1, limit=2)
+    assert [record.entry_id for record in part.records] == ["e1", "e2"]
+    assert [record.gap for record in part.records] == [20, 5]  # from the record before it
+    assert (part.first, part.branch_length) == (1, 5)
+    rest = build_plan(session, loaded.entries, loaded.turns, first=3)
+    assert [record.gap for record in rest.records] == [175, 30]

@@ -8,10 +8,11 @@ against the app's clock (:func:`ink_tui.ui.options.app_now`, pinned by tests) wi
 changed, the :class:`PlaybackBar` is drawn again, and a record starting moves the tree and the
 replay to its row (:class:`SessionPlayback.Moved`, which the screen turns into ``reveal``).
 
-Playback starts from the turn holding the tree's cursor (the first turn when the cursor is on
-the last one's end or nowhere). Its keys only act while it plays: Space pauses or resumes, ``.``
-steps one record (pausing), ``+``/``-`` change the speed (1, 2, 5, 10, 20, 50x), ``i`` skips
-idle gaps or not, ``p`` or Esc stops.
+Playback starts from the turn holding the tree's cursor (``g`` first: from the start), and plays
+at most :data:`~ink_tui.session.playback.PLAN_LIMIT` records (at the end, ``p`` closes the bar
+and ``p`` again plays on from the turn reached). Its keys only act while it plays: Space pauses
+or resumes, ``.`` steps one record (pausing), ``+``/``-`` change the speed (1, 2, 5, 10, 20,
+50x), ``i`` skips idle gaps or not, ``p`` or Esc stops.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from textual.widget import Widget
 from ink_tui.logs import unforeseen
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.errors import SessionError
-from ink_tui.session.playback import Plan, build_plan
+from ink_tui.session.playback import Plan, build_plan, turn_entry
 from ink_tui.session.playclock import STREAM_TICK, Playback
 from ink_tui.ui.options import app_now
 from ink_tui.ui.widgets.playback_bar import PlaybackBar
@@ -55,8 +56,6 @@ class SessionPlayback(Widget):
         """The plan is ready (from the thread that built it)."""
 
         plan: Plan
-        start_key: str | None
-        loaded: LoadedBranch
 
     @dataclass
     class Failed(Message):
@@ -73,6 +72,7 @@ class SessionPlayback(Widget):
         self._shown: tuple[object, ...] = ()  # what the bar last drew
         self._at: int | None = None  # the record whose row the view was last moved to
         self._building = False
+        self._loaded: LoadedBranch | None = None  # the branch played
 
     def compose(self) -> ComposeResult:
         yield PlaybackBar(id="playback-bar")
@@ -95,19 +95,22 @@ class SessionPlayback(Widget):
         if not loaded.entries:
             self.notify("nothing to play back: the branch is empty", severity="warning")
             return
-        self._building = True
-        self._build(loaded, cursor_key)
+        self._building, self._loaded = True, loaded
+        self._build(loaded, cursor_key, None)
 
     @work(thread=True, exclusive=True, group="playback")
-    def _build(self, loaded: LoadedBranch, cursor_key: str | None) -> None:
+    def _build(self, loaded: LoadedBranch, cursor_key: str | None, first: int | None) -> None:
+        """The plan from the turn of ``cursor_key``, or (playing on) from position ``first``."""
         try:
-            plan = build_plan(loaded.session, loaded.entries, loaded.turns)
+            if first is None:
+                first = turn_entry(loaded.entries, loaded.turns, cursor_key or "")
+            plan = build_plan(loaded.session, loaded.entries, loaded.turns, first=first)
         except SessionError as error:
             self.post_message(self.Failed(error.one_line()))
         except Exception as error:  # a bug: logged, said in one line
             self.post_message(self.Failed(unforeseen(error, "building the playback plan")))
         else:
-            self.post_message(self.Built(plan, cursor_key, loaded))
+            self.post_message(self.Built(plan))
 
     @on(Failed)
     def _failed(self, message: Failed) -> None:
@@ -119,9 +122,12 @@ class SessionPlayback(Widget):
         if not self._building:
             return  # stopped meanwhile
         self._building = False
-        plan = message.plan
-        start = plan.turn_start(message.loaded.turns, message.start_key or "")
-        self.player = Playback(plan, lambda: app_now(self), start=start)
+        before = self.player  # playing on: the next part, at the same speed, paused if it was
+        speed, skip_idle = (before.speed, before.skip_idle) if before else (1.0, True)
+        player = Playback(message.plan, lambda: app_now(self), speed=speed, skip_idle=skip_idle)
+        if before is not None and before.paused:
+            player.pause()
+        self.player = player
         self._at = None
         self.add_class("-playing")
         self._run_ticker()
@@ -130,7 +136,7 @@ class SessionPlayback(Widget):
     def stop(self) -> None:
         """Stop playing and hide the bar (the view stays where playback left it)."""
         self._building = False
-        self.player = None
+        self.player = self._loaded = None
         self._stop_ticker()
         self.remove_class("-playing")
         self._shown = ()
@@ -174,6 +180,11 @@ class SessionPlayback(Widget):
         if shown != self._shown:
             self._shown = shown
             self.bar.show(player, frame)
+        plan = player.plan
+        after = plan.first + len(records)
+        if frame.finished and after < plan.branch_length and not self._building and self._loaded:
+            self._building = True  # the part is over, not the branch: play on
+            self._build(self._loaded, None, after)
         if player.next_wake() is None:
             self._stop_ticker()  # paused or over: nothing moves until a key
         else:

@@ -55,10 +55,10 @@ class PlaybackBar(Static):
         """Draw ``frame`` of ``playback``."""
         records = playback.plan.records
         mark = "⏸ paused" if playback.paused else ("■ finished" if frame.finished else "▶")
-        number = min(frame.index + 1, len(records))
+        number = playback.plan.first + min(frame.index + 1, len(records))
         idle = "skip idle" if playback.skip_idle else "real gaps"
         self.state_line = (
-            f"{mark} {playback.speed:g}x · record {number}/{len(records)} · "
+            f"{mark} {playback.speed:g}x · record {number}/{playback.plan.branch_length} · "
             f"{clock_text(frame.position)} / {clock_text(frame.total)} · {idle}"
         )
         text = Text(self.state_line, style="bold")
