@@ -23,6 +23,7 @@ The rules:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -150,10 +151,22 @@ def revealed_length(body: str, fraction: float) -> int:
     return cut + 1 if cut >= 0 else 0
 
 
-def _row_keys(turns: list[Turn]) -> dict[str, list[str]]:
-    """Entry id -> the rows showing it: a prompt's turn, an entry's items, a result's call."""
+def _turn_line(turn: Turn) -> int:
+    """The line a turn starts at (its prompt, else its first row's entry)."""
+    if turn.user is not None:
+        return turn.user.line
+    return turn.items[0].entry.line if turn.items else 0
+
+
+def _row_keys(turns: list[Turn], first_line: int, last_line: int) -> dict[str, list[str]]:
+    """Entry id -> the rows showing it (a prompt's turn, an entry's items, a result's call),
+    for the turns holding lines ``first_line`` to ``last_line`` (found by bisection: a part of
+    a long branch looks at its own turns only)."""
     keys: dict[str, list[str]] = {}
-    for turn in turns:
+    start = max(bisect_right(turns, first_line, key=_turn_line) - 1, 0)
+    for turn in turns[start:]:
+        if _turn_line(turn) > last_line:
+            break
         if turn.user is not None:
             keys.setdefault(turn.user.id, []).append(turn.key)
         for item in turn.items:
@@ -259,8 +272,8 @@ def build_plan(
     (:class:`EntryPeek`: safe from a thread while the view shows them), and let go, so a big
     branch never holds all its parsed records at once. Raises ``SessionError`` when the file
     changed on disk since it was read."""
-    rows = _row_keys(turns)
     part = entries[first : first + (PLAN_LIMIT if limit is None else limit)]
+    rows = _row_keys(turns, part[0].line, part[-1].line) if part else {}
     shown: list[tuple[Entry, str, str, bool, float | None, bool]] = []
     unreadable: int | None = None  # the line of the first unreadable timestamp
     previous: float | None = None
