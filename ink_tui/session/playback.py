@@ -14,11 +14,12 @@ The rules:
 - Skip idle gaps (on by default): a gap the user made (before a prompt, a name, a label, a
   thinking level change) lasts at most :data:`USER_IDLE_CAP` seconds; any other gap (the model
   writing, a tool running) at most :data:`MACHINE_IDLE_CAP` (a laptop asleep mid-run).
-- Timestamps that cannot be read (or a branch with fewer than two): every record gets
+- Timestamps that cannot be read (any one of the plan's): every record gets
   :data:`FIXED_PACE` seconds, and :attr:`Plan.note` says so. A record stamped earlier than the
   one before it (a clock moved back) shows at once.
 - A plan holds at most :data:`PLAN_LIMIT` records from where playback starts (their texts are
-  held while it plays); playing on past them is playing again from there.
+  held while it plays); the next part is planned when it ends, its first gap still measured
+  from the record before it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ink_tui.humanize import plural
 from ink_tui.session.peek import EntryPeek
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.shapes import list_items
@@ -311,7 +313,8 @@ def build_plan(
             PlayRecord(entry.id, entry.line, head, body, streams, keys, stamp, gap, by_user)
         )
     if backwards and note is None:
-        note = f"{backwards} record(s) stamped before the one before them: shown at once"
+        stamped = plural(backwards, "record")
+        note = f"{stamped} stamped before the record before: shown at once (a clock moved back)"
     return Plan(records, note, first, len(entries))
 
 
