@@ -258,3 +258,34 @@ async def test_a_long_branch_plays_on_part_after_part(
         await pilot.press("full_stop", "full_stop")
         await played.shows("⏸ paused", "record 5/5")
         await played.cursor_on("e4:turn")
+
+
+async def test_p_waits_for_the_whole_branch(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bigload import big_session, hold_the_full_load
+
+    release = hold_the_full_load(monkeypatch)
+    path = big_session(tmp_path / "sessions" / "p")
+    app = make_app(cwd="/nowhere", open_path=path, clock=FakeClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+
+        def first_look() -> bool:
+            screen = pilot.app.screen
+            return isinstance(screen, SessionScreen) and bool(
+                screen.loaded and screen.loaded.partial
+            )
+
+        await wait_for(pilot, first_look, "the last turns shown first")
+        await pilot.press("p")
+        await wait_for(
+            pilot,
+            lambda: any("whole branch" in str(n.message) for n in pilot.app._notifications),
+            "a notice that playback waits",
+        )
+        playback = pilot.app.screen.query_one(SessionPlayback)
+        assert not playback.active and not playback.display
+        release.set()
+        await wait_for(pilot, lambda: not pilot.app.screen.loaded.partial, "the whole branch")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: playback.player is not None, "playback started")
