@@ -38,6 +38,7 @@ COMMAND_MODULES: dict[str, str] = {
     "stats": "ink_tui.clistats",
     "export": "ink_tui.cliexport",
     "changes": "ink_tui.clichanges",
+    "replay": "ink_tui.clireplay",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

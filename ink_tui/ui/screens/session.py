@@ -26,6 +26,7 @@ from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
 from ink_tui.ui.screens.session_opens import SessionOpens
+from ink_tui.ui.screens.session_play import SessionPlayback
 from ink_tui.ui.screens.session_window import TurnWindow
 from ink_tui.ui.widgets.banner import Banner
 from ink_tui.ui.widgets.session_header import HeaderState, SessionHeader
@@ -76,6 +77,7 @@ class SessionScreen(Screen[None]):
         with Horizontal(id="session-body"):
             yield SessionTree("branch", id="session-tree")
             yield SessionReplay(id="transcript")
+        yield SessionPlayback(id="playback")
         yield SessionSearch(id="search")
         yield StatusLine(id="search-status")
         yield LiveFollow(id="live")
@@ -85,6 +87,7 @@ class SessionScreen(Screen[None]):
     session_tree = getters.query_one(SessionTree)
     transcript = getters.query_one(SessionReplay)
     live = getters.query_one(LiveFollow)
+    playback = getters.query_one(SessionPlayback)
     search = getters.query_one(SessionSearch)
     loader = getters.query_one(BranchLoader)
     status = getters.query_one(StatusLine)
@@ -372,11 +375,19 @@ class SessionScreen(Screen[None]):
     def action_switch_newer(self) -> None:
         self.live.switch_newer()
 
+    def action_play(self, key: str) -> None:
+        if isinstance(self.focused, Input) or not self.playback.key(key):
+            raise SkipAction()  # not playing back (or typing): the key is the widget's
+
+    @on(SessionPlayback.Moved)
+    def _played(self, message: SessionPlayback.Moved) -> None:
+        self.reveal(message.key)
+
     def action_keep(self, what: str) -> None:
         self.opens.keep(what)
 
     def action_keys(self, name: str) -> None:
-        """Keys whose whole job is :class:`SessionKeys`' (``l h t o y c v Esc``) or
+        """Keys whose whole job is :class:`SessionKeys`' (``l h t o y c v p Esc``) or
         :class:`SessionOpens`' (``b T D e``)."""
         (getattr(self.keys, name, None) or getattr(self.opens, name))()
 

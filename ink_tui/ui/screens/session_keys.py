@@ -29,6 +29,7 @@ from ink_tui.ui.render.blocks import OutputMode
 from ink_tui.ui.render.safe import ansi_text, plain
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_live import LiveFollow
+from ink_tui.ui.screens.session_play import SessionPlayback
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch
 from ink_tui.ui.widgets.session_tree import SessionTree
@@ -85,6 +86,13 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("e", "keys('export')", "Export"),
     Key("F", "resume", "Resume following"),
     Key("s", "switch_newer", "Newer session"),
+    Key("p", "keys('play')", "Play back", show=True),
+    # while playing back (otherwise the keys are the focused widget's: Space opens a turn)
+    Key("space", "play('pause')", "Pause playback", priority=True, display="Space"),
+    Key("full_stop", "play('step')", "Step one record", display="."),
+    Key("plus", "play('faster')", "Play faster", display="+"),
+    Key("minus", "play('slower')", "Play slower", display="-"),
+    Key("i", "play('idle')", "Skip idle gaps or not"),
     Key("escape", "keys('back')", "Back"),
 )
 
@@ -131,6 +139,9 @@ class SessionView(Protocol):
 
     @property
     def search(self) -> SessionSearch: ...
+
+    @property
+    def playback(self) -> SessionPlayback: ...
 
     @property
     def keeper(self) -> SessionKeeper: ...
@@ -302,10 +313,20 @@ class SessionKeys:
         if tree.cursor_node is not None:
             tree.scroll_to_node(tree.cursor_node, animate=False)
 
+    def play(self) -> None:
+        """``p``: play the branch back from the cursor's turn, or stop playing."""
+        view = self.view
+        view.live.pause()  # following would jump to the end under the playback
+        node = view.session_tree.cursor_node
+        view.playback.toggle(view.loaded, node.data if node is not None else None)
+
     def back(self) -> None:
         view = self.view
         if view.search.is_open:
             view.search.action_close()
+            return
+        if view.playback.active:
+            view.playback.stop()
             return
         view.live.stop_watching()
         view.post_message(GoBack())
