@@ -88,8 +88,9 @@ def run_tool(b: SessionBuilder, name: str, call_id: str) -> tuple[Record, Any, b
     if name == "write":
         body = C.FILE_BY_KIND[project.kind]
         target = path.rsplit(".", 1)[0] + "_new." + path.rsplit(".", 1)[-1]
-        size = len(body.encode())
-        return {"path": target, "content": body}, f"Wrote {size} bytes to {target}", False, None
+        size, lines = len(body.encode()), body.count("\n") + (0 if body.endswith("\n") else 1)
+        result = f"Created {target} ({lines} lines, {size} bytes)"  # as Ink's write says it
+        return {"path": target, "content": body}, result, False, None
     if name == "grep":
         pattern = rng.choice(("sum_list", "fetch_json", "TODO", "日期"))
         args = {"pattern": pattern, "path": "src"}

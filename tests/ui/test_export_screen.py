@@ -26,9 +26,11 @@ def session_file(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def started_in(tmp_path: Path) -> Path:
+def started_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder ink-tui is started in (the process's working directory)."""
     folder = tmp_path / "here"
     folder.mkdir()
+    monkeypatch.chdir(folder)
     return folder
 
 

@@ -86,8 +86,9 @@ class ExportScreen(ModalScreen[ExportDone | None]):
 
     @property
     def folder(self) -> Path:
-        """The folder ink-tui was started in: new files go there."""
-        return Path(self.app.options.cwd)
+        """The folder ink-tui was started in (the process's, not ``--cwd``'s or the demo's
+        project): new files go there."""
+        return Path.cwd()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export", classes="export-modal"):
