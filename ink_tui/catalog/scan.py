@@ -245,7 +245,8 @@ def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
     An existing file path (absolute or relative) is taken as is. Otherwise the header id, an id
     prefix, the file name or the file name without ``.jsonl`` is matched over ALL files of the
     cwd's project folder (empty and hidden ones included), then, if nothing matched there, over
-    every project folder. Raises :class:`ResolveError` on no match or several.
+    every project folder, then over their ``children/`` (subagent sessions). Raises
+    :class:`ResolveError` on no match or several.
     """
     if wanted == "":
         raise ResolveError("empty session id: give a session id, id prefix, file name or path")
@@ -258,10 +259,13 @@ def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
     if not found:
         others = [folder for folder in project_folders(base_dir, None) if folder != home]
         found = _candidates(session_files(others), wanted)
+    if not found:  # a subagent session: its project's children/ (Ink's listings never show them)
+        folders = [home, *(folder for folder in project_folders(base_dir, None) if folder != home)]
+        found = _candidates(session_files([folder / "children" for folder in folders]), wanted)
     if not found:
         raise ResolveError(
             f'no session matching "{wanted}" in {home} (nor in any other project folder '
-            f"under {base_dir})"
+            f"under {base_dir}, nor in their children/ folders)"
         )
     if len(found) > 1:
         raise _ambiguous(wanted, found)

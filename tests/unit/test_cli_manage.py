@@ -102,3 +102,19 @@ def test_prune_lists_then_moves_orphans(cli: Any) -> None:
     code, out, _ = cli.run("prune", "--yes")
     assert code == 0 and "pruned 1 orphaned child session(s)" in out and not writer.path.exists()
     assert cli.run("prune")[1] == "no orphaned child sessions found\n"
+
+
+def test_context_and_check_find_a_subagent_session_by_its_id(cli: Any) -> None:
+    parent = _session(cli.sessions, "the parent")
+    parent_id = open_session(parent, warn=None).header["id"]
+    writer = SessionWriter.new(cli.sessions / "home-ada-code-keep" / "children", CWD)
+    writer.header["parent"] = parent_id
+    writer.header["launch"] = {"version": 1, "parentSessionId": parent_id, "childId": "c"}
+    writer.append_message({"role": "user", "content": "the child's own prompt"})
+    child_id = writer.session_id
+    code, out, _ = cli.run("context", child_id[:8], "--cwd", "/elsewhere")
+    assert code == 0 and "the child's own prompt" in out
+    code, out, _ = cli.run("check", child_id, "--cwd", CWD)
+    assert code == 0 and out.startswith(f"{writer.path}\n")
+    code, _, err = cli.run("context", "nothing-like-it")
+    assert code == 2 and "children/" in err
