@@ -173,7 +173,9 @@ async def test_escape_goes_back_where_it_was(tmp_path: Path, make_app: Any) -> N
     app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=path)
     async with app.run_test(size=(120, 36)) as pilot:
         view = await session_view(pilot)
-        before = view.session_tree.cursor_node
+        tree = view.session_tree  # the view moves the cursor to the last row once shown
+        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the cursor")
+        before = tree.cursor_node
         await changes_view(pilot)
         await pilot.press("escape")
         assert await session_view(pilot) is view and view.session_tree.cursor_node is before

@@ -55,9 +55,11 @@ class SessionScreen(Screen[None]):
         *,
         follow: bool = False,
         arrival: tuple[str | None, str | None] = (None, None),
+        parent: str | None = None,
     ) -> None:
         super().__init__()
         self.path = path
+        self.parent_title = parent  # a subagent session opened from its parent's task call
         self.leaf_id = leaf_id
         self._arrival = arrival  # (entry id, search): where a search across sessions lands
         self.loaded: LoadedBranch | None = None
@@ -188,10 +190,17 @@ class SessionScreen(Screen[None]):
 
     # -- the header and the status line ------------------------------------------------------
 
+    def session_title(self) -> str:
+        """The title the picker shows: the session's name, else its first prompt."""
+        name = self.loaded.header.get("name") if self.loaded is not None else None
+        return name or self._fallback_title
+
     def show_header(self) -> None:
         if self.loaded is None:
             return
-        title = self.loaded.header.get("name") or self._fallback_title
+        title = self.session_title()
+        if self.parent_title is not None:  # the breadcrumb: Esc goes back to the parent's call
+            title = f"{self.parent_title} ▸ task ▸ {title}"
         self.query_one(SessionHeader).show(HeaderState(title, self.loaded, self.live.header_state))
 
     # -- keeping tree and transcript in step -------------------------------------------------
@@ -214,8 +223,11 @@ class SessionScreen(Screen[None]):
 
     @on(Tree.NodeSelected, "#session-tree")
     def _node_selected(self, event: Tree.NodeSelected[str]) -> None:
-        """Enter: open or close a node; on a tool call, also show its whole output or cut it."""
+        """Enter: open or close a node; on a tool call, also show its whole output or cut it;
+        on a ``task`` call whose subagent session is on disk, open that session."""
         node = event.node
+        if node.data is not None and self.opens.open_child(node.data):
+            return
         if node.allow_expand:
             node.collapse() if node.is_expanded else self.session_tree.open_node(node)
         if node.data is not None and not node.data.endswith(":turn"):
@@ -327,11 +339,6 @@ class SessionScreen(Screen[None]):
 
     # -- keys: each hands the job to the part that does it -------------------------------------
 
-    def action_move(self, delta: int) -> None:
-        if delta < 0:
-            self.live.pause()
-        self.session_tree.move(delta)
-
     def action_edge(self, where: str) -> None:
         if isinstance(self.focused, Input):
             raise SkipAction()  # Home/End/g/G in the search line are the line's
@@ -343,18 +350,10 @@ class SessionScreen(Screen[None]):
         self.window.to_end() if where == "bottom" else self.window.to_start()
         self.session_tree.to_edge(bottom=where == "bottom")
 
-    def action_turn(self, delta: int) -> None:
-        if delta < 0:
-            self.live.pause()
-        self.session_tree.jump_turn(delta)
-
     def action_search(self) -> None:
         if isinstance(self.focused, Input):
             raise SkipAction()  # "/" in the query line is text
         self.search.open()
-
-    def action_next_match(self, delta: int) -> None:
-        self.search.step(delta)
 
     def action_toggle_follow(self) -> None:
         if self.live.following:
@@ -372,9 +371,6 @@ class SessionScreen(Screen[None]):
         self.live.resume()
         self.jump_to_end()
 
-    def action_switch_newer(self) -> None:
-        self.live.switch_newer()
-
     def action_play(self, key: str) -> None:
         if isinstance(self.focused, Input) or not self.playback.key(key):
             raise SkipAction()  # not playing back (or typing): the key is the widget's
@@ -386,10 +382,9 @@ class SessionScreen(Screen[None]):
     def action_keep(self, what: str) -> None:
         self.opens.keep(what)
 
-    def action_keys(self, name: str) -> None:
-        """Keys whose whole job is :class:`SessionKeys`' (``l h t o y c v p Esc``) or
-        :class:`SessionOpens`' (``b T D e``)."""
-        (getattr(self.keys, name, None) or getattr(self.opens, name))()
+    def action_keys(self, name: str, *args: int) -> None:
+        """Keys that only hand over, to :class:`SessionKeys` or :class:`SessionOpens`."""
+        (getattr(self.keys, name, None) or getattr(self.opens, name))(*args)
 
     def theme_changed(self) -> None:
         """Rendered content takes its colours from the theme: draw it again."""

@@ -59,19 +59,19 @@ class Key:
 
 
 SESSION_KEYS: Final[tuple[Key, ...]] = (
-    Key("j,down", "move(1)", "Down"),
-    Key("k,up", "move(-1)", "Up"),
+    Key("j,down", "keys('move', 1)", "Down"),
+    Key("k,up", "keys('move', -1)", "Up"),
     Key("g,home", "edge('top')", "Top", priority=True),
     Key("G,end", "edge('bottom')", "Bottom", priority=True),
-    Key("left_square_bracket", "turn(-1)", "Prev turn", display="["),
+    Key("left_square_bracket", "keys('turn', -1)", "Prev turn", display="["),
     Key("v", "keys('toggle_tree')", "Tree", show=True),  # acts only when narrow: shows or hides it
-    Key("right_square_bracket", "turn(1)", "Next turn", show=True, display="]"),
+    Key("right_square_bracket", "keys('turn', 1)", "Next turn", show=True, display="]"),
     Key("l", "keys('expand')", "Expand"),
     Key("h", "keys('collapse')", "Collapse"),
     # priority: handled as it is read, so the keys typed after it go to the query line
     Key("slash", "search", "Search", show=True, display="/", priority=True),
-    Key("n", "next_match(1)", "Next match"),
-    Key("N", "next_match(-1)", "Previous match"),
+    Key("n", "keys('next_match', 1)", "Next match"),
+    Key("N", "keys('next_match', -1)", "Previous match"),
     Key("t", "keys('toggle_thinking')", "Thinking", show=True),
     Key("o", "keys('cycle_output')", "Output", show=True),
     Key("y", "keys('copy')", "Copy", show=True),
@@ -85,7 +85,7 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("c", "keys('chat')", "Continue", show=True),
     Key("e", "keys('export')", "Export"),
     Key("F", "resume", "Resume following"),
-    Key("s", "switch_newer", "Newer session"),
+    Key("s", "keys('switch_newer')", "Newer session"),
     Key("p", "keys('play')", "Play back", show=True),
     # while playing back (otherwise the keys are the focused widget's: Space opens a turn)
     Key("space", "play('pause')", "Pause playback", priority=True, display="Space"),
@@ -147,6 +147,8 @@ class SessionView(Protocol):
     def keeper(self) -> SessionKeeper: ...
 
     def show_header(self) -> None: ...
+
+    def session_title(self) -> str: ...
 
     def reveal(self, key: str, *, from_transcript: bool = False) -> None: ...
 
@@ -214,6 +216,24 @@ class SessionKeys:
         if item is not None and words:
             view.transcript.open_match(item, words)  # thinking or output shown where it matched
         return key
+
+    def move(self, delta: int) -> None:
+        """``j``/``k``: one row down or up (up pauses following)."""
+        if delta < 0:
+            self.view.live.pause()
+        self.view.session_tree.move(delta)
+
+    def turn(self, delta: int) -> None:
+        """``[``/``]``: the previous or next turn (back pauses following)."""
+        if delta < 0:
+            self.view.live.pause()
+        self.view.session_tree.jump_turn(delta)
+
+    def next_match(self, delta: int) -> None:
+        self.view.search.step(delta)
+
+    def switch_newer(self) -> None:
+        self.view.live.switch_newer()
 
     def expand(self) -> None:
         tree = self.view.session_tree
