@@ -84,6 +84,8 @@ class SearchScreen(Screen[None]):
         self.all_projects = False
         self.ready: set[bool] = set()  # scopes indexed since the screen opened
         self._generation = 0
+        self._asked = ""  # the query the latest search runs
+        self.answered = ""  # the query whose answer is shown
         self._typing: Timer | None = None
         self._said = ""
         self._now = 0.0
@@ -155,7 +157,7 @@ class SearchScreen(Screen[None]):
     def _run_query(self) -> None:
         self._generation += 1
         self._now = app_now(self)  # recency is weighed by the app's clock (pinned in tests)
-        text = self.query_one(Input).value
+        text = self._asked = self.query_one(Input).value
         self._show_scope()
         if not text.strip():
             self.results.show([], show_project=self.all_projects)
@@ -187,6 +189,7 @@ class SearchScreen(Screen[None]):
     def _answered(self, message: Answered) -> None:
         if message.generation != self._generation:
             return  # a later query is under way
+        self.answered = self._asked  # the query whose hits are shown
         self.results.show(message.hits, show_project=self.all_projects)
         if message.problem is not None:
             self._say(message.problem)
