@@ -69,7 +69,9 @@ def test_every_session_opens_from_the_index_as_open_reads_it(tmp_path: Path, bas
         elif found is not None:
             assert session_facts(found) == session_facts(expected), path.name
             opened += 1
-    assert opened >= 40  # every openable file but a header-only one comes from the index
+    # most sessions come from the index (not: header-only ones, subagents, ids stored changed);
+    # Ink's shared fixtures, when they are beside the clone, add about 20
+    assert opened >= (40 if SHARED_FIXTURES.is_dir() else 20)
 
 
 def _spy_on_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -101,8 +101,6 @@ class PickerScreen(Screen[None]):
         self.query_one(SessionList).focus()
         self.set_interval(REFRESH_SECONDS, self._refresh)
 
-    # -- reading rows ------------------------------------------------------------------------
-
     def _start_scan(self) -> None:
         self._generation += 1
         cached = self._cache.get(self.all_projects)
