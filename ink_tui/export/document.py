@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,6 +20,7 @@ from ink_tui.export.redact import Redactor
 from ink_tui.humanize import plural
 from ink_tui.safetext import keep_sgr, visible
 from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.changediff import edit_arguments_diff
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.shapes import list_items
 from ink_tui.session.skills import skill_summary
@@ -260,19 +260,6 @@ def _language(path: str) -> str:
     return lexer.aliases[0] if lexer.aliases else ""
 
 
-def _edit_diff(arguments: dict[str, Any]) -> str:
-    """An ``edit`` call's replacements as one unified diff (as the replay shows them)."""
-    path = str(arguments.get("path", ""))
-    diff: list[str] = []
-    for edit in list_items(arguments.get("edits")):
-        if not isinstance(edit, dict):
-            continue
-        old = str(edit.get("oldText", "")).splitlines()
-        new = str(edit.get("newText", "")).splitlines()
-        diff.extend(difflib.unified_diff(old, new, path, path, lineterm="", n=2))
-    return "\n".join(diff)
-
-
 def _tool(exchange: ToolExchange, options: ExportOptions, redactor: Redactor) -> ToolPart:
     arguments = redactor.value(exchange.arguments)
     name = visible(exchange.name)
@@ -282,7 +269,11 @@ def _tool(exchange: ToolExchange, options: ExportOptions, redactor: Redactor) ->
         part.detail_kind, part.detail = "command", visible(str(shown.get("command", "")))
         part.language = "bash"
     elif exchange.name == "edit":
-        part.detail_kind, part.detail, part.language = "diff", visible(_edit_diff(shown)), "diff"
+        part.detail_kind, part.detail, part.language = (
+            "diff",
+            visible(edit_arguments_diff(shown)),
+            "diff",
+        )
     elif exchange.name == "write":
         path = str(shown.get("path", ""))
         code = visible(str(shown.get("content", "")))

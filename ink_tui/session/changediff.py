@@ -6,15 +6,17 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ink_tui.session.changes import ChangeCall, FileChanges
+from ink_tui.session.shapes import list_items
 
 __all__ = [
     "DiffLine",
     "call_diff",
     "counts",
     "diff_lines",
+    "edit_arguments_diff",
     "file_patch",
     "net_counts",
     "split_lines",
@@ -32,6 +34,20 @@ class DiffLine:
 
     kind: LineKind
     text: str
+
+
+def edit_arguments_diff(arguments: dict[str, Any]) -> str:
+    """An ``edit`` call's replacements as one unified diff, as asked (not as applied: the
+    replay and the export show what the call said)."""
+    path = str(arguments.get("path", ""))
+    diff: list[str] = []
+    for edit in list_items(arguments.get("edits")):
+        if not isinstance(edit, dict):
+            continue
+        old = str(edit.get("oldText", "")).splitlines()
+        new = str(edit.get("newText", "")).splitlines()
+        diff.extend(difflib.unified_diff(old, new, path, path, lineterm="", n=2))
+    return "\n".join(diff)
 
 
 def split_lines(text: str | None) -> list[str]:

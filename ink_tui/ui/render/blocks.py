@@ -5,7 +5,6 @@ Pure functions of the view rows (``ink_tui.session.view``) and display options; 
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -15,8 +14,8 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ink_tui.humanize import plural
+from ink_tui.session.changediff import edit_arguments_diff
 from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.shapes import list_items
 from ink_tui.session.skills import skill_summary
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
@@ -162,17 +161,11 @@ def _cut(text: Text, limit: int) -> tuple[Text, int]:
 
 
 def _edit_diff(arguments: dict[str, Any], theme: str) -> RenderableType:
-    path = str(arguments.get("path", ""))
-    diff: list[str] = []
-    for edit in list_items(arguments.get("edits")):
-        if not isinstance(edit, dict):
-            continue
-        old = str(edit.get("oldText", "")).splitlines()
-        new = str(edit.get("newText", "")).splitlines()
-        diff.extend(difflib.unified_diff(old, new, path, path, lineterm="", n=2))
     from rich.syntax import Syntax  # highlighting is imported when a diff or file is shown
 
-    return Syntax(_visible_code("\n".join(diff)), "diff", theme=theme, word_wrap=True)
+    return Syntax(
+        _visible_code(edit_arguments_diff(arguments)), "diff", theme=theme, word_wrap=True
+    )
 
 
 def _visible_code(text: str) -> str:
