@@ -20,6 +20,8 @@ class OpenSession(Message):
     entry_id: str | None = None  # the row to put the cursor on once the branch is read
     search: str | None = None  # the session's own search, set to this (n/N then step)
     stack: bool = False  # over the current screen (Esc comes back to it), not in its place
+    within: Path | None = None  # a subagent session: opened over this parent session's view,
+    # on the task call that launched it (Esc comes back to that call)
 
 
 @dataclass
