@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,13 +22,16 @@ from ink_tui.session import SessionFile
 
 __all__ = [
     "DATA",
+    "FAMILY",
     "SESSIONS",
     "TREE",
     "TREE_HOME",
     "TREE_HOME_CWD",
     "UNKNOWN_OUTCOME",
+    "Family",
     "all_session_files",
     "boundary_refusal",
+    "copy_family",
     "copy_session",
     "copy_tree",
     "session_file",
@@ -39,6 +44,7 @@ SESSIONS = DATA / "sessions"
 TREE = DATA / "sessions-tree"
 TREE_HOME = "home-ada-code-calc--kit"
 TREE_HOME_CWD = "/home/ada/code/calc-kit"
+FAMILY = DATA / "subagents"
 
 
 def session_file(name: str) -> Path:
@@ -82,6 +88,42 @@ def copy_tree(base: Path) -> Path:
         stamp = tree_mtime(path)
         os.utime(path, (stamp, stamp))
     return base
+
+
+@dataclass(frozen=True)
+class Family:
+    """The subagent family (``tests/data/subagents``), copied: a parent with three ``task``
+    calls. ``task_1``'s child ``done`` finished (its result names it); ``task_2``'s result names
+    a child that is gone (``missing_id``); ``task_3`` still runs: no result yet, its child
+    ``running`` holds a live lease (touched now) and waits for its ``bash`` call's result."""
+
+    project: Path
+    parent: Path
+    done: Path
+    running: Path
+    missing_id: str = "c41c0000-0000-4000-8000-00000000000c"
+
+    @property
+    def lease(self) -> Path:
+        return self.running.with_name(self.running.name + ".lease") / (
+            "lease-4242-6eedecd9-attempt-task_3"
+        )
+
+
+def copy_family(base: Path, *, live: bool = True) -> Family:
+    """A copy of the family in ``base`` (the sessions folder). Files get the times in their
+    names; with ``live`` the running child's lease candidate is touched now (Ink's heartbeat),
+    else it is as old as the file (a lease Ink left behind)."""
+    shutil.copytree(FAMILY, base, dirs_exist_ok=True)
+    project = base / "home-ada-code-calc--kit"
+    for path in sorted(project.rglob("*.jsonl")):
+        stamp = tree_mtime(path)
+        os.utime(path, (stamp, stamp))
+    children = sorted((project / "children").glob("*.jsonl"))
+    family = Family(project, next(project.glob("*.jsonl")), children[0], children[1])
+    stamp = time.time() if live else tree_mtime(family.running)
+    os.utime(family.lease, (stamp, stamp))
+    return family
 
 
 # -- what current Ink says (the spec's texts, written out here, not taken from ink_tui) ----------

@@ -31,6 +31,7 @@ from ink_tui.session.jsoncodec import decode_line
 __all__ = [
     "LEASE_GRACE_SECONDS",
     "Orphan",
+    "child_is_running",
     "children_of",
     "first_line_header",
     "lease_dir",
@@ -40,6 +41,8 @@ __all__ = [
 
 LEASE_GRACE_SECONDS: Final = 60.0
 """A lease candidate touched this recently holds its child (Ink's ``STALE_GRACE_MS``)."""
+RECENT_WRITE_SECONDS: Final = 30.0
+"""A child written this recently is taken as running (as the picker marks a session live)."""
 HEADER_LIMIT: Final = 16 * 1024 * 1024
 """A first line longer than this is not read as a header (Ink reads it whole; nothing real is)."""
 
@@ -183,3 +186,19 @@ def orphan_children(base: Path, now: float | None = None) -> list[Orphan]:
                 continue
             orphans.append(Orphan(child, parent, lease_is_live(child, now)))
     return orphans
+
+
+def child_is_running(child: Path, *, answered: bool, now: float | None = None) -> bool:
+    """Whether Ink is running (or resuming) the child now: its lease holds it, or, while the
+    ``task`` call has no result (not ``answered``), it was written in the last
+    :data:`RECENT_WRITE_SECONDS` seconds (a child that answered its call was written last just
+    before it did)."""
+    now = time.time() if now is None else now
+    if lease_is_live(child, now):
+        return True
+    if answered:
+        return False
+    try:
+        return now - child.stat().st_mtime < RECENT_WRITE_SECONDS
+    except OSError:
+        return False

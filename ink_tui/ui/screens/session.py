@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input, Tree
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.keeper import SessionKeeper
+from ink_tui.ui.screens.session_children import SessionChildren
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
@@ -35,11 +36,13 @@ from ink_tui.ui.widgets.session_search import SessionSearch, match_pattern
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.status_line import StatusLine
 from ink_tui.ui.widgets.transcript import Transcript
+from ink_tui.ui.widgets.tree_labels import first_line
 
 __all__ = ["EARLIER_PLACEHOLDER", "NARROW_BELOW", "SessionScreen"]
 
 EARLIER_PLACEHOLDER = "⋯ earlier turns: still reading the session (g lands at the start then)"
 NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
+PARENT_WIDTH = 30  # characters of the parent's title in a subagent's breadcrumb
 
 
 class SessionScreen(Screen[None]):
@@ -83,6 +86,7 @@ class SessionScreen(Screen[None]):
         yield SessionSearch(id="search")
         yield StatusLine(id="search-status")
         yield LiveFollow(id="live")
+        yield SessionChildren()
         yield SessionKeeper()
         yield Footer()
 
@@ -94,6 +98,7 @@ class SessionScreen(Screen[None]):
     loader = getters.query_one(BranchLoader)
     status = getters.query_one(StatusLine)
     keeper = getters.query_one(SessionKeeper)
+    subagents = getters.query_one(SessionChildren)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if (action, parameters) == ("keys", ("toggle_tree",)):  # only a narrow view hides it
@@ -200,7 +205,7 @@ class SessionScreen(Screen[None]):
             return
         title = self.session_title()
         if self.parent_title is not None:  # the breadcrumb: Esc goes back to the parent's call
-            title = f"{self.parent_title} ▸ task ▸ {title}"
+            title = f"{first_line(self.parent_title, PARENT_WIDTH)} ▸ task ▸ {title}"
         self.query_one(SessionHeader).show(HeaderState(title, self.loaded, self.live.header_state))
 
     # -- keeping tree and transcript in step -------------------------------------------------
@@ -224,14 +229,18 @@ class SessionScreen(Screen[None]):
     @on(Tree.NodeSelected, "#session-tree")
     def _node_selected(self, event: Tree.NodeSelected[str]) -> None:
         """Enter: open or close a node; on a tool call, also show its whole output or cut it;
-        on a ``task`` call whose subagent session is on disk, open that session."""
+        on a ``task`` call (or its subagent's rows), open the subagent session."""
         node = event.node
-        if node.data is not None and self.opens.open_child(node.data):
+        if self.subagents.open(node):
             return
         if node.allow_expand:
             node.collapse() if node.is_expanded else self.session_tree.open_node(node)
         if node.data is not None and not node.data.endswith(":turn"):
             self.keys.toggle_full_output(node.data)
+
+    @on(Tree.NodeExpanded, "#session-tree")
+    def _node_expanded(self, event: Tree.NodeExpanded[str]) -> None:
+        self.subagents.expanded(event.node)  # a task call: its subagent's turns, in place
 
     @on(Transcript.TopChanged)
     def _transcript_scrolled(self, event: Transcript.TopChanged) -> None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ink_tui.logs import unforeseen
-from ink_tui.session.rows import find_item, row_label_target
-from ink_tui.session.subagents import find_child, task_child_id
+from ink_tui.session.rows import row_label_target
 from ink_tui.ui.widgets.window_edges import is_edge
 
 if TYPE_CHECKING:
@@ -117,34 +115,3 @@ class SessionOpens:
         title = loaded.header.get("name") or (loaded.turns[0].title if loaded.turns else "")
         session_id = str(loaded.session.header.get("id", ""))
         view.app.push_screen(ExportScreen(view.path, loaded.leaf_id, session_id, title), done)
-
-    def open_child(self, key: str) -> bool:
-        """Enter on a ``task`` call whose result names a subagent session: open that session in
-        a view of its own over this one (Esc comes back to this row). False: not such a call.
-        The ``children/`` folder is looked at in a worker."""
-        view, loaded = self.view, self.view.loaded
-        item = find_item(loaded.turns, key) if loaded is not None else None
-        tool = item.tool if item is not None else None
-        if tool is None or tool.name != "task" or task_child_id(tool.result) is None:
-            return False
-        result, title = tool.result, view.session_title()
-
-        def look() -> None:
-            try:
-                child = find_child(view.path, result)
-            except Exception as error:  # a bug: logged with its traceback, said in one line
-                view.app.call_from_thread(view.notify, unforeseen(error, "finding the subagent"))
-                return
-            view.app.call_from_thread(self._open_child, child, task_child_id(result), title)
-
-        view.app.run_worker(look, thread=True, group="child")
-        return True
-
-    def _open_child(self, child: Path | None, child_id: str | None, title: str) -> None:
-        if child is None:
-            note = f"the subagent session {child_id} is not in children/ (pruned, or elsewhere)"
-            self.view.notify(note, severity="warning", timeout=6)
-            return
-        from ink_tui.ui.screens.session import SessionScreen
-
-        self.view.app.push_screen(SessionScreen(child, parent=title))

@@ -60,6 +60,7 @@ class SessionTree(Tree[str]):
         self._turn_node: dict[str, Node] = {}
         self._node_for_key: dict[str, Node] = {}
         self._populated: set[str] = set()
+        self._answered: set[int] = set()  # ids of call nodes showing their result's row
         self._edges: dict[str, Node] = {}  # edge key -> the row standing for turns not held
         self._times: dict[str, TurnTime] = {}  # turn key -> how long it took (when labelled)
         self._numbers: dict[str, int] = {}
@@ -162,6 +163,7 @@ class SessionTree(Tree[str]):
         self._turn_node = {}
         self._node_for_key = {}
         self._populated = set()
+        self._answered = set()
         self._edges = {}
         self._times = {}
         self._numbers = {}
@@ -223,12 +225,9 @@ class SessionTree(Tree[str]):
         return node
 
     def _append_turn_node(self, label: Text, key: str) -> Node:
-        """``self.root.add(label, data=key, allow_expand=True)``, made for 100,000 turns.
-
-        ``TreeNode.add`` (textual==8.2.8) first copies the list of every child (``len(self.
-        children)``): quadratic over a long branch. ``set_label`` would queue a refresh through
-        the message queue per node. This does what ``add`` does, appending; re-check it on a
-        Textual upgrade (tests/ui/test_session_view.py and test_hostile_app_files.py use it)."""
+        """``self.root.add(label, data=key, allow_expand=True)`` for 100,000 turns: Textual's
+        ``add`` (8.2.8) copies every child first (quadratic), and ``set_label`` queues a refresh
+        per node. Re-check on a Textual upgrade (test_session_view, test_hostile_app_files)."""
         root = self.root
         node = self._add_node(root, self.process_label(label), key)
         node._allow_expand = True
@@ -250,9 +249,10 @@ class SessionTree(Tree[str]):
         if node is None:
             return
         self._set_label(node, item.key)
-        if item.tool is not None and item.tool.result is not None and not node.children:
+        if item.tool is not None and item.tool.result is not None and node.id not in self._answered:
+            self._answered.add(node.id)
             node.allow_expand = True
-            node.add_leaf(self._result_label(item), data=item.key)
+            node.add_leaf(self._result_label(item), data=item.key, before=0)
 
     def relabel(self, keys: set[str] | None = None) -> None:
         """Build shown labels again: all of them (the theme changed), or those of ``keys``."""
@@ -287,6 +287,9 @@ class SessionTree(Tree[str]):
         if item.tool is not None and item.tool.result is not None:
             node = turn_node.add("", data=item.key)
             node.add_leaf(self._result_label(item), data=item.key)
+            self._answered.add(node.id)
+        elif item.tool is not None and item.tool.name == "task":  # opens onto its subagent
+            node = turn_node.add("", data=item.key)
         else:
             node = turn_node.add_leaf("", data=item.key)
         self._set_label(node, item.key)

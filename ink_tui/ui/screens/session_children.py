@@ -1,0 +1,254 @@
+"""Subagent sessions in the session view: shown in place under their ``task`` call, or opened.
+
+:class:`SessionChildren` is the session screen's part for ``task`` calls. Expanding a call (``l``,
+Space) reads its child session in a worker and shows the child's turns under the call
+(:mod:`ink_tui.ui.widgets.subagent_rows`). A child still running (its lease is held, or, while
+the call waits for its result, it was written in the last seconds) is looked at again every
+:data:`POLL_SECONDS`, and its rows grow. Enter on the call, or on one of the child's rows, opens
+the child in a session view of its own over this one, on that row, with a breadcrumb (``parent
+▸ task ▸ child``); a running child opened from its call is followed. Esc comes back here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from textual import work
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets.tree import TreeNode
+
+from ink_tui.logs import unforeseen
+from ink_tui.manage.children import child_is_running
+from ink_tui.session.branchview import load_branch
+from ink_tui.session.errors import SessionError
+from ink_tui.session.reader import open_session
+from ink_tui.session.rows import find_item
+from ink_tui.session.subagents import call_child, named_children, task_child_id
+from ink_tui.session.view import Item, Turn
+from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_rows, reading_row
+
+if TYPE_CHECKING:
+    from ink_tui.ui.screens.session import SessionScreen
+
+__all__ = ["POLL_SECONDS", "SessionChildren"]
+
+POLL_SECONDS: Final = 2.0
+Node = TreeNode[str]
+Stamp = tuple[int, int] | None  # a child file's (size, mtime in ns) when read; None: not there
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """What a worker needs to find a call's child (copied on the event loop)."""
+
+    key: str
+    session: Path
+    session_id: str
+    result: Any
+    arguments: Any
+    since: str
+    turns: list[Turn]  # the branch's turns: the children other results name are not this one's
+
+
+def _stamp(path: Path | None) -> Stamp:
+    try:
+        info = os.stat(path) if path is not None else None
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns) if info is not None else None
+
+
+class SessionChildren(Widget):
+    """The session screen's part for ``task`` calls and their subagent sessions."""
+
+    DEFAULT_CSS = "SessionChildren { display: none; }"
+
+    @dataclass
+    class Read(Message):
+        """A call's child was looked for and read (in a worker)."""
+
+        key: str
+        state: ChildState
+        stamp: Stamp
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown: dict[str, tuple[Node, ChildRows, ChildState, Stamp]] = {}
+        self._reading: set[str] = set()
+        self._placeholders: dict[str, Node] = {}  # call key -> its "reading…" row
+
+    @property
+    def view(self) -> SessionScreen:
+        return self.screen  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.set_interval(POLL_SECONDS, self.poll)
+
+    def task_call(self, node: Node) -> Item | None:
+        """The ``task`` call ``node`` shows (the call's own row), else None."""
+        loaded, key = self.view.loaded, node.data
+        if loaded is None or key is None or self.view.session_tree.node_for(key) is not node:
+            return None
+        item = find_item(loaded.turns, key)
+        tool = item.tool if item is not None else None
+        return item if tool is not None and tool.name == "task" else None
+
+    def _call(self, item: Item) -> _Call:
+        loaded = self.view.loaded
+        assert loaded is not None and item.tool is not None
+        since = item.entry.record.get("timestamp")
+        return _Call(
+            item.key,
+            self.view.path,
+            str(loaded.session.header.get("id", "")),
+            item.tool.result,
+            item.tool.arguments,
+            since if isinstance(since, str) else "",
+            loaded.turns,
+        )
+
+    # -- in place ----------------------------------------------------------------------------
+
+    def expanded(self, node: Node) -> None:
+        """A node was expanded: a ``task`` call shows its child's turns under it."""
+        item = self.task_call(node)
+        if item is None or item.key in self._reading:
+            return
+        shown = self._shown.get(item.key)
+        if shown is not None and shown[0] is node and not shown[2].running:
+            return  # read already, and finished: the rows are there
+        if shown is None or shown[0] is not node:
+            self._shown.pop(item.key, None)
+            self._placeholders[item.key] = reading_row(node)
+        self._reading.add(item.key)
+        self._read(self._call(item))
+
+    @work(thread=True, group="children")
+    def _read(self, call: _Call) -> None:
+        try:
+            state = self._child_state(call)
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            state = ChildState(task_child_id(call.result), problem=unforeseen(error, "reading"))
+        self.post_message(self.Read(call.key, state, _stamp(state.path)))
+
+    @staticmethod
+    def _child_state(call: _Call) -> ChildState:
+        path = _locate(call)
+        child_id = task_child_id(call.result)
+        if path is None:
+            return ChildState(child_id)
+        pending = call.result is None
+        running = child_is_running(path, answered=not pending)
+        try:
+            session = open_session(path, warn=None)
+            loaded = load_branch(session, None)
+        except SessionError as error:
+            return ChildState(child_id, path, None, running, pending, str(error))
+        except OSError as error:
+            problem = f"cannot read {path}: {error.strerror or error}"
+            return ChildState(child_id, path, None, running, pending, problem)
+        return ChildState(child_id, path, loaded, running, pending)
+
+    def on_session_children_read(self, message: Read) -> None:
+        self._reading.discard(message.key)
+        node = self.view.session_tree.node_for(message.key)
+        if node is None:
+            return  # the window moved on: the call is not shown now
+        placeholder = self._placeholders.pop(message.key, None)
+        shown = self._shown.get(message.key)
+        gone = [placeholder] if placeholder is not None else []
+        if shown is not None and shown[0] is node:
+            gone += shown[1].nodes  # the rows shown before: replaced by what was read now
+        for row in gone:
+            if row.tree is node.tree and row.parent is node:
+                row.remove()
+        rows = add_child_rows(node, message.state)
+        self._shown[message.key] = (node, rows, message.state, message.stamp)
+
+    def poll(self) -> None:
+        """Running children shown in place: read again those whose file changed."""
+        running = [
+            (key, node, state, stamp)
+            for key, (node, _, state, stamp) in self._shown.items()
+            if state.running and key not in self._reading and node.is_expanded
+        ]
+        if running:
+            self._poll_files(running)
+
+    @work(thread=True, group="children-poll", exclusive=True)
+    def _poll_files(
+        self, shown: list[tuple[str, Node, ChildState, tuple[int, int] | None]]
+    ) -> None:
+        for key, _node, state, stamp in shown:
+            path = state.path
+            changed = _stamp(path) != stamp
+            if path is None or changed or not child_is_running(path, answered=not state.pending):
+                self.app.call_from_thread(self._reread, key)
+
+    def _reread(self, key: str) -> None:
+        loaded = self.view.loaded
+        item = find_item(loaded.turns, key) if loaded is not None else None
+        if item is not None and item.tool is not None and key not in self._reading:
+            self._reading.add(key)
+            self._read(self._call(item))
+
+    # -- opened ------------------------------------------------------------------------------
+
+    def open(self, node: Node) -> bool:
+        """Enter on a ``task`` call or on one of its child's rows: open the child over this
+        view, on that row. False: ``node`` is neither."""
+        key = node.data
+        call_node = self.view.session_tree.node_for(key) if key is not None else None
+        item = self.task_call(call_node) if call_node is not None else None
+        if item is None or call_node is None:
+            return False
+        shown = self._shown.get(item.key)
+        at = shown[1].entries.get(node.id) if shown is not None and node is not call_node else None
+        if node is not call_node and at is None and shown is not None:
+            at = ""  # a head or "more" row: the child, from its start
+        self._open(self._call(item), at, self.view.session_title())
+        return True
+
+    @work(thread=True, group="child")
+    def _open(self, call: _Call, at: str | None, title: str) -> None:
+        try:
+            path = _locate(call)
+            answered = call.result is not None
+            running = path is not None and child_is_running(path, answered=answered)
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            self.app.call_from_thread(self.notify, unforeseen(error, "finding the subagent"))
+            return
+        self.app.call_from_thread(self._push, path, task_child_id(call.result), at, title, running)
+
+    def _push(
+        self, path: Path | None, child_id: str | None, at: str | None, title: str, running: bool
+    ) -> None:
+        if path is None:
+            note = (
+                f"the subagent session {child_id} is not in children/ (pruned, or elsewhere)"
+                if child_id is not None
+                else "no subagent session found for this call yet"
+            )
+            self.notify(note, severity="warning", timeout=6, markup=False)
+            return
+        from ink_tui.ui.screens.session import SessionScreen
+
+        follow = running and not at  # opened on a row of its own: stay there (f follows)
+        arrival = (at or None, None)
+        self.app.push_screen(SessionScreen(path, parent=title, follow=follow, arrival=arrival))
+
+
+def _locate(call: _Call) -> Path | None:
+    claimed = named_children(
+        item.tool.result
+        for turn in list(call.turns)
+        for item in list(turn.items)
+        if item.tool is not None and item.tool.name == "task" and item.key != call.key
+    )
+    return call_child(
+        call.session, call.session_id, call.result, call.arguments, call.since, claimed
+    )

@@ -1,0 +1,197 @@
+"""Subagent sessions in place (issue 13, item 1), on the family in ``tests/data/subagents``: a
+parent whose ``task`` calls launched a finished child, a child that is gone, and a child still
+running under a live lease. Expanding a call shows the child's turns under it; Enter on one of
+them opens the child there; a running child's rows grow, and opened, it is followed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+from testdata import Family, copy_family
+from waiting import wait_for
+
+from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.session_tree import SessionTree
+
+CWD = "/home/ada/code/calc-kit"
+DONE_CALL, MISSING_CALL, RUNNING_CALL = "a1:1", "a3:0", "a5:0"
+
+
+def _labels(node: Any) -> list[str]:
+    """The plain labels of every row under ``node``, depth first (collapsed ones too)."""
+    found: list[str] = []
+    for child in node.children:
+        found.append(child.label.plain)
+        found += _labels(child)
+    return found
+
+
+async def _parent_view(pilot: Any, family: Family) -> tuple[SessionScreen, SessionTree]:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the parent's view")
+    screen = app.screen
+    tree = screen.query_one(SessionTree)
+    await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+    assert screen.path == family.parent
+    return screen, tree
+
+
+async def _expand(pilot: Any, screen: SessionScreen, tree: SessionTree, key: str) -> Any:
+    """Put the cursor on call ``key``, press ``l``, and wait until the child was read."""
+    screen.reveal(key)
+    await wait_for(pilot, lambda: tree.cursor_node.data == key, f"the cursor on {key}")
+    call = tree.cursor_node
+    await pilot.press("l")
+    await wait_for(
+        pilot,
+        lambda: any(text.startswith("⤷") and "reading" not in text for text in _labels(call)),
+        "the subagent's rows",
+    )
+    return call
+
+
+def _append(path: Path, *records: dict[str, Any]) -> None:
+    with path.open("ab") as stream:
+        for record in records:
+            stream.write(orjson.dumps(record) + b"\n")
+
+
+def _bash_result_and_answer() -> tuple[dict[str, Any], dict[str, Any]]:
+    result = {
+        "toolCallId": "sh_1",
+        "toolName": "bash",
+        "content": "2 failed: test_mean_empty, test_huge",
+        "isError": False,
+    }
+    answer = {"role": "assistant", "blocks": [{"type": "text", "text": "Two slow tests fail."}]}
+    return (
+        {
+            "type": "message",
+            "id": "cb3",
+            "parentId": "cb2",
+            "timestamp": "2026-11-20T09:06:00.000Z",
+            "message": {"role": "toolResult", "results": [result]},
+        },
+        {
+            "type": "message",
+            "id": "cb4",
+            "parentId": "cb3",
+            "timestamp": "2026-11-20T09:06:05.000Z",
+            "message": answer,
+        },
+    )
+
+
+async def test_a_finished_child_shows_in_place_and_enter_opens_it_on_the_row(
+    tmp_path: Path, make_app: Any
+) -> None:
+    family = copy_family(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        call = await _expand(pilot, screen, tree, DONE_CALL)
+        rows = _labels(call)
+        assert rows[0].startswith("↳ mean() fails on an empty list")  # the call's result first
+        assert rows[1] == "⤷ subagent c41a0000 · 2 turns · Enter opens it"
+        assert rows[2].strip().startswith("1 Review calc/stats.py for edge cases")
+        assert any("read" in text and "calc/stats.py" in text for text in rows)
+        assert rows[-1].strip().startswith("◇ Nothing else") or "Nothing else" in rows[-1]
+        second_turn = next(n for n in call.children if n.label.plain.strip().startswith("2 "))
+        tree.move_cursor(second_turn)
+        await wait_for(pilot, lambda: tree.cursor_node is second_turn, "the child's 2nd turn")
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.path == family.done,
+            "the subagent's own view",
+        )
+        child_view = app.screen
+        child_tree = child_view.query_one(SessionTree)
+        await wait_for(
+            pilot,
+            lambda: (
+                child_tree.cursor_node is not None and child_tree.cursor_node.data == "ca5:turn"
+            ),
+            "the cursor on the row chosen in the parent",
+        )
+        header = str(child_view.query_one("#session-header").render())
+        assert header.startswith("Get a review of the stats cha… ▸ task ▸ Review calc/stat")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "back in the parent")
+        assert tree.cursor_node is second_turn
+
+
+async def test_a_child_that_is_gone_says_so_in_place_and_on_enter(
+    tmp_path: Path, make_app: Any
+) -> None:
+    family = copy_family(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        call = await _expand(pilot, screen, tree, MISSING_CALL)
+        assert "⤷ subagent c41c0000 is not in children/" in _labels(call)[1]
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: any(family.missing_id in str(n.message) for n in app._notifications),
+            "the notice naming the child",
+        )
+        assert app.screen is screen
+
+
+async def test_a_running_child_grows_in_place(tmp_path: Path, make_app: Any) -> None:
+    family = copy_family(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        call = await _expand(pilot, screen, tree, RUNNING_CALL)
+        rows = _labels(call)
+        assert rows[0] == "⤷ subagent c41b0000 · ● running · 1 turn so far"
+        assert not any("Two slow tests fail" in text for text in rows)
+        _append(family.running, *_bash_result_and_answer())
+        screen.subagents.poll()  # what the timer does every POLL_SECONDS
+        await wait_for(
+            pilot,
+            lambda: any("Two slow tests fail" in text for text in _labels(call)),
+            "the child's new rows",
+        )
+        assert sum(text.startswith("⤷") for text in _labels(call)) == 1  # replaced, not added
+
+
+async def test_a_child_with_a_stale_lease_and_no_result_is_stopped(
+    tmp_path: Path, make_app: Any
+) -> None:
+    family = copy_family(tmp_path / "sessions", live=False)
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        call = await _expand(pilot, screen, tree, RUNNING_CALL)
+        assert _labels(call)[0] == "⤷ subagent c41b0000 · 1 turn · stopped without a result"
+
+
+async def test_enter_on_a_running_call_opens_the_child_following(
+    tmp_path: Path, make_app: Any
+) -> None:
+    family = copy_family(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        screen.reveal(RUNNING_CALL)
+        await wait_for(pilot, lambda: tree.cursor_node.data == RUNNING_CALL, "on the call")
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.path == family.running,
+            "the running child's view",
+        )
+        child_view = app.screen
+        await wait_for(pilot, lambda: child_view.live.following, "following the child")
+        _append(family.running, *_bash_result_and_answer())
+        child_tree = child_view.query_one(SessionTree)
+        await wait_for(
+            pilot,
+            lambda: any("Two slow tests fail" in text for text in _labels(child_tree.root)),
+            "what the child wrote, shown as it arrives",
+        )
