@@ -153,6 +153,17 @@ class InkApp(InkAppBase):
         else:
             self.switch_screen(screen)
 
+    def _open_within(self, message: OpenSession) -> None:
+        """A subagent session over its parent's view (opened on the task call that launched
+        it): Esc comes back to the parent, and Esc again to where the request came from."""
+        from ink_tui.ui.screens.session import SessionScreen
+        from ink_tui.ui.screens.session_children import ChildArrival
+
+        assert message.within is not None
+        child = ChildArrival(message.path, message.leaf_id, message.entry_id, message.search)
+        screen = SessionScreen(message.within, child=child)
+        self.push_screen(screen) if message.stack else self.switch_screen(screen)
+
     def open_chat(self, path: Path | None, leaf_id: str | None = None) -> None:
         """The chat pane on ``path`` (from its leaf or ``leaf_id``), or on a new session."""
         from ink_tui.ui.screens.chat import ChatRequest, ChatScreen
@@ -175,6 +186,9 @@ class InkApp(InkAppBase):
 
     @on(OpenSession)
     def _open_requested(self, message: OpenSession) -> None:
+        if message.within is not None:  # a subagent: its parent first, on the task call
+            self._open_within(message)
+            return
         self.open_session(
             message.path,
             follow=message.follow,

@@ -12,6 +12,7 @@ import orjson
 from testdata import Family, copy_family
 from waiting import wait_for
 
+from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 
@@ -195,3 +196,38 @@ async def test_enter_on_a_running_call_opens_the_child_following(
             lambda: any("Two slow tests fail" in text for text in _labels(child_tree.root)),
             "what the child wrote, shown as it arrives",
         )
+
+
+async def test_a_hit_inside_a_child_opens_over_its_parent_on_the_task_call(
+    tmp_path: Path, make_app: Any
+) -> None:
+    """What a search hit inside a subagent asks (OpenSession ``within`` its parent): the parent
+    opens on the call that launched the child, the child over it on the hit; Esc goes back up."""
+    family = copy_family(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD)
+    async with app.run_test(size=(120, 40)) as pilot:
+        picker = app.screen
+        hit = OpenSession(
+            family.done, entry_id="ca4", search="zanzibar", stack=True, within=family.parent
+        )
+        app.post_message(hit)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.path == family.done,
+            "the child's view",
+        )
+        child_view = app.screen
+        child_tree = child_view.query_one(SessionTree)
+        await wait_for(
+            pilot,
+            lambda: child_tree.cursor_node is not None and child_tree.cursor_node.data == "ca4:0",
+            "the cursor on the hit",
+        )
+        assert "▸ task ▸" in str(child_view.query_one("#session-header").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the parent")
+        parent_view = app.screen
+        assert parent_view.path == family.parent
+        assert parent_view.query_one(SessionTree).cursor_node.data == DONE_CALL
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is picker, "back where the search was")

@@ -22,7 +22,7 @@ from textual.widgets import Footer, Input, Tree
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.keeper import SessionKeeper
-from ink_tui.ui.screens.session_children import SessionChildren
+from ink_tui.ui.screens.session_children import ChildArrival, SessionChildren
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
@@ -59,12 +59,14 @@ class SessionScreen(Screen[None]):
         follow: bool = False,
         arrival: tuple[str | None, str | None] = (None, None),
         parent: str | None = None,
+        child: ChildArrival | None = None,
     ) -> None:
         super().__init__()
         self.path = path
         self.parent_title = parent  # a subagent session opened from its parent's task call
         self.leaf_id = leaf_id
         self._arrival = arrival  # (entry id, search): where a search across sessions lands
+        self._child_arrival = child  # a subagent to open over this view once it is read
         self.loaded: LoadedBranch | None = None
         self.keys = SessionKeys(self)
         self.opens = SessionOpens(self)  # what the view opens over itself, and the keeper's writes
@@ -177,6 +179,9 @@ class SessionScreen(Screen[None]):
             if torn is not None:
                 self.notify(torn, severity="warning", timeout=8)
             self.call_after_refresh(self._arrive if any(self._arrival) else self._select_last)
+            if self._child_arrival is not None:
+                self.call_after_refresh(self.subagents.arrive, self._child_arrival)
+                self._child_arrival = None
         if self._follow_after_load:
             self._follow_after_load = False
             self.call_after_refresh(self._start_following)

@@ -34,7 +34,7 @@ from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_ro
 if TYPE_CHECKING:
     from ink_tui.ui.screens.session import SessionScreen
 
-__all__ = ["POLL_SECONDS", "SessionChildren"]
+__all__ = ["POLL_SECONDS", "ChildArrival", "SessionChildren"]
 
 POLL_SECONDS: Final = 2.0
 Node = TreeNode[str]
@@ -52,6 +52,17 @@ class _Call:
     arguments: Any
     since: str
     turns: list[Turn]  # the branch's turns: the children other results name are not this one's
+
+
+@dataclass(frozen=True, slots=True)
+class ChildArrival:
+    """A subagent session to open over its parent's view once the parent is read (a search hit
+    inside a child): on this entry, with the child's own search set to ``search``."""
+
+    path: Path
+    leaf_id: str | None = None
+    entry_id: str | None = None
+    search: str | None = None
 
 
 def _stamp(path: Path | None) -> Stamp:
@@ -197,6 +208,41 @@ class SessionChildren(Widget):
             self._read(self._call(item))
 
     # -- opened ------------------------------------------------------------------------------
+
+    def arrive(self, arrival: ChildArrival) -> None:
+        """The parent is read: put the cursor on the call that launched ``arrival``'s child
+        (looked for in a worker), and open the child over this view where it is asked."""
+        loaded = self.view.loaded
+        if loaded is None:
+            return
+        calls = [
+            self._call(item)
+            for turn in loaded.turns
+            for item in turn.items
+            if item.tool is not None and item.tool.name == "task"
+        ]
+        self._arrive(arrival, calls, self.view.session_title())
+
+    @work(thread=True, group="child")
+    def _arrive(self, arrival: ChildArrival, calls: list[_Call], title: str) -> None:
+        try:
+            key = next((call.key for call in calls if _locate(call) == arrival.path), None)
+        except Exception as error:  # a bug: logged with its traceback; the child still opens
+            self.app.call_from_thread(self.notify, unforeseen(error, "finding the task call"))
+            key = None
+        self.app.call_from_thread(self._arrived, arrival, key, title)
+
+    def _arrived(self, arrival: ChildArrival, key: str | None, title: str) -> None:
+        from ink_tui.ui.screens.session import SessionScreen
+
+        if key is not None:
+            self.view.reveal(key)
+        else:
+            note = "the task call that launched this subagent is not on the branch shown"
+            self.notify(note, severity="warning", timeout=6)
+        where = (arrival.entry_id, arrival.search)
+        screen = SessionScreen(arrival.path, arrival.leaf_id, parent=title, arrival=where)
+        self.app.push_screen(screen)
 
     def open(self, node: Node) -> bool:
         """Enter on a ``task`` call or on one of its child's rows: open the child over this
