@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from testdata import copy_family
 
 from ink_tui.session.subagents import (
@@ -73,9 +74,12 @@ def test_a_running_call_prefers_the_child_given_its_prompt(tmp_path: Path) -> No
     assert launched_child(family.parent, PARENT_ID, RUNNING_PROMPT, "2026-11-21") is None
 
 
-def test_context_and_check_work_on_a_child(tmp_path: Path, cli: Any) -> None:
+def test_context_and_check_work_on_a_child(
+    tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     family = copy_family(tmp_path / "sessions")
-    code, out, err = cli.run("context", str(family.done), "--json")
+    monkeypatch.setenv("INK_SESSIONS_DIR", str(tmp_path / "sessions"))
+    code, out, err = cli.run("context", "c41a0000", "--json")  # an id prefix reaches children/
     assert (code, err) == (0, "")
     messages = json.loads(out)["messages"]
     assert messages[0]["content"].startswith("Review calc/stats.py")
