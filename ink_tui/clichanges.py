@@ -60,29 +60,19 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     return cmd_changes(args, base, cwd, out)
 
 
-def _leaf(by_id: dict[str, Any], wanted: str, path: Path) -> str:
-    """``wanted``: an entry id, or a prefix naming one entry."""
-    if wanted in by_id:
-        return wanted
-    found = [entry_id for entry_id in by_id if entry_id.startswith(wanted)]
-    if len(found) == 1:
-        return found[0]
-    many = f"{len(found)} entries start with" if found else "no entry is"
-    raise ChangesCommandError(f"{path}: --branch {wanted}: {many} {wanted}")
-
-
 def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui changes SESSION [--branch LEAF_ID] [--patch]``."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session import SessionError, branch, open_session
     from ink_tui.session.changes import collect_changes
+    from ink_tui.session.tree import entry_named
     from ink_tui.session.view import build_turns
 
     path = resolve_session(base, cwd, args.session)
     err = SafeOutput(sys.stderr)
     try:
         session = open_session(path, warn=err.as_textio())
-        leaf = None if args.branch is None else _leaf(session.by_id, args.branch, path)
+        leaf = None if args.branch is None else entry_named(session, args.branch)
         turns = build_turns(branch(session, leaf))
     except SessionError as error:
         raise ChangesCommandError(error.one_line()) from None

@@ -80,9 +80,11 @@ def _is_terminal(out: SafeOutput) -> bool:
 def _load(path: Path, leaf_id: str | None) -> LoadedBranch:
     from ink_tui.session import SessionError, open_session
     from ink_tui.session.branchview import load_branch
+    from ink_tui.session.tree import entry_named
 
     try:
-        return load_branch(open_session(path, warn=SafeOutput(sys.stderr).as_textio()), leaf_id)
+        session = open_session(path, warn=SafeOutput(sys.stderr).as_textio())
+        return load_branch(session, None if leaf_id is None else entry_named(session, leaf_id))
     except SessionError as error:
         raise ReplayCommandError(error.one_line()) from None
 

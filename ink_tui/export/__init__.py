@@ -63,15 +63,14 @@ def export_session(
     ``home`` overrides the home folder that redaction shows as ``~`` (tests); a torn final line
     dropped is noted on ``warn`` (as Ink notes it).
     """
-    from ink_tui.session import SessionError, open_session
+    from ink_tui.session import open_session
+    from ink_tui.session.tree import entry_named
 
     session = open_session(path, warn=warn)
     redactor = Redactor.for_user(options.redact)
     if options.redact and home is not None:
         redactor.home = home
-    if leaf_id is not None and leaf_id not in session.by_id:
-        raise SessionError(f"no entry with id {leaf_id!r} in this session", path=path)
-    target = session.leaf_id if leaf_id is None else leaf_id
+    target = session.leaf_id if leaf_id is None else entry_named(session, leaf_id)
     if options.format == "json":
         return _json_export(session, target, redactor)
     from ink_tui.catalog.titles import session_title

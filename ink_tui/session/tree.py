@@ -16,6 +16,7 @@ __all__ = [
     "ModelRef",
     "branch",
     "children_map",
+    "entry_named",
     "explicit_model_selection",
     "fold_labels",
     "label_writes",
@@ -25,6 +26,18 @@ __all__ = [
     "session_name",
     "thinking_level",
 ]
+
+
+def entry_named(session: SessionFile, wanted: str) -> str:
+    """The id of the entry ``wanted`` names (``--branch``): its id, or a prefix of one id only.
+    Raises :class:`SessionError` naming the session when none or several match."""
+    if wanted in session.by_id:
+        return wanted
+    found = [entry_id for entry_id in session.by_id if entry_id.startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    many = f"{len(found)} entries start with" if found else "no entry is or starts with"
+    raise SessionError(f"--branch {wanted}: {many} {wanted}", path=session.path)
 
 
 def branch(

@@ -91,7 +91,7 @@ def test_branch_option_and_its_errors(cli: Any, session: Path) -> None:
     assert code == 0 and out == "no file was changed through edit or write on this branch\n"
     code, _, err = cli.run("changes", str(session), "--branch", "zzzz")
     assert code == 2
-    cli.one_error_line(err, naming="--branch zzzz: no entry is zzzz")
+    cli.one_error_line(err, naming="--branch zzzz: no entry is or starts with zzzz")
 
 
 def test_a_broken_session_is_one_line(cli: Any, tmp_path: Path) -> None:

@@ -77,7 +77,17 @@ def test_an_unknown_leaf_is_one_line(tmp_path: Path, cli: Any) -> None:
     path = _session(tmp_path)
     code, out, err = cli.run("export", str(path), "--branch", "nope")
     assert (code, out) == (2, "")
-    assert "no entry with id 'nope'" in cli.one_error_line(err, naming=str(path))
+    line = cli.one_error_line(err, naming=str(path))
+    assert line.endswith("--branch nope: no entry is or starts with nope")
+
+
+def test_a_leaf_prefix_names_the_branch(tmp_path: Path, cli: Any) -> None:
+    """``--branch`` takes an entry id or a prefix of one id only, as ``changes`` and ``replay``."""
+    path = copy_session(tmp_path, "branch-position")
+    code, out, err = cli.run("export", str(path), "--branch", "a", "--format", "json")
+    assert code == 2 and cli.one_error_line(err).endswith("4 entries start with a")
+    code, out, _ = cli.run("export", str(path), "--branch", "b", "--format", "json")
+    assert json.loads(out)["leafId"] == "b1"
 
 
 def test_an_unknown_session_is_one_line(tmp_path: Path, cli: Any) -> None:
