@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from ink_tui.session.files import NotARegularFile, open_regular
 from ink_tui.session.jsoncodec import decode_line
+from ink_tui.session.subagents import jsonl_files
 
 __all__ = [
     "LEASE_GRACE_SECONDS",
@@ -85,16 +85,6 @@ def _launch_parent(header: dict[str, Any] | None) -> str | None:
     return parent if isinstance(parent, str) else None
 
 
-def _jsonl_files(folder: Path) -> Iterator[Path]:
-    try:
-        with os.scandir(folder) as entries:
-            names = sorted(entry.name for entry in entries if entry.name.endswith(".jsonl"))
-    except OSError:
-        return
-    for name in names:
-        yield folder / name
-
-
 def lease_dir(child: Path) -> Path:
     """The lease folder of a child session file (it may not exist)."""
     return child.with_name(child.name + ".lease")
@@ -148,7 +138,7 @@ def children_of(session: Path, session_id: str) -> list[Path]:
     children naming a parent in ``launch.parentSessionId`` or in the header's ``parent``."""
     folder = session.parent / "children"
     by_parent: dict[str, list[tuple[Path, str | None]]] = {}
-    for child in _jsonl_files(folder):
+    for child in jsonl_files(folder):
         header = first_line_header(child)
         own = header.get("id") if header is not None else None
         own_id = own if isinstance(own, str) else None
@@ -179,8 +169,8 @@ def orphan_children(base: Path, now: float | None = None) -> list[Orphan]:
         return []
     orphans: list[Orphan] = []
     for folder in folders:
-        parents = {found for found in map(_header_id, _jsonl_files(folder)) if found is not None}
-        for child in _jsonl_files(folder / "children"):
+        parents = {found for found in map(_header_id, jsonl_files(folder)) if found is not None}
+        for child in jsonl_files(folder / "children"):
             parent = _launch_parent(first_line_header(child))
             if parent is None or parent in parents:
                 continue

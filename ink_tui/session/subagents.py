@@ -30,6 +30,7 @@ __all__ = [
     "child_folder",
     "child_heads",
     "find_child",
+    "jsonl_files",
     "launched_child",
     "named_children",
     "task_child_id",
@@ -131,7 +132,8 @@ def read_child_head(path: Path) -> ChildHead | None:
     )
 
 
-def _jsonl_files(folder: Path) -> Iterator[Path]:
+def jsonl_files(folder: Path) -> Iterator[Path]:
+    """The ``*.jsonl`` files of ``folder``, by name (none when it cannot be listed)."""
     try:
         with os.scandir(folder) as entries:
             names = sorted(entry.name for entry in entries if entry.name.endswith(".jsonl"))
@@ -143,7 +145,7 @@ def _jsonl_files(folder: Path) -> Iterator[Path]:
 
 def child_heads(session: Path, session_id: str) -> list[ChildHead]:
     """The children of session ``session_id`` (whose file is ``session``), oldest first."""
-    heads = (read_child_head(path) for path in _jsonl_files(child_folder(session)))
+    heads = (read_child_head(path) for path in jsonl_files(child_folder(session)))
     found = [head for head in heads if head is not None and head.parent == session_id]
     return sorted(found, key=lambda head: (head.started, head.path.name))
 
@@ -179,7 +181,7 @@ def find_child(session: Path, result: Any) -> Path | None:
         candidate = folder / name
         if _header_id(candidate) == child_id:
             return candidate
-    for path in _jsonl_files(folder):
+    for path in jsonl_files(folder):
         if _header_id(path) == child_id:
             return path
     return None
