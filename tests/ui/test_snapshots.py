@@ -11,7 +11,7 @@ Every snapshot must come out the same on any machine, any day, from any checkout
 Refresh after a deliberate change to the UI (then look at the SVGs before committing)::
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
-    for n in picker preview session help error chat search stats changes; do
+    for n in picker preview session help error chat search stats timeline changes subagents; do
         cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done
 
 (one line in the README's Development section).
@@ -40,7 +40,7 @@ SCREENSHOTS = ROOT / "screenshots"
 # screenshots/NAME.svg <- test_NAME
 SHOTS = (
     *("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline"),
-    "changes",
+    *("changes", "subagents"),
 )
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
@@ -193,6 +193,32 @@ def test_changes(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> No
         assert isinstance(screen, ChangesScreen)
         await wait_for(pilot, lambda: "mul" in str(screen.diff.content), "the first diff")
         await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_subagents(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> None:
+    """A task call of the subagent family (tests/data/subagents) shown in place: the call's
+    result, the head row, the subagent's turns, the first one opened."""
+    family = testdata.copy_family(tmp_path / "sessions", live=False)
+    app = make_app(
+        sessions_dir=tmp_path / "sessions",
+        cwd=testdata.TREE_HOME_CWD,
+        open_path=family.parent,
+        clock=clock,
+    )
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.session import SessionScreen
+
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, SessionScreen)
+        screen.reveal("a1:1")
+        await press_and_settle(pilot, "l")
+        tree = screen.session_tree
+        await wait_for(pilot, lambda: len(tree.cursor_node.children) > 2, "the subagent's rows")
+        await press_and_settle(pilot, "j", "j", "j", "l")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
