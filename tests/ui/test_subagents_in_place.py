@@ -222,3 +222,35 @@ async def test_a_hit_inside_a_child_opens_over_its_parent_on_the_task_call(
         assert parent_view.query_one(SessionTree).cursor_node.data == DONE_CALL
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is picker, "back where the search was")
+
+
+async def test_a_call_answered_while_following_reads_its_child_again(
+    tmp_path: Path, make_app: Any
+) -> None:
+    family = copy_family(tmp_path / "sessions", live=False)
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        call = await _expand(pilot, screen, tree, RUNNING_CALL)
+        assert _labels(call)[0].endswith("stopped without a result")
+        await pilot.press("f")
+        await wait_for(pilot, lambda: screen.live.following, "following the parent")
+        record = {"version": 1, "childId": "c41b0000-0000-4000-8000-00000000000b"}
+        result = {
+            "toolCallId": "task_3",
+            "toolName": "task",
+            "content": "Two slow tests fail.",
+            "isError": False,
+            "taskRecord": record,
+        }
+        message = {"role": "toolResult", "results": [result]}
+        _append(
+            family.parent,
+            {"type": "message", "id": "r3", "parentId": "a5", "timestamp": "x", "message": message},
+        )
+        await wait_for(
+            pilot,
+            lambda: "⤷ subagent c41b0000 · 1 turn · Enter opens it" in _labels(call),
+            "the subagent read again, finished",
+        )
+        assert _labels(call)[0] == "↳ Two slow tests fail."  # the result's row comes first

@@ -324,6 +324,7 @@ class SessionScreen(Screen[None]):
         if message.relabelled:
             self.relabel_rows(message.relabelled)
         self.search.grew(loaded.turns, self._row_labels, message.changes, message.relabelled)
+        self.subagents.answered(message.changes)
         if not self.live.paused:
             self.jump_to_end()
 

@@ -28,7 +28,7 @@ from ink_tui.session.errors import SessionError
 from ink_tui.session.reader import open_session
 from ink_tui.session.rows import find_item
 from ink_tui.session.subagents import call_child, named_children, task_child_id
-from ink_tui.session.view import Item, Turn
+from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_rows, reading_row
 
 if TYPE_CHECKING:
@@ -199,6 +199,13 @@ class SessionChildren(Widget):
             changed = _stamp(path) != stamp
             if path is None or changed or not child_is_running(path, answered=not state.pending):
                 self.app.call_from_thread(self._reread, key)
+
+    def answered(self, changes: list[TurnChanges]) -> None:
+        """Following: ``task`` calls shown in place that got their result are read again."""
+        for change in changes:
+            for item in change.answered:
+                if item.key in self._shown:
+                    self._reread(item.key)
 
     def _reread(self, key: str) -> None:
         loaded = self.view.loaded
