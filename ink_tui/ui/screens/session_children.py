@@ -26,7 +26,6 @@ from ink_tui.manage.children import child_is_running
 from ink_tui.session.branchview import load_branch
 from ink_tui.session.errors import SessionError
 from ink_tui.session.reader import open_session
-from ink_tui.session.rows import find_item
 from ink_tui.session.subagents import call_child, named_children, task_child_id
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_rows, reading_row
@@ -101,10 +100,10 @@ class SessionChildren(Widget):
 
     def task_call(self, node: Node) -> Item | None:
         """The ``task`` call ``node`` shows (the call's own row), else None."""
-        loaded, key = self.view.loaded, node.data
-        if loaded is None or key is None or self.view.session_tree.node_for(key) is not node:
+        tree, key = self.view.session_tree, node.data
+        if self.view.loaded is None or key is None or tree.node_for(key) is not node:
             return None
-        item = find_item(loaded.turns, key)
+        item = tree.item_of(key)
         tool = item.tool if item is not None else None
         return item if tool is not None and tool.name == "task" else None
 
@@ -191,9 +190,7 @@ class SessionChildren(Widget):
             self._poll_files(running)
 
     @work(thread=True, group="children-poll", exclusive=True)
-    def _poll_files(
-        self, shown: list[tuple[str, Node, ChildState, tuple[int, int] | None]]
-    ) -> None:
+    def _poll_files(self, shown: list[tuple[str, Node, ChildState, Stamp]]) -> None:
         for key, _node, state, stamp in shown:
             path = state.path
             changed = _stamp(path) != stamp
@@ -208,8 +205,7 @@ class SessionChildren(Widget):
                     self._reread(item.key)
 
     def _reread(self, key: str) -> None:
-        loaded = self.view.loaded
-        item = find_item(loaded.turns, key) if loaded is not None else None
+        item = self.view.session_tree.item_of(key)
         if item is not None and item.tool is not None and key not in self._reading:
             self._reading.add(key)
             self._read(self._call(item))

@@ -23,7 +23,13 @@ from ink_tui.session.turntime import TurnTime, turn_time
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.widgets.tree_labels import first_line, fit_label, item_label, turn_label, turn_tail
+from ink_tui.ui.widgets.tree_labels import (
+    fit_label,
+    item_label,
+    result_label,
+    turn_label,
+    turn_tail,
+)
 from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, EDGE_LATER, edge_text
 
 __all__ = ["SessionTree", "fit_label", "item_label", "turn_label"]
@@ -205,6 +211,11 @@ class SessionTree(Tree[str]):
         row = self._rows.get(key)
         return row.turn.key if row is not None else None
 
+    def item_of(self, key: str) -> Item | None:
+        """The item row ``key`` shows (None: a turn's row, an edge, or not held)."""
+        row = self._rows.get(key)
+        return row.item if row is not None else None
+
     def turn_number(self, turn: Turn) -> int:
         """The number shown for a turn (prompts count from 1)."""
         return self._numbers.get(turn.key, 0)
@@ -252,7 +263,7 @@ class SessionTree(Tree[str]):
         if item.tool is not None and item.tool.result is not None and node.id not in self._answered:
             self._answered.add(node.id)
             node.allow_expand = True
-            node.add_leaf(self._result_label(item), data=item.key, before=0)
+            node.add_leaf(result_label(item), data=item.key, before=0)
 
     def relabel(self, keys: set[str] | None = None) -> None:
         """Build shown labels again: all of them (the theme changed), or those of ``keys``."""
@@ -276,17 +287,10 @@ class SessionTree(Tree[str]):
         self._matches = keys
         self.relabel(changed)
 
-    @staticmethod
-    def _result_label(item: Item) -> Text:
-        assert item.tool is not None
-        preview = first_line(item.tool.output, 60) or "(empty output)"
-        style = palette.current.error if item.tool.status == "error" else "dim"
-        return plain(f"↳ {preview}", style)
-
     def _add_item_node(self, turn_node: Node, item: Item) -> None:
         if item.tool is not None and item.tool.result is not None:
             node = turn_node.add("", data=item.key)
-            node.add_leaf(self._result_label(item), data=item.key)
+            node.add_leaf(result_label(item), data=item.key)
             self._answered.add(node.id)
         elif item.tool is not None and item.tool.name == "task":  # opens onto its subagent
             node = turn_node.add("", data=item.key)

@@ -13,7 +13,7 @@ from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["first_line", "fit_label", "item_label", "turn_label", "turn_tail"]
+__all__ = ["first_line", "fit_label", "item_label", "result_label", "turn_label", "turn_tail"]
 
 _ITEM_ICONS = {
     "text": ("¶ ", ""),
@@ -95,6 +95,14 @@ def item_label(
     if item.tool is None:
         return head, Text()
     return head, Text.assemble(" ", status_mark(item.tool, (running or {}).get(item.key), now))
+
+
+def result_label(item: Item) -> Text:
+    """A tool call's result row: ``↳`` and its output's first line."""
+    assert item.tool is not None
+    preview = first_line(item.tool.output, 60) or "(empty output)"
+    style = palette.current.error if item.tool.status == "error" else "dim"
+    return plain(f"↳ {preview}", style)
 
 
 def fit_label(text: Text, width: int, keep: int = 0) -> Text:
