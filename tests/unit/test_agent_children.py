@@ -88,7 +88,7 @@ async def test_a_finished_command_is_no_longer_tracked(tmp_path: Path) -> None:
 # --- a process that runs the tool runner, signalled from outside ---------------------------------
 
 RUNNER = """
-import asyncio, sys
+import asyncio, signal, sys
 from pathlib import Path
 from ink_tui.agent import children
 from ink_tui.agent.tools import run_tool
@@ -102,6 +102,9 @@ async def main():
     await task
     print("the command ended", flush=True)
 
+# As an app started from a terminal: SIGHUP ends it (a runner started under nohup would
+# inherit SIGHUP ignored, and exit_cleanup rightly keeps ignoring it then).
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 with children.exit_cleanup():
     asyncio.run(main())
 """
