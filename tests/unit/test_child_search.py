@@ -40,7 +40,7 @@ def test_a_word_said_only_inside_a_subagent_session_is_found_under_its_parent(
     base = tmp_path / "sessions"
     family = write_family(base)
     report = update_index(index, base, CWD)
-    assert (report.files, report.children, report.added) == (2, 1, 2)
+    assert (report.files, report.children, report.added, report.sessions_changed) == (2, 1, 2, 1)
     assert "(1 of them subagent sessions)" in report.sentence()
     [hit] = _search(index, WORD)
     assert hit.file == family.child and hit.child
@@ -107,6 +107,7 @@ def test_an_appended_child_is_found_after_the_next_update(
     writer.append_message({"role": "user", "content": "and the quokkaphrase in totals?"})
     report = update_index(index, base, CWD)
     assert (report.appended, report.unchanged) == (1, 1)
+    assert report.sessions_changed == 0  # what the picker lists did not change
     [hit] = _search(index, "quokkaphrase")
     assert hit.file == family.child and hit.parent_file == family.parent and hit.role == "user"
 
@@ -130,7 +131,7 @@ def test_a_new_child_is_found_and_a_deleted_one_is_dropped(
     assert hit.file == later.path and hit.parent_file == family.parent
     family.child.unlink()
     report = update_index(index, base, CWD)
-    assert report.dropped == 1 and report.children == 1
+    assert report.dropped == 1 and report.children == 1 and report.sessions_changed == 0
     assert _search(index, WORD) == []
     known = index.connection.execute("SELECT count(*) FROM files").fetchone()[0]
     assert known == 2  # the parent and the second child; the first one's rows are gone
@@ -141,7 +142,7 @@ def test_a_child_whose_parent_is_gone_is_found_alone(tmp_path: Path, index: Cata
     family = write_family(base)
     update_index(index, base, CWD)
     family.parent.unlink()
-    update_index(index, base, CWD)
+    assert update_index(index, base, CWD).sessions_changed == 1  # the listing lost a row
     [hit] = _search(index, WORD)
     assert hit.file == family.child and hit.child
     assert hit.parent_file is None and hit.parent_title == ""

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
 from ink_tui.catalog.scan import project_folders, session_files
@@ -51,42 +52,6 @@ _ENTRY_COLUMNS: Final = (
 )
 
 
-@dataclass(slots=True)
-class IndexReport:
-    """What one update did."""
-
-    files: int = 0
-    children: int = 0  # of ``files``: subagent sessions (in a project's children/)
-    unchanged: int = 0
-    added: int = 0
-    appended: int = 0
-    reread: int = 0
-    dropped: int = 0
-    busy: int = 0
-    bytes_read: int = 0
-    seconds: float = 0.0
-    cancelled: bool = False
-
-    def sentence(self) -> str:
-        """One line for the command line and the picker."""
-        parts = [f"{self.files} session files"]
-        if self.children:
-            parts[0] += f" ({self.children} of them subagent sessions)"
-        for count, what in (
-            (self.added, "new"),
-            (self.appended, "appended to"),
-            (self.reread, "read again"),
-            (self.unchanged, "unchanged"),
-            (self.dropped, "gone (dropped)"),
-            (self.busy, "skipped (another process was indexing them)"),
-        ):
-            if count:
-                parts.append(f"{count} {what}")
-        megabytes = self.bytes_read / 1_000_000
-        text = f"indexed: {', '.join(parts)}; read {megabytes:,.1f} MB in {self.seconds:.2f} s"
-        return text + (" (stopped early)" if self.cancelled else "")
-
-
 @dataclass(frozen=True, slots=True)
 class _Known:
     """A file's row as the index holds it."""
@@ -97,10 +62,11 @@ class _Known:
     inode: int
     indexed_to: int
     fingerprint: bytes
+    child: int  # 1: a subagent session
 
 
 def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, _Known]:
-    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint FROM files"
+    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files"
     connection = index.connection
     if folders is None:
         rows = connection.execute(query).fetchall()
@@ -297,12 +263,14 @@ def update_index(
         try:
             info = item.path.stat()
         except OSError:
+            report.sessions_changed += not child  # listed, so a listing shows it (with why)
             continue
         prior = known.get(path_key(item.path))
         if _unchanged(prior, info):
             report.unchanged += 1
         else:
             work.append((item.path, prior, info.st_size, child))
+            report.sessions_changed += not child
     total = sum(size for _, _, size, _ in work)
     work.reverse()  # oldest first: rowids then follow time, and search ranks newest by rowid
     batch: list[_Read] = []
@@ -322,13 +290,15 @@ def update_index(
         if progress is not None:
             progress(report.bytes_read, total)
     _write(index, batch, report)
-    gone = [row.file_id for path, row in known.items() if path not in on_disk]
+    gone_paths = [path for path in known if path not in on_disk]
+    gone = [known[path].file_id for path in gone_paths]
     if gone and not report.cancelled:
         try:
             with index.writing():
                 for file_id in gone:
                     _drop_file(index, file_id)
             report.dropped = len(gone)
+            report.sessions_changed += sum(not known[path].child for path in gone_paths)
         except IndexBusy:
             report.busy += len(gone)
     report.seconds = time.perf_counter() - started
