@@ -76,6 +76,8 @@ def write_family(
     cwd: str = CWD,
     said: str = "a zanzibarquux in the rounding",
     start: datetime = NOW - timedelta(hours=1),
+    parent_prompt: str = PARENT_PROMPT,
+    child_prompt: str = CHILD_PROMPT,
 ) -> Family:
     """The parent (top-level, in ``cwd``'s project folder) and its child, saying ``said``."""
     project = project_dir(base, cwd)
@@ -86,10 +88,10 @@ def write_family(
         cwd=cwd,
         said=said,
         start=start + timedelta(seconds=30),
-        prompt=CHILD_PROMPT,
+        prompt=child_prompt,
     )
-    parent.append_message({"role": "user", "content": PARENT_PROMPT})
-    call = {"type": "toolCall", "id": "t1", "name": "task", "arguments": {"prompt": CHILD_PROMPT}}
+    parent.append_message({"role": "user", "content": parent_prompt})
+    call = {"type": "toolCall", "id": "t1", "name": "task", "arguments": {"prompt": child_prompt}}
     parent.append_message(
         {
             "role": "assistant",

@@ -4,6 +4,7 @@ the listings never show a subagent session on its own (issue 13, item 1: a part)
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -199,3 +200,29 @@ def test_cli_search_shows_the_breadcrumb_and_json_the_parent_file(tmp_path: Path
     assert hit["file"] == str(family.child) and hit["parentFile"] == str(family.parent)
     code, out, _ = cli.run("search", "problem", "--json", *where)
     assert code == 0 and [hit["parentFile"] for hit in json.loads(out)] == [None]
+
+
+def test_the_breadcrumb_never_carries_an_escape_sequence(tmp_path: Path, cli: Any) -> None:
+    base = tmp_path / "sessions"
+    write_family(
+        base, parent_prompt="boss \x1b]0;pwned\x07 here", child_prompt="kid \x1b[2J\x9b31m"
+    )
+    code, out, err = cli.run("search", WORD, "--sessions-dir", str(base), "--cwd", CWD)
+    assert code == 0, err
+    heading = out.splitlines()[0]
+    assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+    assert heading.startswith("boss ") and " ▸ task ▸ kid " in heading
+
+
+def test_an_index_of_the_schema_before_children_is_rebuilt(tmp_path: Path) -> None:
+    base = tmp_path / "sessions"
+    family = write_family(base)
+    where = tmp_path / "old" / "index.sqlite3"
+    CatalogIndex.open(where).close()
+    connection = sqlite3.connect(where)
+    connection.execute("PRAGMA user_version=3")  # an index that never read children/
+    connection.close()
+    with CatalogIndex.open(where) as index:
+        assert index.notice is not None and "had schema 3: rebuilt" in index.notice
+        assert update_index(index, base, CWD).added == 2
+        assert [hit.parent_file for hit in _search(index, WORD)] == [family.parent]
