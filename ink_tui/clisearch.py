@@ -165,7 +165,7 @@ def _hit_lines(hits: list[SearchHit], *, show_project: bool) -> str:
             current = hit.file
             where = f"{hit.project} · " if show_project else ""
             short = (hit.session_id or "?")[:8]
-            lines.append(f"{hit.title or '(untitled)'}  [{where}{short}]  {hit.file}")
+            lines.append(f"{hit.heading()}  [{where}{short}]  {hit.file}")
         when = (hit.timestamp or "")[:16].replace("T", " ")
         lines.append(f"  {when:16}  {hit.role:<9}  {hit.snippet}")
     return "\n".join(lines) + "\n"

@@ -35,6 +35,7 @@ class SessionSummary:
     leaf_id: str | None = None
     leaf_count: int = 0  # branches
     is_child: bool = False  # header names a parent (subagent session)
+    parent_session: str | None = None  # the header's ``parent`` id (a subagent's parent's)
     listed_by_ink: bool = False
     hidden_reason: str | None = None
     last_activity: str | None = None  # the last entry's timestamp (known from the index)
@@ -114,6 +115,7 @@ _PLAIN_FIELDS: Final = (
     "leaf_id",
     "leaf_count",
     "is_child",
+    "parent_session",
     "listed_by_ink",
     "hidden_reason",
     "last_activity",

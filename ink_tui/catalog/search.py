@@ -8,6 +8,10 @@ weighed by recency (a record from today counts up to twice one from months ago).
 grouped by session: sessions in the order of their best hit, and within a session its hits by
 rank. A snippet is the text around the first place a wanted term occurs, on one line; it is
 session text (untrusted): callers render it through the safe door.
+
+Subagent sessions (a project's ``children/``) are searched with their project's sessions; a hit in
+one names its parent session (:attr:`SearchHit.parent_file`, found through the index by the
+child's header ``parent``) and is shown under :meth:`SearchHit.heading`'s breadcrumb.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text
 from ink_tui.catalog.query import Query, parse_query
 from ink_tui.catalog.textpieces import unpack_text
 
-__all__ = ["CANDIDATES", "SNIPPET_WIDTH", "SearchHit", "search_index", "snippet_of"]
+__all__ = ["CANDIDATES", "GONE_PARENT", "SNIPPET_WIDTH", "SearchHit", "search_index", "snippet_of"]
 
 SNIPPET_WIDTH: Final = 100
 _BEFORE: Final = 30  # characters of context before the match
@@ -37,6 +41,8 @@ _LENGTH_WEIGHT: Final = 0.75  # BM25's b: a match in a short record counts more
 _TYPICAL_LENGTH: Final = 400.0  # characters
 _RECENT_DAYS: Final = 30.0
 _SPACES: Final = re.compile(r"\s+")
+UNTITLED: Final = "(untitled)"
+GONE_PARENT: Final = "(parent session gone)"  # a subagent session whose parent is not indexed
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +60,18 @@ class SearchHit:
     title: str
     project: str
     score: float
+    child: bool = False  # a subagent session's record
+    parent_file: Path | None = None  # a child's parent session (None: top-level, or it is gone)
+    parent_title: str = ""
+
+    def heading(self) -> str:
+        """What names the hit's session: its title; a subagent session's, after its parent's
+        (``<parent title> ▸ task ▸ <child title>``). Session text: render it as such."""
+        title = self.title or UNTITLED
+        if not self.child:
+            return title
+        parent = GONE_PARENT if self.parent_file is None else self.parent_title or UNTITLED
+        return f"{parent} ▸ task ▸ {title}"
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` shape."""
@@ -66,6 +84,7 @@ class SearchHit:
             "snippet": self.snippet,
             "title": self.title,
             "project": self.project,
+            "parentFile": None if self.parent_file is None else str(self.parent_file),
         }
 
 
@@ -187,7 +206,7 @@ def search_index(
         projects = [db_text(name) for name in projects]
     where, values = _where(parsed, projects)
     sql = (
-        "SELECT t.body, t.role, t.timestamp, e.id, f.path, f.row "
+        "SELECT t.body, t.role, t.timestamp, e.id, f.path, f.row, f.project, f.child, f.parent "
         "FROM texts_fts JOIN texts t ON t.rowid = texts_fts.rowid "
         "JOIN files f ON f.id = t.file_id "
         "JOIN entries e ON e.file_id = t.file_id AND e.seq = t.seq "
@@ -202,20 +221,45 @@ def search_index(
     moment = time.time() if now is None else now
     needles = _needles(parsed)
     scored = []
-    for packed, role, timestamp, entry_id, path, stored in rows:
+    for packed, role, timestamp, entry_id, path, *where in rows:
         score = _relevance(unpack_text(packed, _RANKED_CHARS), needles)
         scored.append(
-            (score * _recency(timestamp, moment), packed, role, timestamp, entry_id, path, stored)
+            (score * _recency(timestamp, moment), packed, role, timestamp, entry_id, path, *where)
         )
     best: dict[str, float] = {}
     for item in scored:
         best[item[5]] = max(best.get(item[5], 0.0), item[0])
     scored.sort(key=lambda item: (-best[item[5]], -item[0], item[5]))
-    return [_hit(parsed, *item) for item in scored[:limit]]
+    chosen = scored[:limit]
+    try:
+        parents = _parents(index, {(item[9], item[7]) for item in chosen if item[8] and item[9]})
+    except sqlite3.Error as exc:
+        raise IndexUnavailable(f"search failed in index {index.path}: {exc}") from None
+    return [_hit(parsed, parents, *item) for item in chosen]
+
+
+_Parent = tuple[Path, str]  # a parent session's file and title
+
+
+def _parents(index: CatalogIndex, wanted: set[tuple[str, str]]) -> dict[str, _Parent]:
+    """The parent sessions of children, by header id: ``wanted`` holds (parent id, the child's
+    project). The parent is looked for in the child's project first (Ink writes a child beside
+    its parent), a top-level session before a child (a child's own children sit beside it)."""
+    found: dict[str, _Parent] = {}
+    for parent_id, project in wanted:
+        row = index.connection.execute(
+            "SELECT path, json_extract(row, '$.title') FROM files WHERE session_id = ? "
+            "ORDER BY project = ? DESC, child, mtime_ns DESC LIMIT 1",
+            (parent_id, project),
+        ).fetchone()
+        if row is not None:
+            found[parent_id] = (Path(os.fsdecode(row[0])), str(row[1] or ""))
+    return found
 
 
 def _hit(
     query: Query,
+    parents: dict[str, _Parent],
     score: float,
     packed: bytes,
     role: str,
@@ -223,9 +267,13 @@ def _hit(
     entry_id: str,
     path: str,
     stored: str,
+    project: str,
+    child: int,
+    parent_id: str | None,
 ) -> SearchHit:
     snippet, start, end = snippet_of(unpack_text(packed), query)
     summary = json.loads(stored)
+    parent = parents.get(parent_id) if child and parent_id else None
     return SearchHit(
         session_id=summary.get("id"),
         file=Path(os.fsdecode(path)),
@@ -236,6 +284,9 @@ def _hit(
         match_start=start,
         match_end=end,
         title=str(summary.get("title") or ""),
-        project=str(summary.get("project_folder") or ""),
+        project=str(project or ""),
         score=score,
+        child=bool(child),
+        parent_file=None if parent is None else parent[0],
+        parent_title="" if parent is None else parent[1],
     )

@@ -338,7 +338,9 @@ def _read_header(path: Path, raw: RawLine, summary: SessionSummary) -> None:
     summary.cwd = header["cwd"] if isinstance(header.get("cwd"), str) else None
     created = header.get("timestamp")
     summary.created = created if isinstance(created, str) else None
-    summary.is_child = isinstance(header.get("parent"), str)
+    parent = header.get("parent")
+    summary.is_child = isinstance(parent, str)
+    summary.parent_session = parent if isinstance(parent, str) else None
     model = header.get("model")
     if isinstance(model, dict) and is_valid_model(model):
         summary.model = ModelRef(str(model["provider"]), str(model["modelId"]))

@@ -264,7 +264,8 @@ def test_two_processes_indexing_at_once_leave_one_consistent_index(
                 shared.connection.execute(count).fetchone()
                 == alone.connection.execute(count).fetchone()
             )
-        assert update_index(shared, demo_base, None).unchanged == len(load_rows(shared, None))
+        again = update_index(shared, demo_base, None)  # subagent sessions are indexed, not rows
+        assert again.unchanged == again.files == len(load_rows(shared, None)) + again.children
 
 
 def test_lone_surrogates_and_undecodable_file_names_are_indexed(tmp_path: Path) -> None:

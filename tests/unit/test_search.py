@@ -57,7 +57,7 @@ def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
 def _records(corpus: Path) -> list[tuple[str, str, str, str]]:
     """(file, entry id, role, text) of every record with text, read straight from the files."""
     found = []
-    for path in sorted(corpus.glob("*/*.jsonl")):
+    for path in sorted([*corpus.glob("*/*.jsonl"), *corpus.glob("*/children/*.jsonl")]):
         lines = [line for line in path.read_bytes().split(b"\n") if line.strip()]
         for number, line in enumerate(lines[1:], start=2):
             try:
@@ -226,7 +226,7 @@ def test_cli_search_defaults_to_this_project(cli: Any, corpus: Path) -> None:
 def test_cli_index_says_what_it_did(cli: Any, corpus: Path) -> None:
     code, out, err = cli.run("index", "--all", "--sessions-dir", str(corpus))
     assert code == 0, err
-    assert re.search(r"indexed: \d+ session files, \d+ new", out)
+    assert re.search(r"indexed: \d+ session files \(1 of them subagent sessions\), \d+ new", out)
     code, out, _ = cli.run("index", "--all", "--sessions-dir", str(corpus))
     assert "unchanged" in out and " new" not in out
     code, out, _ = cli.run("index", "--all", "--rebuild", "--sessions-dir", str(corpus))

@@ -165,6 +165,7 @@ class _FileReader:
         summary = self.summary
         summary.id, summary.cwd, summary.created = header["id"], header["cwd"], header["created"]
         summary.is_child = header["is_child"]
+        summary.parent_session = header["parent"]
         summary.explicit_model = state["explicit_model"]
         model = header["model"]
         summary.model = None if model is None else ModelRef(model[0], model[1])
@@ -196,6 +197,7 @@ class _FileReader:
                 "cwd": summary.cwd,
                 "created": summary.created,
                 "is_child": summary.is_child,
+                "parent": summary.parent_session,
                 "model": None
                 if header_model is None
                 else [header_model.provider, header_model.model_id],

@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text, path_key
-from ink_tui.catalog.index.update import IndexReport, Progress, update_index
+from ink_tui.catalog.index.update import SESSIONS_ONLY, IndexReport, Progress, update_index
 from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import SUFFIX, project_folders
 from ink_tui.catalog.summary import summarize_file
@@ -82,11 +82,11 @@ def _folders(base_dir: Path, cwd: str | None) -> list[str] | None:
 def _stored_rows(index: CatalogIndex, folders: list[str] | None) -> list[_Stored]:
     """Every row of ``folders`` (all when None), newest file first, as stored (one query: the
     database sorts them; only the rows shown first are decoded at once)."""
-    query = "SELECT path, row FROM files"
+    query = f"SELECT path, row FROM files WHERE {SESSIONS_ONLY}"  # never a subagent session
     parameters: list[str] = []
     if folders is not None:
         parameters = [db_text(name) for name in folders]
-        query += f" WHERE project IN ({','.join('?' * len(parameters))})"
+        query += f" AND project IN ({','.join('?' * len(parameters))})"
     rows = index.connection.execute(query + " ORDER BY mtime_ns DESC", parameters).fetchall()
     return [(os.fsdecode(path), text) for path, text in rows]
 

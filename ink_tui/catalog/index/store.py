@@ -38,8 +38,9 @@ __all__ = [
     "path_key",
 ]
 
-SCHEMA_VERSION: Final = 3  # 2: the markers table (a session opens from the index); 3: rows
-# carry ``problem`` (a torn tail, dangling calls: the picker's filter of sessions with problems)
+SCHEMA_VERSION: Final = 4  # 2: the markers table (a session opens from the index); 3: rows
+# carry ``problem`` (a torn tail, dangling calls: the picker's filter of sessions with problems);
+# 4: subagent sessions (``children/``) are indexed too, with their header id and parent's id
 INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
@@ -49,7 +50,10 @@ _SCHEMA: Final = """
 CREATE TABLE files(
     id INTEGER PRIMARY KEY,
     path TEXT NOT NULL UNIQUE,
-    project TEXT NOT NULL,
+    project TEXT NOT NULL,            -- the project folder's name (a child's: its parent's)
+    child INTEGER NOT NULL,           -- 1: a subagent session, in the project's children/
+    session_id TEXT,                  -- the header id (NULL when the header is unreadable)
+    parent TEXT,                      -- the header's ``parent`` (a subagent's parent's id)
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
     inode INTEGER NOT NULL,
@@ -59,6 +63,7 @@ CREATE TABLE files(
     row TEXT NOT NULL                 -- the picker row (JSON)
 );
 CREATE INDEX files_project ON files(project);
+CREATE INDEX files_session ON files(session_id);
 CREATE TABLE entries(
     file_id INTEGER NOT NULL,
     seq INTEGER NOT NULL,             -- non-blank line number after the header, from 0

@@ -1,6 +1,8 @@
 """Bring the index up to date with the session files on disk, reading as little as possible.
 
-For each ``*.jsonl`` file of the folders asked for (:func:`update_index`):
+For each ``*.jsonl`` file of the folders asked for and of their ``children/`` folders (subagent
+sessions: indexed for search, kept apart from the sessions the picker lists, see
+:data:`SESSIONS_ONLY`) (:func:`update_index`):
 
 - unchanged (same size, mtime and inode as indexed): not opened;
 - grown, or cut back no further than the indexed offset (a repair cutting a torn last line:
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
 from ink_tui.catalog.scan import project_folders, session_files
@@ -35,49 +38,18 @@ from ink_tui.session.files import open_regular
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
     from ink_tui.catalog.index.filescan import EntryRow, FileScan
 
-__all__ = ["IndexReport", "Progress", "load_rows", "update_index"]
+__all__ = ["CHILDREN", "SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index"]
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
 BATCH_BYTES: Final = 8 * 1024 * 1024  # of session bytes read, written in one transaction
 BATCH_FILES: Final = 200  # files written in one transaction at most
+CHILDREN: Final = "children"  # a project folder's subagent sessions
+SESSIONS_ONLY: Final = "child = 0"  # the files a listing shows: never a subagent session
 _ENTRY_COLUMNS: Final = (
     "seq, id, parent_id, type, role, offset, length, line, turn, timestamp, usage, name, "
     "tokens_in, tokens_out"
 )
-
-
-@dataclass(slots=True)
-class IndexReport:
-    """What one update did."""
-
-    files: int = 0
-    unchanged: int = 0
-    added: int = 0
-    appended: int = 0
-    reread: int = 0
-    dropped: int = 0
-    busy: int = 0
-    bytes_read: int = 0
-    seconds: float = 0.0
-    cancelled: bool = False
-
-    def sentence(self) -> str:
-        """One line for the command line and the picker."""
-        parts = [f"{self.files} session files"]
-        for count, what in (
-            (self.added, "new"),
-            (self.appended, "appended to"),
-            (self.reread, "read again"),
-            (self.unchanged, "unchanged"),
-            (self.dropped, "gone (dropped)"),
-            (self.busy, "skipped (another process was indexing them)"),
-        ):
-            if count:
-                parts.append(f"{count} {what}")
-        megabytes = self.bytes_read / 1_000_000
-        text = f"indexed: {', '.join(parts)}; read {megabytes:,.1f} MB in {self.seconds:.2f} s"
-        return text + (" (stopped early)" if self.cancelled else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +62,11 @@ class _Known:
     inode: int
     indexed_to: int
     fingerprint: bytes
+    child: int  # 1: a subagent session
 
 
 def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, _Known]:
-    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint FROM files"
+    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files"
     connection = index.connection
     if folders is None:
         rows = connection.execute(query).fetchall()
@@ -183,14 +156,23 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
         )
 
 
-def _store(
-    index: CatalogIndex, path: Path, known: _Known | None, found: FileScan, info: os.stat_result
-) -> None:
+def _project_of(path: Path, child: bool) -> str:
+    """The project folder's name (a subagent session's: the folder holding its ``children/``)."""
+    return db_text((path.parent.parent if child else path.parent).name)
+
+
+def _store(index: CatalogIndex, read: _Read) -> None:
     from ink_tui.catalog.textpieces import pack_text
 
+    path, known, found, info = read.path, read.prior, read.found, read.info
     connection = index.connection
+    project = _project_of(path, read.child)
+    summary = found.summary
     values = (
-        db_text(path.parent.name),
+        project,
+        int(read.child),
+        None if summary.id is None else db_text(summary.id),
+        None if summary.parent_session is None else db_text(summary.parent_session),
         info.st_size,
         info.st_mtime_ns,
         info.st_ino,
@@ -201,8 +183,8 @@ def _store(
     )
     if known is None:
         cursor = connection.execute(
-            "INSERT INTO files(project, size, mtime_ns, inode, indexed_to, fingerprint, scan, "
-            "row, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO files(project, child, session_id, parent, size, mtime_ns, inode, "
+            "indexed_to, fingerprint, scan, row, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*values, path_key(path)),
         )
         file_id = int(cursor.lastrowid or 0)
@@ -210,8 +192,9 @@ def _store(
         file_id = known.file_id
         _drop_rows(index, file_id, found.start)
         connection.execute(
-            "UPDATE files SET project = ?, size = ?, mtime_ns = ?, inode = ?, indexed_to = ?, "
-            "fingerprint = ?, scan = ?, row = ? WHERE id = ?",
+            "UPDATE files SET project = ?, child = ?, session_id = ?, parent = ?, size = ?, "
+            "mtime_ns = ?, inode = ?, indexed_to = ?, fingerprint = ?, scan = ?, row = ? "
+            "WHERE id = ?",
             (*values, file_id),
         )
     connection.executemany(
@@ -234,7 +217,6 @@ def _store(
             for n, t in enumerate(texts)
         ],
     )
-    project = db_text(path.parent.name)
     connection.executemany(
         "INSERT INTO texts_fts(rowid, body, grams, project, role) VALUES (?, ?, ?, ?, ?)",
         [(first + n, db_text(t.body), t.grams, project, t.role) for n, t in enumerate(texts)],
@@ -267,24 +249,32 @@ def update_index(
     report = IndexReport()
     folders = project_folders(base_dir, cwd)
     known = _known_files(index, None if cwd is None else folders)
-    work: list[tuple[Path, _Known | None, int]] = []
+    work: list[tuple[Path, _Known | None, int, bool]] = []
     on_disk: set[bytes] = set()
-    for item in session_files(folders):
+    listed = [(False, item) for item in session_files(folders)]
+    children = session_files([folder / CHILDREN for folder in folders])
+    report.children = len(children)
+    if children:  # newest first, as the sessions are (a stable sort: ties keep their order)
+        listed += [(True, item) for item in children]
+        listed.sort(key=lambda pair: pair[1].mtime, reverse=True)
+    for child, item in listed:
         report.files += 1
         on_disk.add(path_key(item.path))
         try:
             info = item.path.stat()
         except OSError:
+            report.sessions_changed += not child  # listed, so a listing shows it (with why)
             continue
         prior = known.get(path_key(item.path))
         if _unchanged(prior, info):
             report.unchanged += 1
         else:
-            work.append((item.path, prior, info.st_size))
-    total = sum(size for _, _, size in work)
+            work.append((item.path, prior, info.st_size, child))
+            report.sessions_changed += not child
+    total = sum(size for _, _, size, _ in work)
     work.reverse()  # oldest first: rowids then follow time, and search ranks newest by rowid
     batch: list[_Read] = []
-    for path, prior, _ in work:
+    for path, prior, _, child in work:
         if cancelled is not None and cancelled.is_set():
             report.cancelled = True
             break
@@ -293,20 +283,22 @@ def update_index(
         except OSError:
             continue  # vanished or unreadable since it was listed: the next update sees it
         report.bytes_read += info.st_size - found.start
-        batch.append(_Read(path, prior, found, info))
+        batch.append(_Read(path, prior, found, info, child))
         if sum(read.bytes for read in batch) >= BATCH_BYTES or len(batch) >= BATCH_FILES:
             _write(index, batch, report)
             batch = []
         if progress is not None:
             progress(report.bytes_read, total)
     _write(index, batch, report)
-    gone = [row.file_id for path, row in known.items() if path not in on_disk]
+    gone_paths = [path for path in known if path not in on_disk]
+    gone = [known[path].file_id for path in gone_paths]
     if gone and not report.cancelled:
         try:
             with index.writing():
                 for file_id in gone:
                     _drop_file(index, file_id)
             report.dropped = len(gone)
+            report.sessions_changed += sum(not known[path].child for path in gone_paths)
         except IndexBusy:
             report.busy += len(gone)
     report.seconds = time.perf_counter() - started
@@ -321,6 +313,7 @@ class _Read:
     prior: _Known | None
     found: FileScan
     info: os.stat_result
+    child: bool  # a subagent session (in a project's children/)
 
     @property
     def bytes(self) -> int:
@@ -338,7 +331,7 @@ def _write(index: CatalogIndex, batch: list[_Read], report: IndexReport) -> None
         with index.writing():
             for read in batch:
                 if _same_row(index, read.path, read.prior):
-                    _store(index, read.path, read.prior, read.found, read.info)
+                    _store(index, read)
                     stored.append(read)
     except IndexBusy:
         report.busy += len(batch)
@@ -353,12 +346,13 @@ def _write(index: CatalogIndex, batch: list[_Read], report: IndexReport) -> None
 
 
 def load_rows(index: CatalogIndex, folders: Iterable[str] | None) -> list[SessionSummary]:
-    """The picker rows the index holds (of ``folders``, else all), newest file mtime first."""
-    query = "SELECT row FROM files"
+    """The picker rows the index holds (of ``folders``, else all), newest file mtime first
+    (never a subagent session's)."""
+    query = f"SELECT row FROM files WHERE {SESSIONS_ONLY}"
     parameters: list[Any] = []
     if folders is not None:
         names = [db_text(name) for name in folders]
-        query += f" WHERE project IN ({','.join('?' * len(names))})"
+        query += f" AND project IN ({','.join('?' * len(names))})"
         parameters = names
     rows: list[SessionSummary] = []
     for (stored,) in index.connection.execute(query, parameters):

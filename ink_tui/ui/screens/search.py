@@ -4,7 +4,8 @@ Opened from the picker (``s``). The index is brought up to date for the scope fi
 worker, progress in the status line); each query runs in a worker too, the latest one winning.
 Enter opens the session on the branch that holds the match, scrolled to it and highlighted, with
 the session's own search set to the matched words so ``n``/``N`` go through that session's
-matches; Esc there comes back here, the results kept.
+matches; Esc there comes back here, the results kept. A match inside a subagent session opens
+that session over its parent's view (``OpenSession.within``), or alone when the parent is gone.
 """
 
 from __future__ import annotations
@@ -262,7 +263,14 @@ class SearchScreen(Screen[None]):
             unforeseen(error, "finding the match's branch")
             leaf = None
         self.post_message(
-            OpenSession(hit.file, leaf_id=leaf, entry_id=hit.entry_id, search=words, stack=True)
+            OpenSession(
+                hit.file,
+                leaf_id=leaf,
+                entry_id=hit.entry_id,
+                search=words,
+                stack=True,
+                within=hit.parent_file,
+            )
         )
 
     def _words(self) -> str | None:

@@ -1,6 +1,7 @@
 """The hits of a search across sessions, grouped by session, one line each.
 
-A session's line (title, project, how many hits) cannot be selected; each hit below it shows the
+A session's line (title, project, how many hits) cannot be selected; a subagent session's title
+follows its parent's (``<parent title> ▸ task ▸ <child title>``); each hit below it shows the
 record's time, its role and the snippet, the matched words marked. Everything shown is session
 text and goes through the safe door (:func:`ink_tui.ui.render.safe.plain`).
 """
@@ -20,7 +21,7 @@ __all__ = ["SearchResults"]
 
 
 def _session_line(hit: SearchHit, count: int, *, show_project: bool) -> Text:
-    line = plain(hit.title or "(untitled)", "bold")
+    line = plain(hit.heading(), "bold")
     where = f"  {hit.project} ·" if show_project else " "
     line.append_text(plain(f"{where} {(hit.session_id or '?')[:8]} · {count} hit"))
     if count != 1:
