@@ -205,7 +205,7 @@ class SessionRowSource(Widget):
             fresh = _guarded(lambda: refreshed_rows(self.sessions_dir, scope))
             if fresh.rows is not None:
                 report = fresh.report
-                if report is None or report.unchanged != report.files or report.dropped:
+                if report is None or report.sessions_changed:  # a subagent's never shows
                     self.post_message(RowsRefreshed(generation, whole=fresh.rows))
                 return
             self.index_usable = False
