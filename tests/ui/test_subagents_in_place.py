@@ -10,9 +10,10 @@ from typing import Any
 
 import orjson
 from testdata import Family, copy_family
-from waiting import wait_for
+from waiting import wait_for, workers_finished
 
 from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.screens.search import SearchScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 
@@ -254,3 +255,28 @@ async def test_a_call_answered_while_following_reads_its_child_again(
             "the subagent read again, finished",
         )
         assert _labels(call)[0] == "↳ Two slow tests fail."  # the result's row comes first
+
+
+async def test_search_finds_the_family_s_child_and_opens_it_in_place(
+    tmp_path: Path, make_app: Any
+) -> None:
+    """From the picker: `s`, a word said only inside the finished subagent, Enter: the parent
+    opens on the task call, the subagent over it on the hit; Esc, Esc back to the results."""
+    family = copy_family(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, workers_finished(app), "the picker")
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SearchScreen), "the search screen")
+        search = app.screen
+        await pilot.press(*"zanzibar")
+        await wait_for(pilot, lambda: search.answered == "zanzibar", "the hits")
+        await pilot.press("enter")
+        child_view, _ = await _child_view(pilot, family.done, "ca4:0")
+        assert "▸ task ▸" in str(child_view.query_one("#session-header").render())
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the parent")
+        assert app.screen.path == family.parent
+        assert app.screen.query_one(SessionTree).cursor_node.data == DONE_CALL
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is search, "back to the results")
