@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
-__all__ = ["COUNT_WIDTH", "compact_count", "human_size", "plural", "relative_age"]
+__all__ = [
+    "BREADCRUMB_PARENT",
+    "COUNT_WIDTH",
+    "breadcrumb",
+    "compact_count",
+    "human_size",
+    "plural",
+    "relative_age",
+]
 
 COUNT_WIDTH = 5
 """The widest :func:`compact_count` text (``"49.9k"``, ``"-9999"``)."""
+BREADCRUMB_PARENT = 30
+"""Characters of a parent session's title in a subagent's breadcrumb."""
+
+
+def breadcrumb(parent: str, child: str) -> str:
+    """``parent ▸ task ▸ child``: a subagent session named after the session that ran it, the
+    parent's title cut to :data:`BREADCRUMB_PARENT` characters (the child's is what matters)."""
+    if len(parent) > BREADCRUMB_PARENT:
+        parent = parent[: BREADCRUMB_PARENT - 1] + "…"
+    return f"{parent} ▸ task ▸ {child}"
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -29,6 +29,7 @@ from typing import Any, Final
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text
 from ink_tui.catalog.query import Query, parse_query
 from ink_tui.catalog.textpieces import unpack_text
+from ink_tui.humanize import breadcrumb
 
 __all__ = ["CANDIDATES", "GONE_PARENT", "SNIPPET_WIDTH", "SearchHit", "search_index", "snippet_of"]
 
@@ -71,7 +72,7 @@ class SearchHit:
         if not self.child:
             return title
         parent = GONE_PARENT if self.parent_file is None else self.parent_title or UNTITLED
-        return f"{parent} ▸ task ▸ {title}"
+        return breadcrumb(parent, title)
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` shape."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from subagent_family import CHILD_PROMPT, CWD, PARENT_PROMPT, write_family
+from subagent_family import CHILD_PROMPT, CWD, write_family
 from textual.message import Message
 from waiting import wait_for, workers_finished
 
@@ -21,6 +21,7 @@ from ink_tui.ui.widgets.search_results import SearchResults
 from ink_tui.ui.widgets.session_list import SessionList
 
 WORD = "zanzibarquux"
+PARENT_CUT = "ask a reviewer about the ledg…"  # the parent's title in a breadcrumb: 30 characters
 
 
 async def _search(pilot: Any, query: str) -> SearchScreen:
@@ -63,7 +64,7 @@ async def test_a_childs_hit_shows_the_breadcrumb_and_enter_opens_it_within_its_p
         screen = await _search(pilot, WORD)
         results = screen.query_one(SearchResults)
         lines = _lines(results)
-        assert lines[0].startswith(f"{PARENT_PROMPT} ▸ task ▸ {CHILD_PROMPT} ")
+        assert lines[0].startswith(f"{PARENT_CUT} ▸ task ▸ {CHILD_PROMPT} ")
         assert WORD in lines[1]
         assert results.chosen is not None and results.chosen.file == family.child
         caught = _catch_opens(screen)

@@ -15,6 +15,7 @@ from waiting import wait_for, workers_finished
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.screens.search import SearchScreen
 from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.widgets.search_results import SearchResults
 from ink_tui.ui.widgets.session_tree import SessionTree
 
 CWD = "/home/ada/code/calc-kit"
@@ -271,6 +272,9 @@ async def test_search_finds_the_family_s_child_and_opens_it_in_place(
         search = app.screen
         await pilot.press(*"zanzibar")
         await wait_for(pilot, lambda: search.answered == "zanzibar", "the hits")
+        results = search.query_one(SearchResults)
+        heading = str(results.get_option_at_index(0).prompt)
+        assert heading.startswith("Get a review of the stats cha… ▸ task ▸ Review calc/stats.py")
         await pilot.press("enter")
         child_view, _ = await _child_view(pilot, family.done, "ca4:0")
         assert "▸ task ▸" in str(child_view.query_one("#session-header").render())

@@ -22,6 +22,7 @@ from ink_tui.session.reader import open_session
 from ink_tui.session.writer import SessionWriter
 
 WORD = "zanzibarquux"
+PARENT_CUT = "ask a reviewer about the ledg…"  # the parent's title in a breadcrumb: 30 characters
 OTHER_CWD = "/home/bo/elsewhere"
 
 
@@ -48,7 +49,7 @@ def test_a_word_said_only_inside_a_subagent_session_is_found_under_its_parent(
     assert hit.session_id == family.child_id and hit.role == "assistant"
     assert hit.parent_file == family.parent and hit.parent_title == PARENT_PROMPT
     assert hit.project == cwd_folder_name(CWD)  # the project's, not "children"
-    assert hit.heading() == f"{PARENT_PROMPT} ▸ task ▸ {CHILD_PROMPT}"
+    assert hit.heading() == f"{PARENT_CUT} ▸ task ▸ {CHILD_PROMPT}"
     assert hit.to_json()["parentFile"] == str(family.parent)
     [top] = _search(index, "problem")  # the parent's own text: a top-level hit
     assert top.file == family.parent and not top.child and top.parent_file is None
@@ -191,7 +192,7 @@ def test_cli_search_shows_the_breadcrumb_and_json_the_parent_file(tmp_path: Path
     code, out, err = cli.run("search", WORD, *where)
     assert code == 0, err
     heading = out.splitlines()[0]
-    assert heading.startswith(f"{PARENT_PROMPT} ▸ task ▸ {CHILD_PROMPT}  [")
+    assert heading.startswith(f"{PARENT_CUT} ▸ task ▸ {CHILD_PROMPT}  [")
     assert heading.endswith(str(family.child))
     assert WORD in out.splitlines()[1]
     code, out, err = cli.run("search", WORD, "--json", *where)

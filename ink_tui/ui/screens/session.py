@@ -19,6 +19,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Tree
 
+from ink_tui.humanize import breadcrumb
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.keeper import SessionKeeper
@@ -42,7 +43,6 @@ __all__ = ["EARLIER_PLACEHOLDER", "NARROW_BELOW", "SessionScreen"]
 
 EARLIER_PLACEHOLDER = "⋯ earlier turns: still reading the session (g lands at the start then)"
 NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above the replay)
-PARENT_WIDTH = 30  # characters of the parent's title in a subagent's breadcrumb
 
 
 class SessionScreen(Screen[None]):
@@ -210,7 +210,7 @@ class SessionScreen(Screen[None]):
             return
         title = self.session_title()
         if self.parent_title is not None:  # the breadcrumb: Esc goes back to the parent's call
-            title = f"{first_line(self.parent_title, PARENT_WIDTH)} ▸ task ▸ {title}"
+            title = breadcrumb(first_line(self.parent_title), title)
         self.query_one(SessionHeader).show(HeaderState(title, self.loaded, self.live.header_state))
 
     # -- keeping tree and transcript in step -------------------------------------------------
