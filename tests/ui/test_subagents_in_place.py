@@ -161,6 +161,10 @@ async def test_a_running_child_grows_in_place(tmp_path: Path, make_app: Any) -> 
         rows = _labels(call)
         assert rows[0] == "⤷ subagent c41b0000 · ● running · 1 turn so far"
         assert not any("Two slow tests fail" in text for text in rows)
+        first_turn = call.children[1]
+        tree.move_cursor(first_turn)
+        await pilot.press("l")  # the child's first turn, opened, the cursor on it
+        await wait_for(pilot, lambda: first_turn.is_expanded, "the child's turn opened")
         _append(family.running, *_bash_result_and_answer())
         screen.subagents.poll()  # what the timer does every POLL_SECONDS
         await wait_for(
@@ -169,6 +173,9 @@ async def test_a_running_child_grows_in_place(tmp_path: Path, make_app: Any) -> 
             "the child's new rows",
         )
         assert sum(text.startswith("⤷") for text in _labels(call)) == 1  # replaced, not added
+        turn_again = call.children[1]
+        assert turn_again is not first_turn and turn_again.label.plain.strip().startswith("1 ")
+        assert turn_again.is_expanded and tree.cursor_node is turn_again  # as they were
 
 
 async def test_a_child_with_a_stale_lease_and_no_result_is_stopped(

@@ -171,12 +171,24 @@ class SessionChildren(Widget):
         placeholder = self._placeholders.pop(message.key, None)
         shown = self._shown.get(message.key)
         gone = [placeholder] if placeholder is not None else []
+        before = ChildRows()
         if shown is not None and shown[0] is node:
-            gone += shown[1].nodes  # the rows shown before: replaced by what was read now
+            before = shown[1]
+            gone += before.nodes  # the rows shown before: replaced by what was read now
+        tree = self.view.session_tree
+        cursor = tree.cursor_node
+        at = before.entries.get(cursor.id) if cursor is not None else None
+        opened = {before.entries[row.id] for row in before.nodes if row.id in before.entries}
+        opened = {entry for entry in opened if before.by_entry[entry].is_expanded}
         for row in gone:
             if row.tree is node.tree and row.parent is node:
                 row.remove()
         rows = add_child_rows(node, message.state)
+        for row in rows.nodes:  # the child's turns opened before are open again
+            if rows.entries.get(row.id) in opened:
+                row.expand()
+        if at is not None and at in rows.by_entry:  # and the cursor stays on its row
+            tree.reveal(rows.by_entry[at])
         self._shown[message.key] = (node, rows, message.state, message.stamp)
 
     def poll(self) -> None:

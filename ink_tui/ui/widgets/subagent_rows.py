@@ -44,8 +44,13 @@ class ChildState:
 class ChildRows:
     """The rows added under one call node."""
 
-    nodes: list[Node] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)  # directly under the call
     entries: dict[int, str] = field(default_factory=dict)  # node id -> child entry id
+    by_entry: dict[str, Node] = field(default_factory=dict)  # child entry id -> its first row
+
+    def shows(self, node: Node, entry_id: str) -> None:
+        self.entries[node.id] = entry_id
+        self.by_entry.setdefault(entry_id, node)
 
 
 def _short(child_id: str | None) -> str:
@@ -98,9 +103,9 @@ def add_child_rows(call: Node, state: ChildState) -> ChildRows:
         node = call.add(turn_label(turn, number, None), data=call.data)
         rows.nodes.append(node)
         if turn.user is not None:
-            rows.entries[node.id] = turn.user.id
+            rows.shows(node, turn.user.id)
         for item in turn.items:
             label, tail = item_label(item, None)
             leaf = node.add_leaf(Text.assemble(label, tail), data=call.data)
-            rows.entries[leaf.id] = item.entry.id
+            rows.shows(leaf, item.entry.id)
     return rows
