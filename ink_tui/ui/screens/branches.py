@@ -178,5 +178,4 @@ class BranchesScreen(Screen[str | None]):
         self.query_one(BranchTable).cursor_row += delta
 
     def action_edge(self, where: str) -> None:
-        table = self.query_one(BranchTable)
-        (table.action_first if where == "top" else table.action_last)()
+        self.query_one(BranchTable).action_edge(where != "top")

@@ -22,18 +22,15 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.session.entrytext import first_line, short_time
 from ink_tui.session.forks import BranchList, LeafRow
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.cursor_list import CursorList
 
 __all__ = ["BranchTable", "describe_leaf", "fork_cell", "leaf_age", "short_id"]
 
@@ -123,24 +120,17 @@ class _Layout:
     columns: tuple[tuple[str, int], ...]  # shown columns and their widths
 
 
-class BranchTable(ScrollView, can_focus=True):
+class BranchTable(CursorList):
     """Every leaf of a session, newest first; the cursor starts on the current one."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select", "Show branch"),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("home", "first", "Top", show=False),
-        Binding("end", "last", "Bottom", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Show branch")]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "branch-table--cursor",
         "branch-table--current",
         "branch-table--label",
         "branch-table--muted",
     }
+    CURSOR_CLASS = "branch-table--cursor"
     DEFAULT_CSS = """
     BranchTable { background: $surface; }
     BranchTable > .branch-table--cursor { background: $primary 35%; }
@@ -149,8 +139,6 @@ class BranchTable(ScrollView, can_focus=True):
     BranchTable > .branch-table--label { color: $secondary; }
     BranchTable > .branch-table--muted { color: $text-muted; }
     """
-
-    cursor_row: reactive[int] = reactive(0, always_update=True, repaint=False, init=False)
 
     class Highlighted(Message):
         """The cursor moved to ``row`` (``None``: the list is empty)."""
@@ -170,7 +158,6 @@ class BranchTable(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.listing: BranchList | None = None
         self.fitted = _Layout(0, ())
-        self._lines: LRUCache[tuple[int, bool], Strip] = LRUCache(1024)
 
     # -- content -------------------------------------------------------------------------------
 
@@ -187,13 +174,19 @@ class BranchTable(ScrollView, can_focus=True):
         rows = self.rows
         return rows[self.cursor_row] if 0 <= self.cursor_row < len(rows) else None
 
+    def select(self, index: int) -> None:
+        self.post_message(self.Selected(self.rows[index]))
+
+    def cursor_moved(self) -> None:
+        self.post_message(self.Highlighted(self.highlighted))
+
     def show(self, listing: BranchList) -> None:
         """Show ``listing``, the cursor on the current leaf (else the newest)."""
         self.listing = listing
         self._relayout()
         current = next((i for i, row in enumerate(listing.rows) if row.is_current), 0)
         self.cursor_row = current
-        self.call_after_refresh(self._scroll_to_cursor)  # once the new size is laid out
+        self.call_after_refresh(self.scroll_to_cursor)  # once the new size is laid out
 
     def header(self) -> Text:
         """The column titles, aligned with the rows (the screen shows them above the list)."""
@@ -203,11 +196,6 @@ class BranchTable(ScrollView, can_focus=True):
             text.append(" " * GAP if index else " ")
             text.append(title.rjust(width) if key in _RIGHT else title.ljust(width))
         return text
-
-    def refresh_styles(self) -> None:
-        """Draw every line again (after a theme change)."""
-        self._lines.clear()
-        self.refresh()
 
     def _text_width(self, width: int) -> int:
         """The width the lines get: the widget's, less the vertical scrollbar's room."""
@@ -244,7 +232,8 @@ class BranchTable(ScrollView, can_focus=True):
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"branch-table--{name}", partial=True)
 
-    def _row_text(self, row: LeafRow) -> Text:
+    def row_text(self, index: int, width: int) -> Text:
+        row = self.rows[index]
         current = self._style("current") if row.is_current else Style()
         mark = CURRENT_MARK if row.is_current else (MOVED_MARK if row.moves else "")
         prompt = row.prompt if row.prompt is not None else "(no prompt on this branch)"
@@ -256,81 +245,15 @@ class BranchTable(ScrollView, can_focus=True):
             "size": plain(human_size(row.own_bytes)),
             "prompt": plain(first_line(prompt), current),
         }
-        text = Text(no_wrap=True)
-        for index, (key, width) in enumerate(self.fitted.columns):
+        text = Text(no_wrap=True)  # as wide as the columns: the view scrolls sideways past it
+        for column, (key, cell_width) in enumerate(self.fitted.columns):
             cell = cells[key]
-            cell.truncate(width, overflow="ellipsis", pad=key not in _RIGHT)
+            cell.truncate(cell_width, overflow="ellipsis", pad=key not in _RIGHT)
             if key in _RIGHT:
-                cell.pad_left(width - cell.cell_len)
-            text.append(" " * GAP if index else " ")
+                cell.pad_left(cell_width - cell.cell_len)
+            text.append(" " * GAP if column else " ")
             text.append_text(cell)
         return text
-
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        index = scroll_y + y
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        if not 0 <= index < len(self.rows):
-            return Strip.blank(width, base)
-        key = (index, index == self.cursor_row)
-        strip = self._lines.get(key)
-        if strip is None:
-            text = self._row_text(self.rows[index])
-            text.stylize_before(base + (self._style("cursor") if key[1] else Style()))
-            strip = Strip(text.render(self.app.console), text.cell_len)
-            self._lines[key] = strip
-        row_style = base + self._style("cursor") if key[1] else base
-        return strip.crop_extend(scroll_x, scroll_x + width, row_style)
-
-    # -- the cursor ----------------------------------------------------------------------------
-
-    def validate_cursor_row(self, row: int) -> int:
-        return max(0, min(row, len(self.rows) - 1))
-
-    def watch_cursor_row(self, old: int, new: int) -> None:
-        self._scroll_to_cursor()
-        self.refresh()
-        self.post_message(self.Highlighted(self.highlighted))
-
-    def _scroll_to_cursor(self) -> None:
-        row, height = self.cursor_row, max(1, self.scrollable_content_region.height)
-        top = self.scroll_offset.y
-        if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
-
-    def action_cursor_down(self) -> None:
-        self.cursor_row += 1
-
-    def action_cursor_up(self) -> None:
-        self.cursor_row -= 1
-
-    def action_first(self) -> None:
-        self.cursor_row = 0
-
-    def action_last(self) -> None:
-        self.cursor_row = len(self.rows) - 1
-
-    def action_page(self, direction: int) -> None:
-        self.cursor_row += direction * max(1, self.scrollable_content_region.height - 1)
-
-    def action_select(self) -> None:
-        row = self.highlighted
-        if row is not None:
-            self.post_message(self.Selected(row))
-
-    # -- events --------------------------------------------------------------------------------
-
-    def on_click(self, event: events.Click) -> None:
-        index = self.scroll_offset.y + event.y
-        if not 0 <= index < len(self.rows):
-            return
-        if index == self.cursor_row:
-            self.action_select()
-        else:
-            self.cursor_row = index
 
     def on_resize(self, event: events.Resize) -> None:
         if self.listing is None:
@@ -338,4 +261,4 @@ class BranchTable(ScrollView, can_focus=True):
         if self._fit(self._text_width(event.size.width)) != self.fitted:
             self._relayout()
             self.post_message(self.Highlighted(self.highlighted))
-        self.call_after_refresh(self._scroll_to_cursor)  # the cursor stays in sight
+        self.call_after_refresh(self.scroll_to_cursor)  # the cursor stays in sight

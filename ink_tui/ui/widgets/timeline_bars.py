@@ -13,18 +13,14 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 from ink_tui.humanize import compact_count
 from ink_tui.session.turntime import TurnTime, short_duration
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.cursor_list import CursorList
 from ink_tui.ui.widgets.tree_labels import first_line
 
 __all__ = ["MODEL_BLOCK", "TOOL_BLOCK", "TimelineBars", "TimelineRow"]
@@ -43,17 +39,15 @@ class TimelineRow:
     time: TurnTime
 
 
-class TimelineBars(ScrollView, can_focus=True):
+class TimelineBars(CursorList):
     """Every turn as a bar; Enter posts :class:`TimelineBars.Selected` with the turn."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Show the turn"),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("home,g", "edge(0)", "Top", show=False),
-        Binding("end,G", "edge(1)", "Bottom", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("j", "move(1)", "Down", show=False),
+        Binding("k", "move(-1)", "Up", show=False),
+        Binding("g", "edge(0)", "Top", show=False),
+        Binding("G", "edge(1)", "Bottom", show=False),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "timeline--cursor",
@@ -61,6 +55,7 @@ class TimelineBars(ScrollView, can_focus=True):
         "timeline--model",
         "timeline--muted",
     }
+    CURSOR_CLASS = "timeline--cursor"
     DEFAULT_CSS = """
     TimelineBars { background: $surface; }
     TimelineBars > .timeline--cursor { background: $primary 45%; }
@@ -68,8 +63,6 @@ class TimelineBars(ScrollView, can_focus=True):
     TimelineBars > .timeline--model { color: $accent; }
     TimelineBars > .timeline--muted { color: $text-muted; }
     """
-
-    cursor_row: reactive[int] = reactive(0, always_update=True, repaint=False, init=False)
 
     class Selected(Message):
         def __init__(self, row: TimelineRow) -> None:
@@ -80,23 +73,24 @@ class TimelineBars(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.rows: list[TimelineRow] = []
         self._slowest = 0.0
-        self._lines: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
 
     def show(self, rows: list[TimelineRow], cursor: int = 0) -> None:
         self.rows = rows
         self._slowest = max((row.time.seconds or 0.0 for row in rows), default=0.0)
-        self._lines.clear()
         self.virtual_size = Size(self.size.width, len(rows))
         self.cursor_row = cursor
-        self.refresh()
+        self.refresh_styles()
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
 
     @property
     def highlighted(self) -> TimelineRow | None:
         return self.rows[self.cursor_row] if 0 <= self.cursor_row < len(self.rows) else None
 
-    def refresh_styles(self) -> None:
-        self._lines.clear()
-        self.refresh()
+    def select(self, index: int) -> None:
+        self.post_message(self.Selected(self.rows[index]))
 
     def part_style(self, name: str) -> Style:
         """The style of ``tool`` or ``model`` bars (for a legend)."""
@@ -116,7 +110,8 @@ class TimelineBars(ScrollView, can_focus=True):
         text.append(" " * (BAR_WIDTH - cells))
         return text
 
-    def _row_text(self, row: TimelineRow) -> Text:
+    def row_text(self, index: int, width: int) -> Text:
+        row = self.rows[index]
         muted = self._style("muted")
         tokens = f"{compact_count(row.time.tokens)} tok" if row.time.tokens else ""
         text = Text(no_wrap=True)
@@ -125,53 +120,5 @@ class TimelineBars(ScrollView, can_focus=True):
         text.append_text(self._bar(row.time))
         text.append(f" {tokens:>10}  ", muted)
         text.append_text(plain(first_line(row.prompt, 200)))
+        text.truncate(width, overflow="ellipsis", pad=True)
         return text
-
-    def render_line(self, y: int) -> Strip:
-        index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
-        base = self.rich_style
-        if not 0 <= index < len(self.rows):
-            return Strip.blank(width, base)
-        key = (index, index == self.cursor_row, width)
-        strip = self._lines.get(key)
-        if strip is None:
-            text = self._row_text(self.rows[index])
-            text.truncate(width, overflow="ellipsis", pad=True)
-            text.stylize_before(base + (self._style("cursor") if key[1] else Style()))
-            strip = Strip(text.render(self.app.console), text.cell_len)
-            self._lines[key] = strip
-        return strip.crop_extend(0, width, base)
-
-    def validate_cursor_row(self, row: int) -> int:
-        return max(0, min(row, len(self.rows) - 1))
-
-    def watch_cursor_row(self, old: int, new: int) -> None:
-        row, height = new, max(1, self.scrollable_content_region.height)
-        top = self.scroll_offset.y
-        if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
-        self.refresh()
-
-    def action_move(self, delta: int) -> None:
-        self.cursor_row += delta
-
-    def action_edge(self, bottom: int) -> None:
-        self.cursor_row = len(self.rows) - 1 if bottom else 0
-
-    def action_page(self, direction: int) -> None:
-        self.cursor_row += direction * max(1, self.scrollable_content_region.height - 1)
-
-    def action_select(self) -> None:
-        row = self.highlighted
-        if row is not None:
-            self.post_message(self.Selected(row))
-
-    def on_click(self, event: events.Click) -> None:
-        index = self.scroll_offset.y + event.y
-        if index == self.cursor_row:
-            self.action_select()
-        elif 0 <= index < len(self.rows):
-            self.cursor_row = index

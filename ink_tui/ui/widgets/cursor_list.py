@@ -1,0 +1,130 @@
+"""A long list with a row cursor, drawn with Textual's Line API (one line per row).
+
+:class:`CursorList` holds what the branches' list and the timeline share: the keys (arrows,
+Home/End, Page Up/Down, Enter; a subclass adds ``j``/``k``/``g``/``G`` unless its screen shows
+its own), the cursor kept in sight, a click that moves the cursor (a second click selects), and a
+bounded cache of drawn lines, so a list of a million rows scrolls like one of ten. A subclass
+says how many rows there are (:attr:`row_count`), draws one (:meth:`row_text`) and says what
+Enter does (:meth:`select`); :meth:`cursor_moved` hears each move.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+__all__ = ["CursorList"]
+
+
+class CursorList(ScrollView, can_focus=True):
+    """Rows under a cursor; subclasses draw the rows and act on Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Select"),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("home", "edge(0)", "Top", show=False),
+        Binding("end", "edge(1)", "Bottom", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+    ]
+    CURSOR_CLASS: ClassVar[str] = ""  # the component class styling the cursor's line
+
+    cursor_row: reactive[int] = reactive(0, always_update=True, repaint=False, init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
+
+    # -- what a subclass says ------------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        raise NotImplementedError
+
+    def row_text(self, index: int, width: int) -> Text:
+        """Row ``index``'s line (``width``: the cells it is shown in)."""
+        raise NotImplementedError
+
+    def select(self, index: int) -> None:
+        """Enter (or a second click) on row ``index``."""
+        raise NotImplementedError
+
+    def cursor_moved(self) -> None:
+        """The cursor moved (or the rows changed under it)."""
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def refresh_styles(self) -> None:
+        """Draw every line again (after a theme change, or new rows)."""
+        self._lines.clear()
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < self.row_count:
+            return Strip.blank(width, base)
+        key = (index, index == self.cursor_row, width)
+        cursor = self._cursor_style() if key[1] else Style()
+        strip = self._lines.get(key)
+        if strip is None:
+            text = self.row_text(index, width)
+            text.stylize_before(base + cursor)
+            strip = Strip(text.render(self.app.console), text.cell_len)
+            self._lines[key] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, base + cursor)
+
+    def _cursor_style(self) -> Style:
+        return self.get_component_rich_style(self.CURSOR_CLASS, partial=True)
+
+    # -- the cursor ----------------------------------------------------------------------------
+
+    def validate_cursor_row(self, row: int) -> int:
+        return max(0, min(row, self.row_count - 1))
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        self.scroll_to_cursor()
+        self.refresh()
+        self.cursor_moved()
+
+    def scroll_to_cursor(self) -> None:
+        """Scroll as little as keeps the cursor's row in sight."""
+        row, height = self.cursor_row, max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def action_move(self, delta: int) -> None:
+        self.cursor_row += delta
+
+    def action_edge(self, bottom: int) -> None:
+        self.cursor_row = self.row_count - 1 if bottom else 0
+
+    def action_page(self, direction: int) -> None:
+        self.cursor_row += direction * max(1, self.scrollable_content_region.height - 1)
+
+    def action_select(self) -> None:
+        if 0 <= self.cursor_row < self.row_count:
+            self.select(self.cursor_row)
+
+    def on_click(self, event: events.Click) -> None:
+        index = self.scroll_offset.y + event.y
+        if not 0 <= index < self.row_count:
+            return
+        if index == self.cursor_row:
+            self.action_select()
+        else:
+            self.cursor_row = index
