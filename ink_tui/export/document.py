@@ -120,6 +120,21 @@ class ToolPart:
     def status_text(self) -> str:
         return _STATUS_WORDS.get(self.status, self.status)
 
+    @property
+    def detail_note(self) -> str:
+        """Said under a written file cut short ("" when it is whole)."""
+        return f"… {self.detail_cut} of the file" if self.detail_cut else ""
+
+    @property
+    def notes(self) -> list[str]:
+        """Said after the output: what was cut, a missing result, a result recorded twice."""
+        notes = [f"… {self.output_cut} (--tools full shows all)"] if self.output_cut else []
+        if self.status == "missing":
+            notes.append("no result (interrupted)")
+        if self.duplicates:
+            notes.append(f"⚠ result recorded {self.duplicates + 1} times")
+        return notes
+
 
 @dataclass(slots=True)
 class Note:

@@ -113,15 +113,10 @@ def _tool(part: ToolPart) -> str:
         out.append(highlight(f"$ {part.detail}", "bash"))
     elif part.detail_kind != "none" and part.detail:
         out.append(highlight(part.detail, part.language))
-        if part.detail_cut:
-            out.append(f'<p class="cut">… {part.detail_cut} of the file</p>\n')
+        if part.detail_note:
+            out.append(f'<p class="cut">{_e(part.detail_note)}</p>\n')
     out.append(_output(part.output))
-    if part.output_cut:
-        out.append(f'<p class="cut">… {part.output_cut} (--tools full shows all)</p>\n')
-    if part.status == "missing":
-        out.append('<p class="cut">no result (interrupted)</p>\n')
-    if part.duplicates:
-        out.append(f'<p class="cut">⚠ result recorded {part.duplicates + 1} times</p>\n')
+    out.extend(f'<p class="cut">{_e(note)}</p>\n' for note in part.notes)
     out.append("</details>\n")
     return "".join(out)
 

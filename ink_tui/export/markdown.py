@@ -80,17 +80,12 @@ def _tool(part: ToolPart) -> str:
         blocks.append(fence(f"$ {part.detail}", "bash"))
     elif part.detail_kind in ("diff", "code", "json") and part.detail:
         blocks.append(fence(part.detail, part.language))
-        if part.detail_cut:
-            blocks.append(f"\n*… {part.detail_cut} of the file*\n")
+        if part.detail_note:
+            blocks.append(f"\n*{part.detail_note}*\n")
     if part.output:
         blocks.append("\n" if len(blocks) > 1 else "")
         blocks.extend(_pieces(part.output, code=True))
-    if part.output_cut:
-        blocks.append(f"\n*… {part.output_cut} (--tools full shows all)*\n")
-    if part.status == "missing":
-        blocks.append("*no result (interrupted)*\n")
-    if part.duplicates:
-        blocks.append(f"\n*⚠ result recorded {part.duplicates + 1} times*\n")
+    blocks.extend(f"\n*{note}*\n" for note in part.notes)
     blocks.append("\n</details>\n")
     return "".join(blocks)
 

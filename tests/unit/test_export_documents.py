@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testdata import DATA
+from testdata import DATA, session_file
 
 from ink_tui.demo.content import HOSTILE_STRINGS
 from ink_tui.export import ExportOptions, export_session
@@ -306,3 +306,12 @@ def test_cut_output_stops_at_40_lines_and_8000_characters(tmp_path: Path) -> Non
     assert "x" * 8_000 + "\n```" in text and "x" * 8_001 not in text
     assert "*… 12,012 more characters (--tools full shows all)*" in text
     assert "x" * 20_000 in export_session(writer.path, None, ExportOptions("md", "full")).text
+
+
+@pytest.mark.parametrize("form", ["md", "html"])
+def test_a_call_without_a_result_and_one_answered_twice_say_so(form: str) -> None:
+    """The notes after a call's output are worded once (``ToolPart.notes``) for both forms."""
+    dangling = export_session(session_file("dangling-last-turn"), None, ExportOptions(form))
+    assert "no result (interrupted)" in dangling.text
+    twice = export_session(session_file("duplicate-result"), None, ExportOptions(form))
+    assert "⚠ result recorded 2 times" in twice.text
