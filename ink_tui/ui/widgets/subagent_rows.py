@@ -21,10 +21,18 @@ from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.tree_labels import item_label, turn_label
 
-__all__ = ["CHILD_TURNS_SHOWN", "ChildRows", "ChildState", "add_child_rows", "reading_row"]
+__all__ = [
+    "CHILD_ITEMS_SHOWN",
+    "CHILD_TURNS_SHOWN",
+    "ChildRows",
+    "ChildState",
+    "add_child_rows",
+    "reading_row",
+]
 
 Node = TreeNode[str]
 CHILD_TURNS_SHOWN: Final = 200  # a longer child shows its first turns; Enter opens the rest
+CHILD_ITEMS_SHOWN: Final = 100  # and of a turn with more rows, its first ones
 HEAD: Final = "⤷ subagent "
 
 
@@ -104,7 +112,12 @@ def add_child_rows(call: Node, state: ChildState) -> ChildRows:
         rows.nodes.append(node)
         if turn.user is not None:
             rows.shows(node, turn.user.id)
-        for item in turn.items:
+        for index, item in enumerate(turn.items):
+            if index == CHILD_ITEMS_SHOWN:
+                rest = plural(len(turn.items) - index, "more row")
+                more = plain(f"⋯ {rest}: Enter opens the subagent", "dim italic")
+                node.add_leaf(more, data=call.data)
+                break
             label, tail = item_label(item, None)
             leaf = node.add_leaf(Text.assemble(label, tail), data=call.data)
             rows.shows(leaf, item.entry.id)
