@@ -12,6 +12,7 @@ the child in a session view of its own over this one, on that row, with a breadc
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["POLL_SECONDS", "ChildArrival", "SessionChildren"]
 
 POLL_SECONDS: Final = 2.0
+READ_SPACING: Final = 4.0  # a running child is read again no sooner than 4x its last read took
 Node = TreeNode[str]
 Stamp = tuple[int, int] | None  # a child file's (size, mtime in ns) when read; None: not there
 
@@ -84,12 +86,14 @@ class SessionChildren(Widget):
         key: str
         state: ChildState
         stamp: Stamp
+        seconds: float  # how long the read took
 
     def __init__(self) -> None:
         super().__init__()
         self._shown: dict[str, tuple[Node, ChildRows, ChildState, Stamp]] = {}
         self._reading: set[str] = set()
         self._placeholders: dict[str, Node] = {}  # call key -> its "reading…" row
+        self._rest_until: dict[str, float] = {}  # call key -> no re-read before (monotonic)
 
     @property
     def view(self) -> SessionScreen:
@@ -139,11 +143,13 @@ class SessionChildren(Widget):
 
     @work(thread=True, group="children")
     def _read(self, call: _Call) -> None:
+        started = time.monotonic()
         try:
             state = self._child_state(call)
         except Exception as error:  # a bug: logged with its traceback, said in one line
             state = ChildState(task_child_id(call.result), problem=unforeseen(error, "reading"))
-        self.post_message(self.Read(call.key, state, _stamp(state.path)))
+        seconds = time.monotonic() - started
+        self.post_message(self.Read(call.key, state, _stamp(state.path), seconds))
 
     @staticmethod
     def _child_state(call: _Call) -> ChildState:
@@ -190,13 +196,18 @@ class SessionChildren(Widget):
         if at is not None and at in rows.by_entry:  # and the cursor stays on its row
             tree.reveal(rows.by_entry[at])
         self._shown[message.key] = (node, rows, message.state, message.stamp)
+        # A big child read often would hold the GIL: rest READ_SPACING times the read's time.
+        self._rest_until[message.key] = time.monotonic() + READ_SPACING * message.seconds
 
     def poll(self) -> None:
         """Running children shown in place: read again those whose file changed."""
         running = [
             (key, node, state, stamp)
             for key, (node, _, state, stamp) in self._shown.items()
-            if state.running and key not in self._reading and node.is_expanded
+            if state.running
+            and key not in self._reading
+            and node.is_expanded
+            and time.monotonic() >= self._rest_until.get(key, 0.0)
         ]
         if running:
             self._poll_files(running)
