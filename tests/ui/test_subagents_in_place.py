@@ -291,3 +291,31 @@ async def test_search_finds_the_family_s_child_and_opens_it_in_place(
         assert app.screen.query_one(SessionTree).cursor_node.data == DONE_CALL
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is search, "back to the results")
+
+
+async def test_a_hostile_subagent_reaches_the_screen_as_text(tmp_path: Path, make_app: Any) -> None:
+    """A subagent's prompt and text with escape sequences and markup, shown in place: the rows
+    show them as visible text; nothing reaches the terminal as an escape."""
+    family = copy_family(tmp_path / "sessions")
+    hostile = "\x1b]0;pwned\x07 [bold]loud[/] \x1b[2J"
+    prompt = {"role": "user", "content": f"also {hostile}"}
+    answer = {"role": "assistant", "blocks": [{"type": "text", "text": hostile}]}
+    stamp = "2026-11-20T09:01:35.000Z"
+    _append(
+        family.done,
+        {"type": "message", "id": "ca7", "parentId": "ca6", "timestamp": stamp, "message": prompt},
+        {"type": "message", "id": "ca8", "parentId": "ca7", "timestamp": stamp, "message": answer},
+    )
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=family.parent)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen, tree = await _parent_view(pilot, family)
+        call = await _expand(pilot, screen, tree, DONE_CALL)
+        hostile_turn = next(n for n in call.children if "also" in n.label.plain)
+        tree.move_cursor(hostile_turn)
+        await pilot.press("l")
+        await wait_for(pilot, lambda: hostile_turn.is_expanded, "the hostile turn opened")
+        await pilot.pause()
+        strips = app.screen._compositor.render_strips()
+        shown = "\n".join("".join(segment.text for segment in strip) for strip in strips)
+        assert "also ␛]0;pwned␇ [bold]loud[/]" in shown
+        assert "\x1b" not in shown and "\x07" not in shown
