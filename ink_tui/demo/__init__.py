@@ -26,7 +26,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ink_tui.demo.builder import MODELS, TORN_TAIL, FakeClock, Options, SessionBuilder, run
+from ink_tui.demo.builder import MODELS, TORN_TAIL, Options, SessionBuilder, run
+from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.content import HOSTILE_STRINGS, PROJECTS, Project
 from ink_tui.demo.outputs import make_png
 from ink_tui.demo.tools import TOOLS

@@ -12,12 +12,12 @@ import random
 import string
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from ink_tui.demo import content as C
 from ink_tui.demo import outputs as O
+from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.tools import TOOLS, run_tool
 from ink_tui.session.records import THINKING_LEVELS
 from ink_tui.session.tree import ModelRef
@@ -37,19 +37,6 @@ TRIGGER_TOKENS = 131072 - 32768
 _B62 = string.ascii_letters + string.digits
 # The deliberate torn tail: the start of a record cut inside a UTF-8 character, no newline.
 TORN_TAIL = b'{"type":"message","id":"0badc0de0badc0de","parentId":"' + "未完".encode()[:4]
-
-
-class FakeClock:
-    """A clock the builder moves forward by hand."""
-
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, rng: random.Random, low: float, high: float) -> None:
-        self.now += timedelta(milliseconds=rng.randint(int(low * 1000), int(high * 1000)))
 
 
 @dataclass

@@ -60,9 +60,7 @@ class ChatScreen(Screen[None]):
     """Messages, the reply being streamed, the composer and a status line."""
 
     app = getters.app(InkAppBase)
-
     BINDINGS = CHAT_BINDINGS
-
     HELP_NOTE = "In the chat pane ? and q are text, never keys: F1 shows these keys, ctrl+q quits."
 
     @dataclass

@@ -37,7 +37,6 @@ from ink_tui.ui.widgets.session_search import SessionSearch, match_pattern
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.status_line import StatusLine
 from ink_tui.ui.widgets.transcript import Transcript
-from ink_tui.ui.widgets.tree_labels import first_line
 
 __all__ = ["EARLIER_PLACEHOLDER", "NARROW_BELOW", "SessionScreen"]
 
@@ -163,7 +162,7 @@ class SessionScreen(Screen[None]):
         if loaded.partial:
             self._say_loading()
             self.call_after_refresh(self.loader.painted.set)  # the whole read may go on
-            self.call_after_refresh(self._select_last)
+            self.call_after_refresh(self.session_tree.to_edge, bottom=True)
             return
         self._reading = False
         self.status.say("", "load")
@@ -173,12 +172,12 @@ class SessionScreen(Screen[None]):
             elif moved_to:
                 self.call_after_refresh(self.reveal, moved_to)
             else:
-                self.call_after_refresh(self._select_last)
+                self.call_after_refresh(self.session_tree.to_edge, bottom=True)
         else:
             torn = torn_note(loaded.session)
             if torn is not None:
                 self.notify(torn, severity="warning", timeout=8)
-            self.call_after_refresh(self._arrive if any(self._arrival) else self._select_last)
+            self.call_after_refresh(self._arrive)
             if self._child_arrival is not None:
                 self.call_after_refresh(self.subagents.arrive, self._child_arrival)
                 self._child_arrival = None
@@ -189,16 +188,11 @@ class SessionScreen(Screen[None]):
     def _say_loading(self) -> None:
         self.status.say(loading_note(self.loaded, following=self._follow_after_load), "load")
 
-    def _select_last(self) -> None:
-        self.session_tree.to_edge(bottom=True)
-
     def _arrive(self) -> None:
-        """Opened from a search across sessions: on the matching row, the words searched."""
+        """On the last row; opened from a search across sessions: on the match, its words set."""
         (entry_id, words), self._arrival = self._arrival, (None, None)
         key = self.keys.arrive(self.loaded, entry_id, words, self._row_labels)
-        self.reveal(key) if key is not None else self._select_last()
-
-    # -- the header and the status line ------------------------------------------------------
+        self.reveal(key) if key is not None else self.session_tree.to_edge(bottom=True)
 
     def session_title(self) -> str:
         """The title the picker shows: the session's name, else its first prompt."""
@@ -210,7 +204,7 @@ class SessionScreen(Screen[None]):
             return
         title = self.session_title()
         if self.parent_title is not None:  # the breadcrumb: Esc goes back to the parent's call
-            title = breadcrumb(first_line(self.parent_title), title)
+            title = breadcrumb(self.parent_title, title)
         self.query_one(SessionHeader).show(HeaderState(title, self.loaded, self.live.header_state))
 
     # -- keeping tree and transcript in step -------------------------------------------------
@@ -381,8 +375,7 @@ class SessionScreen(Screen[None]):
             self._start_following()
             self.notify("following: new records appear as Ink writes them", timeout=3)
 
-    def action_resume(self) -> None:
-        """Jump to the end; resume following if it was paused."""
+    def action_resume(self) -> None:  # to the end; following goes on if it was paused
         self.live.resume()
         self.jump_to_end()
 
@@ -394,10 +387,7 @@ class SessionScreen(Screen[None]):
     def _played(self, message: SessionPlayback.Moved) -> None:
         self.reveal(message.key)
 
-    def action_keep(self, what: str) -> None:
-        self.opens.keep(what)
-
-    def action_keys(self, name: str, *args: int) -> None:
+    def action_keys(self, name: str, *args: int | str) -> None:
         """Keys that only hand over, to :class:`SessionKeys` or :class:`SessionOpens`."""
         (getattr(self.keys, name, None) or getattr(self.opens, name))(*args)
 

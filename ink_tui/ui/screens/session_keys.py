@@ -75,9 +75,9 @@ SESSION_KEYS: Final[tuple[Key, ...]] = (
     Key("t", "keys('toggle_thinking')", "Thinking", show=True),
     Key("o", "keys('cycle_output')", "Output", show=True),
     Key("y", "keys('copy')", "Copy", show=True),
-    Key("Y", "keep('copy')", "Copy id/path/resume command"),
-    Key("r", "keep('rename')", "Rename"),
-    Key("L", "keep('label')", "Label the entry"),
+    Key("Y", "keys('keep', 'copy')", "Copy id/path/resume command"),
+    Key("r", "keys('keep', 'rename')", "Rename"),
+    Key("L", "keys('keep', 'label')", "Label the entry"),
     Key("b", "keys('branches')", "Branches", show=True),
     Key("T", "keys('timeline')", "Timeline of the turns"),
     Key("D", "keys('changes')", "Changed files"),
@@ -202,7 +202,10 @@ class SessionKeys:
         row_labels: dict[str, str],
     ) -> str | None:
         """Opened from a search across sessions: the session's own search set to ``words``,
-        the matching part of the entry shown; returns its row (None: not on this branch)."""
+        the matching part of the entry shown; returns its row (None: not on this branch, or
+        not opened from a search)."""
+        if entry_id is None and not words:
+            return None
         view = self.view
         key = None
         if loaded is not None and entry_id is not None:

@@ -1,10 +1,11 @@
 """The tree of the current branch: one node per user turn, its items underneath.
 
-Every row fits the tree's width: a long title or argument is cut with ``…`` (a tool row keeps
-its status mark), and a row's label (``# label``) comes before its title so it is never the part
-cut away. Rows matching the search are marked. The tree also knows how to move by turns: ``[``
-goes to the start of the current turn (from inside it) or of the previous one (from its start),
-``]`` to the start of the next turn (at the last one: to the branch's last row).
+Every row fits the tree's width (:class:`~ink_tui.ui.widgets.fitted_tree.FittedTree`): a long
+title or argument is cut with ``…`` (a tool row keeps its status mark), and a row's label
+(``# label``) comes before its title so it is never the part cut away. Rows matching the search
+are marked. The tree also knows how to move by turns: ``[`` goes to the start of the current
+turn (from inside it) or of the previous one (from its start), ``]`` to the start of the next
+turn (at the last one: to the branch's last row).
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -22,7 +21,7 @@ from textual.widgets.tree import TreeNode
 from ink_tui.session.turntime import TurnTime, turn_time
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
-from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.fitted_tree import FittedTree
 from ink_tui.ui.widgets.tree_labels import (
     fit_label,
     item_label,
@@ -46,7 +45,7 @@ class _Row:
     item: Item | None = None
 
 
-class SessionTree(Tree[str]):
+class SessionTree(FittedTree):
     """Node data is the transcript key of the row the node stands for."""
 
     DEFAULT_CSS = """
@@ -62,7 +61,6 @@ class SessionTree(Tree[str]):
         self._now = 0.0
         self._matches: frozenset[str] = frozenset()
         self._rows: dict[str, _Row] = {}  # row key -> what it shows
-        self._tails: dict[int, int] = {}  # node id -> characters of its label never cut
         self._turn_node: dict[str, Node] = {}
         self._node_for_key: dict[str, Node] = {}
         self._populated: set[str] = set()
@@ -72,45 +70,8 @@ class SessionTree(Tree[str]):
         self._numbers: dict[str, int] = {}
         self._prompts = 0
         self._bulk = False
-        self._build_width: int | None = None  # the content width, while the lines are built
 
     # -- labels ------------------------------------------------------------------------------
-
-    def process_label(self, label: str | Text) -> Text:
-        # Labels are built from untrusted text: never parse them as markup.
-        text = label if isinstance(label, Text) else plain(label)
-        return text.split()[0] if "\n" in text.plain else text
-
-    def _room(self, node: Node) -> int:
-        """Cells left for ``node``'s label after its guides."""
-        depth, parent = 0, node.parent
-        while parent is not None and parent is not self.root:
-            depth, parent = depth + 1, parent.parent
-        width = self._build_width
-        if width is None:
-            width = self.scrollable_content_region.width
-        return width - depth * self.guide_depth
-
-    def _build(self) -> None:
-        # Textual (pinned) asks get_label_width of every line here: measure the content width
-        # once per build, not once per line (it costs tens of microseconds; 100,000 turns).
-        self._build_width = self.scrollable_content_region.width
-        try:
-            super()._build()
-        finally:
-            self._build_width = None
-
-    def render_label(self, node: Node, base_style: Style, style: Style) -> Text:
-        text = super().render_label(node, base_style, style)
-        return fit_label(text, self._room(node), self._tails.get(node.id, 0))
-
-    def get_label_width(self, node: Node) -> int:
-        # Asked for every line at each rebuild: measure, do not render (labels fit the room).
-        icon = cell_len(self.ICON_NODE) if node.allow_expand else 0
-        label = node.label
-        width = (label.cell_len if isinstance(label, Text) else cell_len(label)) + icon
-        room = self._room(node)
-        return min(width, room) if room > 0 else width
 
     def _label(self, key: str) -> tuple[Text, Text]:
         row = self._rows[key]
@@ -126,7 +87,7 @@ class SessionTree(Tree[str]):
 
     def _set_label(self, node: Node, key: str) -> None:
         head, tail = self._label(key)
-        self._tails[node.id] = len(tail)
+        self.tails[node.id] = len(tail)
         node.set_label(Text.assemble(head, tail))
 
     @contextmanager
@@ -165,7 +126,7 @@ class SessionTree(Tree[str]):
         self.root.expand()
         self._row_labels = row_labels
         self._rows = {}
-        self._tails = {}
+        self.tails = {}
         self._turn_node = {}
         self._node_for_key = {}
         self._populated = set()
@@ -230,7 +191,7 @@ class SessionTree(Tree[str]):
             self._rows[item.key] = _Row(turn, item)
         head, tail = self._label(turn.key)
         node = self._append_turn_node(Text.assemble(head, tail) if tail else head, turn.key)
-        self._tails[node.id] = len(tail)
+        self.tails[node.id] = len(tail)
         self._node_for_key[turn.key] = node
         self._turn_node[turn.key] = node
         return node
