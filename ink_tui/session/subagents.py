@@ -16,23 +16,27 @@ other result claims, started at or after the call, whose first prompt is the cal
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Final
 
 from ink_tui.session.files import NotARegularFile, open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.view import Item, Turn
 
 __all__ = [
     "ChildHead",
     "call_child",
     "child_folder",
     "child_heads",
+    "child_of_task",
     "find_child",
     "jsonl_files",
     "launched_child",
+    "launching_call",
     "named_children",
+    "task_calls",
     "task_child_id",
 ]
 
@@ -208,3 +212,41 @@ def call_child(
     return launched_child(
         session, session_id, prompt if isinstance(prompt, str) else None, since, claimed
     )
+
+
+def _result(item: Item) -> Any:
+    return item.tool.result if item.tool is not None else None
+
+
+def task_calls(turns: Iterable[Turn]) -> Iterator[Item]:
+    """The ``task`` calls of a branch's turns, in order."""
+    for turn in turns:
+        for item in turn.items:
+            if item.tool is not None and item.tool.name == "task":
+                yield item
+
+
+def child_of_task(session: Path, session_id: str, turns: Sequence[Turn], call: Item) -> Path | None:
+    """The subagent session file of ``task`` call ``call`` of the branch ``turns`` (the
+    children its other calls name are not its own). Reads the disk: call it off the event loop."""
+    assert call.tool is not None
+    claimed = named_children(_result(item) for item in task_calls(turns) if item is not call)
+    since = call.entry.peek_timestamp()
+    since = since if isinstance(since, str) else ""
+    return call_child(session, session_id, call.tool.result, call.tool.arguments, since, claimed)
+
+
+def launching_call(
+    session: Path, session_id: str, turns: Sequence[Turn], child: Path
+) -> Item | None:
+    """The ``task`` call of the branch ``turns`` that launched the subagent session ``child``:
+    the one whose result names its header id, else a call still running that finds it."""
+    head = read_child_head(child)
+    if head is None:
+        return None
+    calls = list(task_calls(turns))
+    named = next((item for item in calls if task_child_id(_result(item)) == head.id), None)
+    if named is not None:
+        return named
+    running = [item for item in calls if task_child_id(_result(item)) is None]
+    return next((c for c in running if child_of_task(session, session_id, turns, c) == child), None)

@@ -11,12 +11,17 @@ from typing import Any
 import pytest
 from testdata import copy_family
 
+from ink_tui.session.branchview import load_branch
+from ink_tui.session.reader import open_session
 from ink_tui.session.subagents import (
     call_child,
     child_heads,
+    child_of_task,
     launched_child,
+    launching_call,
     named_children,
     read_child_head,
+    task_calls,
 )
 
 PARENT_ID = "5a6e7d10-0000-4000-8000-000000000001"
@@ -85,3 +90,18 @@ def test_context_and_check_work_on_a_child(
     assert messages[0]["content"].startswith("Review calc/stats.py")
     code, out, _err = cli.run("check", str(family.running))
     assert code == 1 and "call" in out  # its bash call waits for a result: dangling
+
+
+def test_the_branch_s_calls_and_the_call_that_launched_each_child(tmp_path: Path) -> None:
+    """On the parent's branch as the session view holds it: each task call's child, and back
+    from a child (a search hit inside it) to the call that launched it."""
+    family = copy_family(tmp_path)
+    turns = load_branch(open_session(family.parent, warn=None), None).turns
+    done, missing, running = task_calls(turns)
+    assert [call.key for call in (done, missing, running)] == ["a1:1", "a3:0", "a5:0"]
+    assert child_of_task(family.parent, PARENT_ID, turns, done) == family.done
+    assert child_of_task(family.parent, PARENT_ID, turns, missing) is None
+    assert child_of_task(family.parent, PARENT_ID, turns, running) == family.running
+    assert launching_call(family.parent, PARENT_ID, turns, family.done) is done  # named
+    assert launching_call(family.parent, PARENT_ID, turns, family.running) is running  # by prompt
+    assert launching_call(family.parent, PARENT_ID, turns, family.parent) is None  # not a child

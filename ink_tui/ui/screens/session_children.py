@@ -27,7 +27,7 @@ from ink_tui.manage.children import child_is_running
 from ink_tui.session.branchview import load_branch
 from ink_tui.session.errors import SessionError
 from ink_tui.session.reader import open_session
-from ink_tui.session.subagents import call_child, named_children, task_child_id
+from ink_tui.session.subagents import child_of_task, launching_call, task_child_id
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_rows, reading_row
 
@@ -44,15 +44,21 @@ Stamp = tuple[int, int] | None  # a child file's (size, mtime in ns) when read; 
 
 @dataclass(frozen=True, slots=True)
 class _Call:
-    """What a worker needs to find a call's child (copied on the event loop)."""
+    """What a worker needs to find a call's child (taken on the event loop; the file is read,
+    and the call's timestamp too, in the worker)."""
 
-    key: str
+    item: Item
+    result: Any  # the call's result when it was taken (None: still running)
     session: Path
     session_id: str
-    result: Any
-    arguments: Any
-    since: str
     turns: list[Turn]  # the branch's turns: the children other results name are not this one's
+
+    @property
+    def key(self) -> str:
+        return self.item.key
+
+    def child(self) -> Path | None:
+        return child_of_task(self.session, self.session_id, self.turns, self.item)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,16 +120,8 @@ class SessionChildren(Widget):
     def _call(self, item: Item) -> _Call:
         loaded = self.view.loaded
         assert loaded is not None and item.tool is not None
-        since = item.entry.record.get("timestamp")
-        return _Call(
-            item.key,
-            self.view.path,
-            str(loaded.session.header.get("id", "")),
-            item.tool.result,
-            item.tool.arguments,
-            since if isinstance(since, str) else "",
-            loaded.turns,
-        )
+        session_id = str(loaded.session.header.get("id", ""))
+        return _Call(item, item.tool.result, self.view.path, session_id, loaded.turns)
 
     # -- in place ----------------------------------------------------------------------------
 
@@ -153,7 +151,7 @@ class SessionChildren(Widget):
 
     @staticmethod
     def _child_state(call: _Call) -> ChildState:
-        path = _locate(call)
+        path = call.child()
         child_id = task_child_id(call.result)
         if path is None:
             return ChildState(child_id)
@@ -241,21 +239,19 @@ class SessionChildren(Widget):
         loaded = self.view.loaded
         if loaded is None:
             return
-        calls = [
-            self._call(item)
-            for turn in loaded.turns
-            for item in turn.items
-            if item.tool is not None and item.tool.name == "task"
-        ]
-        self._arrive(arrival, calls, self.view.session_title())
+        session_id = str(loaded.session.header.get("id", ""))
+        self._arrive(arrival, session_id, loaded.turns, self.view.session_title())
 
     @work(thread=True, group="child")
-    def _arrive(self, arrival: ChildArrival, calls: list[_Call], title: str) -> None:
+    def _arrive(
+        self, arrival: ChildArrival, session_id: str, turns: list[Turn], title: str
+    ) -> None:
         try:
-            key = next((call.key for call in calls if _locate(call) == arrival.path), None)
+            call = launching_call(self.view.path, session_id, turns, arrival.path)
         except Exception as error:  # a bug: logged with its traceback; the child still opens
             self.app.call_from_thread(self.notify, unforeseen(error, "finding the task call"))
-            key = None
+            call = None
+        key = call.key if call is not None else None
         self.app.call_from_thread(self._arrived, arrival, key, title)
 
     def _arrived(self, arrival: ChildArrival, key: str | None, title: str) -> None:
@@ -288,7 +284,7 @@ class SessionChildren(Widget):
     @work(thread=True, group="child")
     def _open(self, call: _Call, at: str | None, title: str) -> None:
         try:
-            path = _locate(call)
+            path = call.child()
             answered = call.result is not None
             running = path is not None and child_is_running(path, answered=answered)
         except Exception as error:  # a bug: logged with its traceback, said in one line
@@ -312,15 +308,3 @@ class SessionChildren(Widget):
         follow = running and not at  # opened on a row of its own: stay there (f follows)
         arrival = (at or None, None)
         self.app.push_screen(SessionScreen(path, parent=title, follow=follow, arrival=arrival))
-
-
-def _locate(call: _Call) -> Path | None:
-    claimed = named_children(
-        item.tool.result
-        for turn in list(call.turns)
-        for item in list(turn.items)
-        if item.tool is not None and item.tool.name == "task" and item.key != call.key
-    )
-    return call_child(
-        call.session, call.session_id, call.result, call.arguments, call.since, claimed
-    )
