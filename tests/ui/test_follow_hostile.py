@@ -64,6 +64,8 @@ async def test_a_fifo_named_like_a_newer_session_is_not_offered(
         )
         screen = app.screen
         assert isinstance(screen, SessionScreen)
+        writer.append_message({"role": "user", "content": "second prompt"})  # the watch is on
+        await wait_for(pilot, lambda: screen.loaded.leaf_id == writer.leaf_id, "the prompt")
         os.mkfifo(writer.path.parent / "2099-01-01T00-00-00-000Z-fifo.jsonl")
         newer = SessionWriter.new(writer.path.parent, "/home/ada/code/calc-kit")
         newer.append_message({"role": "user", "content": "a real newer session"})

@@ -169,6 +169,10 @@ async def test_a_newer_session_with_a_hostile_file_name_is_a_literal_notice(
             "following",
         )
         screen = app.screen
+        prompt = record("message", "u2", "a1", message={"role": "user", "content": "again"})
+        with path.open("a", encoding="utf-8") as stream:  # the watch is on once it arrives
+            stream.write(prompt + "\n")
+        await wait_for(pilot, lambda: screen.loaded.leaf_id == "u2", "the prompt")
         newer = write_session(folder(tmp_path), session_lines("n0000000-newer"), name)
         await wait_for(pilot, lambda: screen.live.newer_session == newer, "the newer session")
         await wait_for(pilot, lambda: toast_shows(app, shown), "the newer-session notice")

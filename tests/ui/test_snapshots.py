@@ -214,10 +214,16 @@ def test_subagents(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> 
         await settle(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, SessionScreen)
-        screen.reveal("a1:1")
-        await press_and_settle(pilot, "l")
         tree = screen.session_tree
-        await wait_for(pilot, lambda: len(tree.cursor_node.children) > 2, "the subagent's rows")
+        # The view's own first move (to the last row) first, then the call: under load the
+        # first move could land after a reveal made too early.
+        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the first row")
+        screen.reveal("a1:1")
+        await wait_for(pilot, lambda: tree.cursor_node.data == "a1:1", "the cursor on the call")
+        call = tree.cursor_node
+        await press_and_settle(pilot, "l")
+        await wait_for(pilot, lambda: len(call.children) > 2, "the subagent's rows")
+        await settle(pilot)
         await press_and_settle(pilot, "j", "j", "j", "l")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
