@@ -302,7 +302,8 @@ async def test_an_unreachable_server_is_a_one_line_note_and_nothing_is_written(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kit, path = chat_kit, chat_session
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", f"http://127.0.0.1:{_closed_port()}")
+    url = f"http://127.0.0.1:{_closed_port()}"
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
     waits: list[float] = []
 
     async def no_sleep(seconds: float) -> None:
@@ -320,7 +321,7 @@ async def test_an_unreachable_server_is_a_one_line_note_and_nothing_is_written(
         assert waits == [0.5, 1.0]  # tried again twice, each wait said in the pane
         notes = [note for note in kit.said(screen) if note.startswith("anthropic")]
         assert [note.split(" — ")[0] for note in notes] == 3 * [
-            "anthropic connection error: Connection error."
+            f"anthropic: cannot reach {url} (connection refused)"
         ]
         assert notes[0].endswith("retrying in 0.5 s (retry 1 of 2; Esc stops)")
         assert notes[1].endswith("retrying in 1 s (retry 2 of 2; Esc stops)")

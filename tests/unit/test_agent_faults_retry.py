@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from wire import WIRE_IDS, WIRES, Wire
 from ink_tui.agent.failures import turn_failure_line
 from ink_tui.agent.providers import IncompleteStream, ProviderError
 from ink_tui.agent.providers.retry import RetryPolicy, parse_retry_after
+from ink_tui.agent.providers.stream import connection_failure
 from ink_tui.agent.start import load_chat
 
 BOTH = pytest.mark.parametrize("wire", WIRES, ids=WIRE_IDS)
@@ -205,6 +207,49 @@ async def test_a_server_saying_do_not_retry_is_believed(chat_kit: Any, wire: Wir
     with pytest.raises(ProviderError, match="HTTP 503: maintenance"):
         await engine.send("hello")
     assert sleeps.waits == [] and len(chat_kit.fake.requests) == 1
+
+
+# --- a refused connection -------------------------------------------------------------------
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@BOTH
+async def test_a_refused_connection_names_the_url_and_is_tried_twice_more(
+    chat_kit: Any, wire: Wire
+) -> None:
+    path, before = opened(chat_kit, wire)
+    base = f"http://127.0.0.1:{closed_port()}"
+    env = chat_kit.fake.env()
+    for name in [n for n in env if n.endswith("_BASE_URL")]:
+        env[name] = base if name.startswith("ANTHROPIC") else f"{base}/v1"
+    sleeps = Sleeps()
+    engine = chat_kit.engine(load_chat(path), chat_kit.sink(), env=env)
+    engine.retry = RetryPolicy(sleep=sleeps)
+    with pytest.raises(ProviderError) as info:
+        await engine.send("hello")
+    url = base if wire.provider == "anthropic" else f"{base}/v1"
+    assert str(info.value) == f"{wire.provider}: cannot reach {url} (connection refused)"
+    assert sleeps.waits == [0.5, 1.0]
+    assert path.read_bytes() == before
+
+
+def test_why_a_connection_failed_is_said_in_ink_tuis_words() -> None:
+    def chained(cause: BaseException) -> Exception:
+        try:
+            raise RuntimeError("an SDK's own wording") from cause
+        except RuntimeError as exc:
+            return exc
+
+    assert connection_failure(chained(ConnectionRefusedError(111, "x"))) == "connection refused"
+    assert connection_failure(chained(socket.gaierror(-2, "Name unknown"))) == "host not found"
+    assert connection_failure(chained(TimeoutError())) == "timed out"
+    assert connection_failure(RuntimeError("nothing under it")) == "no connection"
 
 
 # --- a hung server ----------------------------------------------------------------------------

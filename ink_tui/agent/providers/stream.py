@@ -9,7 +9,9 @@ refused before the reply began is tried again as :mod:`~ink_tui.agent.providers.
 from __future__ import annotations
 
 import asyncio
+import errno
 import re
+import socket
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -162,9 +164,36 @@ def _sdk_failure(
     if isinstance(exc, sdk.APIConnectionError):
         if started:
             return IncompleteStream(_one_line(f"{name} stream broke off: {exc}"))
-        return ProviderError(_one_line(f"{name} connection error: {exc}"), retryable=True)
+        why = connection_failure(exc)
+        return ProviderError(f"{name}: cannot reach {endpoint.base_url} ({why})", retryable=True)
     detail = _error_detail(getattr(exc, "body", None), str(exc))
     return IncompleteStream(_one_line(f"{name} stream error: {detail}"))
+
+
+def connection_failure(exc: BaseException) -> str:
+    """Why a connection could not be made, in ink-tui's words: read from the operating system's
+    error under the SDK's (never the SDK's own text, which changes between releases)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and cause.errno in _CONNECT_ERRNO:
+            return _CONNECT_ERRNO[cause.errno]
+        if isinstance(cause, socket.gaierror):
+            return "host not found"
+        if isinstance(cause, TimeoutError):
+            return "timed out"
+        cause = cause.__cause__ or cause.__context__
+    return "no connection"
+
+
+_CONNECT_ERRNO = {
+    errno.ECONNREFUSED: "connection refused",
+    errno.ECONNRESET: "connection reset",
+    errno.EHOSTUNREACH: "host unreachable",
+    errno.ENETUNREACH: "network unreachable",
+    errno.ETIMEDOUT: "timed out",
+}
 
 
 def _stalled(name: str, call: _Call) -> IncompleteStream:
