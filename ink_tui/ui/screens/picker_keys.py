@@ -19,7 +19,7 @@ PICKER_KEYS: Final[list[BindingType]] = [
     Binding("s", "search_sessions", "Search text"),
     Binding("r", "keep('rename')", "Rename"),
     Binding("d", "keep('delete')", "Delete"),
-    Binding("u", "keep('undo')", "Undo delete", show=False),
+    Binding("u", "keep('undo')", "Undo delete or prune", show=False),
     Binding("y", "keep('copy')", "Copy id/path", show=False),
     Binding("P", "keep('prune')", "Prune orphans", show=False),
     Binding("S", "usage_stats", "Usage and cost", show=False),
