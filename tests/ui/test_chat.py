@@ -361,6 +361,37 @@ async def test_n_in_the_picker_starts_a_session_written_with_its_first_message(
     assert lines[1]["parentId"] is None and lines[2]["parentId"] == lines[1]["id"]
 
 
+async def test_slash_model_in_a_new_session_writes_nothing_until_the_first_message(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    """Ink's lazy creation: the model chosen before the file exists goes in its header, written
+    with the first message; no file holds only a header and a model switch."""
+    kit = chat_kit
+    folder = project_dir(kit.sessions, str(workdir))
+    llm.chat(text="hello from gpt")
+    app = kit.app(workdir, model=kit.model)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_for(pilot, workers_finished(app), "the picker's rows")
+        await pilot.press("n")
+        screen = await kit.chat_ready(pilot)
+        await kit.send(pilot, "/model openai/gpt-4o")
+        await wait_for(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
+        await kit.idle(pilot, screen)
+        assert not folder.exists() or not any(folder.iterdir())
+        assert "openai/gpt-4o" in kit.static(screen, "#chat-header")
+        await kit.send(pilot, "start something")
+        await wait_for(pilot, lambda: "hello from gpt" in kit.log(screen), "the reply")
+        await kit.idle(pilot, screen)
+    [path] = list(folder.iterdir())
+    lines = kit.records(path)
+    assert lines[0]["model"] == {"provider": "openai", "modelId": "gpt-4o"}
+    assert [line["type"] for line in lines[1:]] == ["message", "message"]
+    assert llm.last.path == "/v1/chat/completions" and llm.last.body["model"] == "gpt-4o"
+    session = open_session(path)
+    assert session.leaf_id == lines[2]["id"]
+
+
 # -- 11. hostile model text ------------------------------------------------------------------
 
 HOSTILE = "look \x1b]0;pwned\x07 and \x1b[2J and [bold]x[/] done"
