@@ -4,12 +4,15 @@ Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule)
 the model and the thinking level a resume restores, and the follow state; then the branch's
 counts and token usage. What does not fit is cut with ``…``: the project folder from its start
 (to a third of the room), then the title; on a very narrow terminal the folder is left out; the
-rest of a line is cut from its end.
+rest of the first line is cut from its end. The second line is made of parts, each with a
+short form and a rank (:func:`fit_parts`): when it does not fit, the least important parts take
+their short form first, then are left out, so the turns and the tokens always show.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -20,8 +23,9 @@ from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.turntime import entry_seconds, short_duration
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.tree_labels import cut_label
 
-__all__ = ["HeaderState", "LiveState", "SessionHeader"]
+__all__ = ["HeaderPart", "HeaderState", "LiveState", "SessionHeader", "fit_parts"]
 
 MIN_TITLE = 12  # cells the title keeps, however narrow
 MIN_PROJECT = 16  # cells the project folder keeps when both are cut (else it is left out)
@@ -59,9 +63,45 @@ def _elide_start(text: Text, width: int) -> Text:
 
 
 def _cut(text: Text, width: int) -> Text:
-    text = text.copy()
-    text.truncate(max(0, width), overflow="ellipsis")
-    return text
+    return cut_label(text, width)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderPart:
+    """One part of a header line: its text, a shorter one (or none), and its rank (0 is the
+    most important: never left out)."""
+
+    text: str
+    short: str | None = None
+    rank: int = 0
+
+
+PART_GAP = " · "
+
+
+def fit_parts(parts: Sequence[HeaderPart], width: int, style: str = "") -> Text:
+    """``parts`` joined by `` · `` in ``width`` cells: whole if they fit; else, one step at a
+    time until they do, the least important (highest rank) first: the minor parts (rank 2 and
+    up) take their short form, the least (rank 4 and up) are left out, the major parts take
+    their short form, the other minor ones are left out (rank 0 always stays); only then is
+    the line cut with ``…``."""
+    shown: list[str | None] = [part.text for part in parts]
+
+    def line() -> str:
+        return PART_GAP.join(text for text in shown if text)
+
+    steps: list[tuple[tuple[int, int], int, str | None]] = []
+    for index, part in enumerate(parts):
+        if part.short is not None:
+            steps.append(((0 if part.rank >= 2 else 2, -part.rank), index, part.short))
+        if part.rank > 0:
+            steps.append(((1 if part.rank >= 4 else 3, -part.rank), index, None))
+    steps.sort(key=lambda step: step[0])
+    for _, index, text in steps:
+        if Text(line()).cell_len <= width:
+            break
+        shown[index] = text
+    return _cut(Text(line(), style=style), width)
 
 
 def _live_part(live: LiveState) -> Text:
@@ -117,20 +157,32 @@ def _span(state: HeaderState) -> str:
 
 
 def second_line(state: HeaderState, width: int) -> Text:
-    """The branch's counts and token usage, in ``width`` cells."""
+    """The branch's counts and token usage, in ``width`` cells (:func:`fit_parts`): the turns
+    and the tokens first, then the tool calls, the messages, the compactions, the cache."""
     stats = state.loaded.stats
+    turns = plural(stats.turns, "turn")
     errors = f", {stats.tool_errors:,} failed" if stats.tool_errors else ""
     missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
-    compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
-    text = Text(
-        f"{plural(stats.turns, 'turn')}{_span(state)} · {plural(stats.messages, 'message')} · "
-        f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
-        f"tokens in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)} "
+    short_missing = f", {stats.unanswered:,} open" if stats.unanswered else ""
+    calls = compact_count(stats.tool_calls)
+    tokens = f"in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)}"
+    cache = (
         f"cache r {compact_count(stats.cache_read_tokens)} "
-        f"w {compact_count(stats.cache_write_tokens)}",
-        style="dim",
+        f"w {compact_count(stats.cache_write_tokens)}"
     )
-    return _cut(text, width)
+    parts = [
+        HeaderPart(f"{turns}{_span(state)}", turns, rank=0),
+        HeaderPart(plural(stats.messages, "message"), f"{compact_count(stats.messages)} msgs", 3),
+        HeaderPart(
+            f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}",
+            f"{calls} calls{errors}{short_missing}",
+            rank=2,
+        ),
+        HeaderPart(plural(stats.compactions, "compaction"), rank=4) if stats.compactions else None,
+        HeaderPart(f"tokens {tokens}", tokens, rank=0),
+        HeaderPart(cache, rank=5),
+    ]
+    return fit_parts([part for part in parts if part is not None], width, "dim")
 
 
 class SessionHeader(Static):
