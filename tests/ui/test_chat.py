@@ -192,7 +192,9 @@ async def test_c_on_an_earlier_turn_asks_fork_or_leaf(
         await pilot.press("g")  # the first turn's row
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork question")
-        assert f"entry {turn_end}: list the files" in kit.text(app.screen)
+        shown = kit.text(app.screen)
+        assert "after turn 1 · list the files" in shown  # as the replay names the turn
+        assert turn_end[:8] not in shown  # never an entry id the replay does not show
         await pilot.press(key)
         screen = await kit.chat_ready(pilot)
         assert screen.engine.start.fork is (key == "enter")
@@ -214,6 +216,31 @@ async def test_c_on_an_earlier_turn_asks_fork_or_leaf(
         assert new[0]["parentId"] == before.leaf_id
         assert all(record["type"] != "position" for record in new)
         assert len(sent) == 6
+
+
+async def test_c_within_a_turn_says_the_turn_its_prompt_and_what_it_goes_on_after(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    kit = chat_kit
+    writer = kit.writer(workdir)
+    writer.append_message({"role": "user", "content": "tidy the notes"})
+    call = {"type": "toolCall", "id": "call_1", "name": "bash", "arguments": {"command": "ls"}}
+    look = {"type": "text", "text": "Let me look first."}
+    writer.append_message(kit.assistant(blocks=[look, call], stopReason="tool_use"))
+    result = {"toolCallId": "call_1", "toolName": "bash", "content": "notes.txt", "isError": False}
+    writer.append_message({"role": "toolResult", "results": [result]})
+    writer.append_message(kit.assistant("Tidied."))
+    writer.append_message({"role": "user", "content": "thanks"})
+    writer.append_message(kit.assistant("welcome"))
+    app = kit.app(workdir, writer.path)
+    async with app.run_test(size=SIZE) as pilot:
+        await kit.session_ready(pilot)
+        await pilot.press("g", "l", "j")  # turn 1, opened: its first row
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork question")
+        shown = kit.text(app.screen)
+        assert "within turn 1 · tidy the notes" in shown
+        assert "after: Let me look first." in shown
 
 
 # -- 6. another writer appended meanwhile ---------------------------------------------------

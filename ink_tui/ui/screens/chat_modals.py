@@ -8,6 +8,8 @@ them a body that takes what room is left and scrolls (↑↓, PageUp/PageDown, t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,14 +20,15 @@ from textual.widgets import Input, Static
 from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import BadArgument, parse_model_ref
-from ink_tui.humanize import plural
+from ink_tui.humanize import cut, plural
+from ink_tui.session.reader import Entry
 from ink_tui.session.shapes import list_items
 from ink_tui.session.tree import ModelRef
-from ink_tui.session.view import content_text
+from ink_tui.session.view import Turn, content_text, first_text_line
 from ink_tui.ui.render.chat import diff_text
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["ApprovalScreen", "ConflictScreen", "ForkScreen", "ModelScreen"]
+__all__ = ["ApprovalScreen", "ConflictScreen", "ForkScreen", "ModelScreen", "fork_place"]
 
 SCROLL_HINT = ("↑↓", "scroll")
 
@@ -182,6 +185,40 @@ class ModelScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+FORK_PROMPT_CELLS = 72  # the prompt, cut to fit the question at 80 columns
+
+
+def fork_place(
+    entries: Sequence[Entry],
+    turns: Sequence[Turn],
+    point: str | None,
+    number: Callable[[Turn], int],
+    row: str = "",
+) -> str:
+    """Where a fork goes on, in the replay's words: ``after turn 3 · fix the parser`` (its
+    prompt, cut to fit); within a turn, what it goes on after (``row``, the row chosen). Never
+    an entry id: the replay shows a turn's prompt id, the fork point is its last entry."""
+    ids = [entry.id for entry in entries]
+    if point is None or point not in ids:
+        return f"after {cut(first_text_line(row), FORK_PROMPT_CELLS) or 'this entry'}"
+    at = ids.index(point)
+    user = next((e.id for e in reversed(entries[: at + 1]) if _is_prompt(e)), None)
+    turn = next((t for t in turns if t.user is not None and t.user.id == user), None)
+    shown = number(turn) if turn is not None else 0
+    name = f"turn {shown}" if shown > 0 else "this turn"
+    prompt = cut(turn.title if turn is not None else "", FORK_PROMPT_CELLS)
+    title = f"{name} · {prompt}" if prompt else name
+    if at + 1 == len(entries) or _is_prompt(entries[at + 1]):
+        return f"after {title}"
+    after = cut(first_text_line(row), FORK_PROMPT_CELLS) or "this entry"
+    return f"within {title}\nafter: {after}"
+
+
+def _is_prompt(entry: Entry) -> bool:
+    message = entry.record.get("message") if entry.type == "message" else None
+    return isinstance(message, dict) and message.get("role") == "user"
 
 
 class ForkScreen(ModalScreen[str | None]):

@@ -302,7 +302,7 @@ class SessionKeys:
             view.live.stop_watching()
             view.post_message(OpenChat(view.path, leaf))
             return
-        from ink_tui.ui.screens.chat_modals import ForkScreen
+        from ink_tui.ui.screens.chat_modals import ForkScreen, fork_place
 
         def chosen(answer: str | None) -> None:
             if answer is None:
@@ -311,8 +311,8 @@ class SessionKeys:
             view.post_message(OpenChat(view.path, point if answer == "fork" else leaf))
 
         text = row_text(loaded.turns, row) if row else ""
-        first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
-        view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
+        where = fork_place(loaded.entries, loaded.turns, point, view.session_tree.turn_number, text)
+        view.app.push_screen(ForkScreen(where), chosen)
 
     def tree_shown(self) -> bool:
         """Whether the tree is on screen: always when wide; when narrow, after ``v``."""
