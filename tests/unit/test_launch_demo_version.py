@@ -139,3 +139,61 @@ def test_reset_without_demo_is_a_one_line_error(
     err = capsys.readouterr().err
     assert "--reset goes with --demo" in err and err.count("\n") == 1
     assert launched == []
+
+
+# -- --help lists every command; every command takes --demo ------------------------------------
+
+
+def test_help_lists_every_command_with_its_help_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from ink_tui.cli import SUBCOMMANDS, command_lines
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    commands = command_lines()
+    assert {name for name, _ in commands} == set(SUBCOMMANDS) and len(commands) == 15
+    listed = out[out.index("commands (") :].splitlines()[1:]
+    assert [line.split()[0] for line in listed] == [name for name, _ in commands]
+    for (name, help_line), line in zip(commands, listed, strict=True):
+        assert help_line and line.split(None, 1) == [name, help_line]
+
+
+def test_help_says_where_the_demo_sessions_are(
+    launched: list[LaunchOptions], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert str(tmp_path / "cache" / "demo-sessions") in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_every_command_reads_the_demo_sessions_with_demo(
+    launched: list[LaunchOptions],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    where: str,
+) -> None:
+    """``ink-tui --demo`` then ``ink-tui list --demo``: the same sessions, the demo project."""
+    import json
+
+    assert main(["--demo"]) == 0
+    base = launched[0].sessions_dir
+    assert base == tmp_path / "cache" / "demo-sessions"
+    home = {path.name for path in project_dir(base, DEMO_CWD).glob("*.jsonl")}
+    argv = ["list", "--json", "--demo"] if where == "after" else ["--demo", "list", "--json"]
+    capsys.readouterr()
+    assert main(argv) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {Path(row["path"]).name for row in listed} == home and home
+    assert main(["stats", "--demo", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert main(["stats", "--json", "--sessions-dir", str(base), "--cwd", DEMO_CWD]) == 0
+    assert stats == json.loads(capsys.readouterr().out) and stats["rows"]  # the same folder
+
+
+def test_demo_and_sessions_dir_together_is_a_one_line_error(
+    launched: list[LaunchOptions], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["list", "--demo", "--sessions-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "--demo reads the demo sessions" in err and err.count("\n") == 1
