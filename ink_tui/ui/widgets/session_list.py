@@ -110,16 +110,13 @@ class SessionList(DataTable):
             shown, self.shown = self.shown, [fresh[summary.path] for summary in self.shown]
             now = self._now()
             keys = [key for key, _, _ in _FIXED if key not in self._layout[1]]
-            if self._fit() != self._layout:  # a row went live (or stopped): the state column
-                self.rebuild()
-                self.scroll_to(y=self.scroll_y, animate=False, immediate=True)
+            if self._fit() == self._layout:  # else a row went live (or stopped): rebuilt below
+                for old, summary in zip(shown, self.shown, strict=True):
+                    if old == summary:
+                        continue  # most rows: nothing to redraw
+                    for key, cell in zip(keys, self._row(summary, now), strict=True):
+                        self.update_cell(str(summary.path), key, cell)
                 return
-            for old, summary in zip(shown, self.shown, strict=True):
-                if old == summary:
-                    continue  # most rows: nothing to redraw
-                for key, cell in zip(keys, self._row(summary, now), strict=True):
-                    self.update_cell(str(summary.path), key, cell)
-            return
         self.show_project = show_project
         scrolled = self.scroll_y
         self.rebuild()
