@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_subcommand(arguments, SafeOutput(sys.stdout))
         from ink_tui.launch import run_app
 
-        return run_app(arguments, commands=command_lines)
+        return run_app(arguments, command_lines)
     except _one_line_errors() as error:
         _error_line(str(error))
         return EXIT_FAILED

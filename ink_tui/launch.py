@@ -252,7 +252,7 @@ def _model(args: argparse.Namespace) -> ModelRef | None:
     return model
 
 
-def run_app(argv: Sequence[str], *, commands: CommandLines | None = None) -> int:
+def run_app(argv: Sequence[str], commands: CommandLines | None = None) -> int:
     """Parse the app's arguments, find what to open and run the app (``commands``: the
     subcommands ``--help`` lists)."""
     args = build_app_parser(commands).parse_args(argv)
