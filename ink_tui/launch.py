@@ -75,15 +75,21 @@ class LaunchError(Exception):
     """A start-up failure to report as one line."""
 
 
-class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """argparse's help, with descriptions and epilogs as written and no line broken at a
-    hyphen (a path such as ``~/.cache/ink-tui/demo-sessions`` stays whole)."""
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with no line broken at a hyphen (a path such as
+    ``~/.cache/ink-tui/demo-sessions`` stays whole), and a text written in lines (the app's
+    list of commands) kept as written."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         import textwrap
 
         text = " ".join(text.split())
         return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
 
 
 class _AppParser(argparse.ArgumentParser):

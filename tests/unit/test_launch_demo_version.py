@@ -197,3 +197,20 @@ def test_demo_and_sessions_dir_together_is_a_one_line_error(
     assert main(["list", "--demo", "--sessions-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "--demo reads the demo sessions" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["search", "--help"], ["changes", "--help"]])
+def test_help_fits_the_terminal_and_keeps_paths_whole(
+    argv: list[str],
+    launched: list[LaunchOptions],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(argv)
+    out = capsys.readouterr().out
+    demo = str(tmp_path / "cache" / "demo-sessions")
+    assert demo in out  # never broken at its hyphen (a path longer than a line stays whole)
+    assert all(len(line) <= 80 for line in out.splitlines() if demo not in line), out
