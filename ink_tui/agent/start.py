@@ -19,6 +19,7 @@ from ink_tui.catalog.scan import iter_summaries
 from ink_tui.humanize import plural
 from ink_tui.paths import project_dir
 from ink_tui.session.context import build_context
+from ink_tui.session.fillins import OUTPUT_LIMIT_STOP
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.records import THINKING_LEVELS
@@ -60,18 +61,32 @@ class ChatStart:
     read_only: str | None = None  # why ink-tui must not write to this file
     cwd_missing: bool = False  # the session's cwd is not a folder here
 
+    def _cut(self, call: ToolCall) -> bool:
+        """Whether ``call`` belongs to a reply cut at the output token limit (never run)."""
+        message = self.messages[call.message_index]
+        return isinstance(message, dict) and message.get("stopReason") == OUTPUT_LIMIT_STOP
+
     @property
     def warning(self) -> str | None:
         """What the pane says before the first message, plainly."""
         notes: list[str] = []
-        if self.dangling:
-            names = ", ".join(f"{call.name} ({call.id})" for call in self.dangling)
-            it, they = ("it", "it is") if len(self.dangling) == 1 else ("them", "they are")
+        cut = [call for call in self.dangling if self._cut(call)]
+        unknown = [call for call in self.dangling if call not in cut]
+        if unknown:
+            names = ", ".join(f"{call.name} ({call.id})" for call in unknown)
+            it, they = ("it", "it is") if len(unknown) == 1 else ("them", "they are")
             notes.append(
-                f"{plural(len(self.dangling), 'tool call')} of the last turn never got a result: "
+                f"{plural(len(unknown), 'tool call')} of the last turn never got a result: "
                 f"{names}. {they.split()[0].capitalize()} may have partly run. When you send, "
                 f"{they} closed with Ink's unknown-outcome result; check the real state (files, "
                 f"processes) before retrying {it}."
+            )
+        if cut:
+            names = ", ".join(f"{call.name} ({call.id})" for call in cut)
+            notes.append(
+                f"The last reply hit the output token limit, so Ink never ran its "
+                f"{plural(len(cut), 'tool call')} ({names}). When you send, they are closed "
+                "with Ink's output-limit result, which asks the model to re-issue them."
             )
         if self.cwd_missing:
             notes.append(

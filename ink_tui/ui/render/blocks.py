@@ -64,10 +64,16 @@ def status_mark(
     exchange: ToolExchange, running_since: float | None = None, now: float = 0.0
 ) -> Text:
     """``✓ ok``, ``✗ error``, ``… no result``, or ``⟳ running 12s`` while a followed call runs
-    (since ``running_since``, at ``now`` on the app's clock)."""
+    (since ``running_since``, at ``now`` on the app's clock); for Ink's fill-in results what
+    they say happened: ``⊘ not run: output limit``, ``? abandoned after interrupt``,
+    ``⊘ blocked by extension NAME``, ``? unknown outcome``…"""
     if running_since is not None and exchange.result is None:
         elapsed = max(0, int(now - running_since))
         return Text(f"⟳ running {elapsed}s", style=f"bold {palette.current.warning}")
+    fill_in = exchange.fill_in
+    if fill_in is not None:  # Ink's own result for a call it did not run (or see finish)
+        mark = "⊘" if fill_in.ran == "no" else "?"
+        return plain(f"{mark} {fill_in.label}", palette.current.warning)
     mark = _MARKS[exchange.status]
     colour = {"ok": palette.current.ok, "error": palette.current.error}.get(
         exchange.status, palette.current.warning
@@ -76,6 +82,13 @@ def status_mark(
         exchange.status
     ]
     return Text(f"{mark} {label}", style=colour)
+
+
+def _output_style(exchange: ToolExchange) -> str:
+    """A result's colour: an error's, or (a fill-in: Ink did not run the call) a warning's."""
+    if exchange.fill_in is not None:
+        return palette.current.warning
+    return palette.current.error if exchange.status == "error" else ""
 
 
 def _image_note(block: dict[str, Any]) -> RenderableType:
@@ -234,7 +247,7 @@ def _tool_block(
                     body.append(plain(f"… {plural(more, 'more line')} (o: show all)", "dim italic"))
             else:
                 body.append(piece)
-        style = palette.current.error if exchange.status == "error" else ""
+        style = _output_style(exchange)
         parts.append(Padding(Group(*body), (0, 0, 0, 2), style=style))
     if exchange.duplicate_results:
         parts.append(_duplicates(exchange))
@@ -259,7 +272,7 @@ def _huge_detail(exchange: ToolExchange, options: RenderOptions) -> list[Piece]:
 def _huge_output(exchange: ToolExchange, mode: OutputMode) -> list[Piece]:
     assert exchange.result is not None
     content = exchange.result.get("content")
-    style = palette.current.error if exchange.status == "error" else ""
+    style = _output_style(exchange)
     if mode == "full":
         return content_pieces(content, _image_note, colours=True, indent=2, style=style)
     pieces: list[Piece] = []
