@@ -17,6 +17,7 @@ from ink_tui.humanize import plural
 from ink_tui.session.changediff import edit_arguments_diff
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.skills import skill_summary
+from ink_tui.session.taskrecord import record_line, task_record
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.huge import (
@@ -216,6 +217,18 @@ def _tool_header(item: Item, exchange: ToolExchange, options: RenderOptions) -> 
     )
 
 
+def _task_line(exchange: ToolExchange) -> Text | None:
+    """Under a ``task`` call: what its result's task record says (status, turns, health,
+    worktree, transcript); a record Ink cannot read is said to be treated as absent."""
+    result = exchange.result
+    if exchange.name != "task" or not isinstance(result, dict) or "taskRecord" not in result:
+        return None
+    record = task_record(result)
+    if record is None:
+        return plain("  ⤷ a task record Ink cannot read (treated as absent)", "dim italic")
+    return plain(f"  ⤷ {record_line(record)}", palette.current.accent)
+
+
 def _duplicates(exchange: ToolExchange) -> Text:
     return plain(
         f"  ⚠ result recorded {exchange.duplicate_results + 1} times", palette.current.error
@@ -228,6 +241,9 @@ def _tool_block(
     if item_is_huge(item):
         return _huge_tool_block(item, exchange, options)
     parts: list[RenderableType] = [_tool_header(item, exchange, options)]
+    task = _task_line(exchange)
+    if task is not None:
+        parts.append(task)
     detail = _call_detail(exchange, options)
     if detail is not None:
         parts.append(Padding(detail, (0, 0, 0, 2)))
@@ -291,7 +307,10 @@ def _huge_output(exchange: ToolExchange, mode: OutputMode) -> list[Piece]:
 
 def _huge_tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> Pieces:
     """A tool row holding a huge argument or output: the same parts, huge texts in pieces."""
-    parts = [_fixed(_tool_header(item, exchange, options)), *_huge_detail(exchange, options)]
+    task = _task_line(exchange)
+    parts = [_fixed(_tool_header(item, exchange, options))]
+    parts += [_fixed(task)] if task is not None else []
+    parts += _huge_detail(exchange, options)
     mode: OutputMode = "full" if item.key in options.expanded else options.output
     if exchange.result is None and item.key in options.running:
         parts.append(_fixed(plain("  … waiting for the result", "dim italic")))
