@@ -40,7 +40,13 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     trash.add_argument("entry", metavar="ID", nargs="?", help="the entry to restore")
     trash.add_argument("--json", action="store_true", help="list as one JSON array")
     trash.add_argument("--yes", action="store_true", help="empty without asking")
-    prune = commands.add_parser("prune", help="move orphaned child sessions to the trash")
+    prune = commands.add_parser(
+        "prune",
+        help="move orphaned child sessions (of every project folder) to the trash",
+        description="Ink's /sessions prune: in every project folder of the sessions folder, a "
+        "child session whose launch.parentSessionId names no session of that folder is an "
+        "orphan; one a live lease holds is kept. ink-tui moves orphans to the trash.",
+    )
     prune.add_argument("--dry-run", action="store_true", help="only list them")
     prune.add_argument("--yes", action="store_true", help="do not ask")
     return [rename, label, delete, trash, prune]
@@ -169,8 +175,9 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     from ink_tui.manage.pruning import plan_prune, prune
 
     plan = plan_prune(base)
+    where = f"every project folder under {base}"  # Ink's rule: the whole sessions root
     if not plan.removable and not plan.exempt:
-        out.line("no orphaned child sessions found")
+        out.line(f"no orphaned child sessions found (looked in {where})")
         return EXIT_OK
     for orphan in plan.removable:
         out.line(f"orphan {orphan.path} (its parent {orphan.parent_id} is gone)")
@@ -178,9 +185,10 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
         out.line(f"kept   {orphan.path} (a live lease holds it)")
     count = len(plan.removable)
     if args.dry_run or not count:
-        out.line(f"{count} orphaned child session(s) to prune; nothing was moved")
+        out.line(f"{count} orphaned child session(s) to prune in {where}; nothing was moved")
         return EXIT_OK
-    if not _confirm(f"Move {count} orphaned child session(s) to the trash?", args.yes):
+    question = f"Move {count} orphaned child session(s), from {where}, to the trash?"
+    if not _confirm(question, args.yes):
         out.line("nothing was moved")
         return EXIT_OK
     entry, done = prune(plan)

@@ -8,7 +8,6 @@ before the first write.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from ink_tui.humanize import plural
 from ink_tui.paths import project_dir
 from ink_tui.session.context import build_context
 from ink_tui.session.fillins import OUTPUT_LIMIT_STOP
+from ink_tui.session.leases import lease_note
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.records import THINKING_LEVELS
@@ -36,9 +36,6 @@ from ink_tui.session.tree import ModelRef, restored_model
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
 
 Message = dict[str, Any]
-
-LEASE_GRACE_SECONDS = 60.0
-"""Ink's child-resume lease: a holder refreshes its file every 20 s and is gone after 60 s."""
 
 
 @dataclass(slots=True)
@@ -182,7 +179,7 @@ def load_chat(
             "Ink?): continuing would cut it, so nothing is written; "
             f"`ink-tui repair --force {path}` cuts it knowingly, keeping a copy beside it"
         )
-    start.read_only = start.read_only or _leased(path) or _not_writable(path)
+    start.read_only = start.read_only or lease_note(path) or _not_writable(path)
     return start
 
 
@@ -204,25 +201,6 @@ def _not_writable(path: Path) -> str | None:
         return None
     what = "folder" if existing.is_dir() else "file"
     return f"the {what} {existing} is read-only: nothing can be written to it"
-
-
-def _leased(path: Path) -> str | None:
-    """A child (subagent) session that Ink is resuming now: its lease is fresh."""
-    lease_dir = path.with_name(path.name + ".lease")
-    now = time.time()
-    try:
-        leases = [lease for lease in lease_dir.iterdir() if lease.name.startswith("lease-")]
-    except OSError:
-        return None  # no lease folder: nobody holds it
-    for lease in leases:
-        try:
-            fresh = now - lease.stat().st_mtime < LEASE_GRACE_SECONDS
-        except OSError:
-            continue  # released while we looked
-        if fresh:
-            pid = lease.name.split("-")[1] if lease.name.count("-") >= 2 else "?"
-            return f"Ink is resuming this subagent session now (lease held by process {pid})"
-    return None
 
 
 def new_chat(

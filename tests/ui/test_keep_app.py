@@ -136,6 +136,7 @@ async def test_P_prunes_orphans_after_showing_them(tmp_path: Path, make_app: Any
         await pilot.press("P")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert writer.path.name in app.screen.body
+        assert f"in every project folder under {base} (Ink's /sessions prune)" in app.screen.body
         await pilot.press("y")
         await wait_for(pilot, lambda: not writer.path.exists(), "the orphan moved")
         await wait_for(pilot, lambda: "pruned 1 orphaned" in _notes(app), "the note")

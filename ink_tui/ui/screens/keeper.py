@@ -184,9 +184,11 @@ class SessionKeeper(Widget):
         from ink_tui.manage.pruning import plan_prune
 
         plan = plan_prune(base)
+        where = f"every project folder under {base}"  # Ink's rule: the whole sessions root
         if not plan.removable:
-            kept = f" ({len(plan.exempt)} held by a live lease)" if plan.exempt else ""
-            self.app.call_from_thread(self.notify, f"no orphaned child sessions{kept}", timeout=4)
+            kept = f"; {len(plan.exempt)} held by a live lease" if plan.exempt else ""
+            note = f"no orphaned child sessions (looked in {where}{kept})"
+            self.app.call_from_thread(self.notify, note, timeout=4, markup=False)
             return
         names = [orphan.path.name for orphan in plan.removable]
         shown = names[:PREVIEW_NAMES]
@@ -195,7 +197,8 @@ class SessionKeeper(Widget):
         count = len(names)
         body = "\n".join(
             [
-                f"{count} child session(s) whose parent session is gone (Ink's /sessions prune):",
+                f"{count} child session(s) whose parent session is gone, in {where} "
+                "(Ink's /sessions prune):",
                 *shown,
             ]
         )
