@@ -39,6 +39,7 @@ COMMAND_MODULES: dict[str, str] = {
     "export": "ink_tui.cliexport",
     "changes": "ink_tui.clichanges",
     "replay": "ink_tui.clireplay",
+    "tree": "ink_tui.clitree",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ink_tui.session.jsoncodec import js_number
+from ink_tui.session.jsvalues import js_template
 from ink_tui.session.shapes import MISSING, js_key, list_items
 
 __all__ = [
@@ -104,26 +104,11 @@ _UNNAMED: Final = FillIn("extension_block", "blocked by an extension", "no")
 
 def output_limit_text(name: Any) -> str:
     """Ink's result for a call of a ``max_tokens`` message (``name`` as a template shows it)."""
-    shown = _template(name)
+    shown = js_template(name)
     return (
         f'Tool call "{shown}" was not executed: the response hit the output token limit, so its '
         "arguments may be truncated. Re-issue the tool call with complete arguments."
     )
-
-
-def _template(value: Any) -> str:
-    """``${value}`` in a JavaScript template literal (for the values JSON can hold)."""
-    if isinstance(value, str):
-        return value
-    if value is MISSING:
-        return "undefined"
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    if isinstance(value, int | float):
-        return js_number(float(value))
-    if isinstance(value, list):
-        return ",".join("" if item is None else _template(item) for item in value)
-    return "[object Object]"
 
 
 def _text(result: Any) -> str | None:

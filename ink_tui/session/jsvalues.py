@@ -20,15 +20,15 @@ from __future__ import annotations
 import math
 import re
 import time
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["date_parse", "string_to_number"]
+from ink_tui.session.jsoncodec import js_number
+from ink_tui.session.lines import JS_WHITESPACE
+from ink_tui.session.shapes import MISSING
+
+__all__ = ["date_parse", "js_joined", "js_template", "string_to_number"]
 
 NAN: Final = math.nan
-_JS_SPACE: Final = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 _DECIMAL: Final = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _RADIX: Final = {"x": (16, "0123456789abcdefABCDEF"), "o": (8, "01234567"), "b": (2, "01")}
 MAX_TIME_MS: Final = 8.64e15  # a time value beyond this is NaN (TimeClip)
@@ -37,7 +37,7 @@ MS_PER_DAY: Final = 86_400_000
 
 def string_to_number(text: str) -> float:
     """``Number(text)`` for a string, exactly (``NaN`` as ``math.nan``)."""
-    body = text.strip(_JS_SPACE)
+    body = text.strip(JS_WHITESPACE)
     if body == "":
         return 0.0
     if body in ("Infinity", "+Infinity"):
@@ -55,6 +55,28 @@ def string_to_number(text: str) -> float:
     if _DECIMAL.fullmatch(body) is None:
         return NAN
     return float(body)  # correctly rounded, as JavaScript; overflow gives inf, underflow 0
+
+
+def js_template(value: Any) -> str:
+    """``${value}`` in a template literal, for the values JSON holds (``MISSING`` is
+    ``undefined``): ``null``, ``true``, ``1`` (not ``1.0``), ``a,b`` for a list, ``[object
+    Object]``."""
+    if isinstance(value, str):
+        return value
+    if value is MISSING:
+        return "undefined"
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    if isinstance(value, int | float):
+        return js_number(float(value))
+    if isinstance(value, list):
+        return ",".join(js_joined(item) for item in value)
+    return "[object Object]"
+
+
+def js_joined(value: Any) -> str:
+    """A value as ``Array.prototype.join`` shows it: ``null`` and ``undefined`` as nothing."""
+    return "" if value is None or value is MISSING else js_template(value)
 
 
 # -- Date.parse ---------------------------------------------------------------------------------
