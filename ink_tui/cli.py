@@ -35,6 +35,7 @@ COMMAND_MODULES: dict[str, str] = {
     "delete": "ink_tui.climanage",
     "trash": "ink_tui.climanage",
     "prune": "ink_tui.climanage",
+    "adopt": "ink_tui.climanage",
     "stats": "ink_tui.clistats",
     "export": "ink_tui.cliexport",
     "changes": "ink_tui.clichanges",

@@ -1,9 +1,11 @@
-"""``ink-tui rename|label|delete|trash|prune``: keeping sessions in order from the command line.
+"""``ink-tui rename|label|delete|trash|prune|adopt``: keeping sessions in order, from the shell.
 
 ``rename`` and ``label`` append one record as Ink's ``/name`` and ``/tree`` do; ``delete`` and
 ``prune`` move files to the trash, from where ``trash restore`` brings them back (see
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
-``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`.
+``--yes``. ``adopt`` copies an imp-era session from ``~/.imp/sessions`` (which Ink never reads)
+into Ink's folder so that ``ink -r`` resumes it (:mod:`ink_tui.manage.adopting`). Every line
+naming a session goes through :class:`~ink_tui.clitext.SafeOutput`.
 """
 
 from __future__ import annotations
@@ -49,10 +51,18 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     )
     prune.add_argument("--dry-run", action="store_true", help="only list them")
     prune.add_argument("--yes", action="store_true", help="do not ask")
-    return [rename, label, delete, trash, prune]
+    adopt = commands.add_parser(
+        "adopt",
+        help="copy a session from ~/.imp/sessions into Ink's folder, so ink -r resumes it",
+        description="Ink never reads ~/.imp: copy a session there (and its subagent sessions) "
+        "into the same project folder of ~/.ink/sessions, all or nothing, never over a file.",
+    )
+    adopt.add_argument("session", metavar="SESSION", help="path, or id, id prefix or file name")
+    return [rename, label, delete, trash, prune, adopt]
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.adopting import AdoptError
     from ink_tui.manage.naming import NamingError
     from ink_tui.manage.trash import TrashError
 
@@ -62,10 +72,11 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         "delete": _delete,
         "trash": _trash,
         "prune": _prune,
+        "adopt": _adopt,
     }[args.command]
     try:
         return handler(args, base, cwd, out)
-    except (NamingError, TrashError) as error:
+    except (NamingError, TrashError, AdoptError) as error:
         raise CommandError(str(error)) from None
 
 
@@ -196,4 +207,18 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     out.line(f"pruned {len(done.removable)} orphaned child session(s){kept}")
     if entry is not None:
         out.line(f"`ink-tui trash restore {entry.id}` puts them back")
+    return EXIT_OK
+
+
+def _adopt(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.manage.adopting import adopt, plan_adopt
+    from ink_tui.paths import imp_sessions_dir
+
+    wanted = Path(args.session).expanduser()
+    path = wanted if wanted.is_file() else resolve_session(imp_sessions_dir(), cwd, args.session)
+    plan = plan_adopt(path)
+    adopt(plan)
+    out.line(f"copied {plan.describe()} into {plan.target.parent}")
+    out.line(f"Ink resumes it now: {plan.resume}")
     return EXIT_OK

@@ -161,21 +161,50 @@ class SessionKeeper(Widget):
     # -- copy ----------------------------------------------------------------------------------
 
     def copy(self, session_id: str, path: Path) -> None:
+        """Copy the id, the path, or ``ink -r <id>``; for a session in ``~/.imp``, which Ink never
+        reads, the third choice copies the session into Ink's folder (``ink-tui adopt``)."""
         from ink_tui.manage.naming import resume_command
+        from ink_tui.paths import ink_sessions_dir, under_imp
 
-        choices = [
-            ("the session id", session_id),
-            ("the file path", str(path)),
-            ("the command resuming it in Ink", resume_command(session_id)),
-        ]
+        imp = under_imp(path)
+        third = (
+            ("Ink cannot resume it from ~/.imp: copy it into", f"{ink_sessions_dir()}/")
+            if imp
+            else ("the command resuming it in Ink", resume_command(session_id))
+        )
+        choices = [("the session id", session_id), ("the file path", str(path)), third]
 
         def chosen(index: int | None) -> None:
-            if index is not None:
+            if index == 2 and imp:
+                self._adopt(path)
+            elif index is not None:
                 what, text = choices[index]
                 self.app.copy_to_clipboard(text)
-                self.notify(f"copied {what}: {text}", timeout=3)
+                self.notify(f"copied {what}: {text}", timeout=3, markup=False)
 
         self.app.push_screen(CopyScreen(choices), chosen)
+
+    @work(thread=True, group="keep")
+    def _adopt(self, path: Path) -> None:
+        """Copy an ``~/.imp`` session into Ink's folder; ``ink -r <id>`` goes to the clipboard."""
+        from ink_tui.manage.adopting import AdoptError, adopt, plan_adopt
+
+        try:
+            plan = plan_adopt(path)
+            adopt(plan)
+        except (AdoptError, OSError) as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error", markup=False)
+            return
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            line = unforeseen(error, "copying the session into Ink's folder")
+            self.app.call_from_thread(self.notify, line, severity="error", timeout=15)
+            return
+        note = (
+            f"copied {plan.describe()} into {plan.target.parent}; Ink resumes it with "
+            f"{plan.resume} (copied to the clipboard)"
+        )
+        self.app.call_from_thread(self.app.copy_to_clipboard, plan.resume)
+        self.app.call_from_thread(self.notify, note, timeout=8, markup=False)
 
     # -- prune ---------------------------------------------------------------------------------
 
