@@ -34,7 +34,7 @@ from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
 from ink_tui.agent.start import ChatStart
 from ink_tui.agent.tools import TOOLS, needs_approval, run_tool, validate_arguments
-from ink_tui.agent.windows import context_window, should_compact
+from ink_tui.agent.windows import compaction_notice, context_window, should_compact
 from ink_tui.humanize import plural
 from ink_tui.logs import log_exception
 from ink_tui.session.records import THINKING_LEVELS
@@ -110,6 +110,7 @@ class ChatEngine:
         self.replies_written = 0  # the last send's replies in the file (each with its results)
         self._ids_said = False  # the pane was told once that call ids get replaced
         self._thinking_chosen = start.thinking_override  # --thinking or /think: ours wins
+        self._window_noted = False  # Ink's note on an invalid INK_CONTEXT_WINDOW was shown
 
     @property
     def cwd(self) -> Path:
@@ -196,14 +197,14 @@ class ChatEngine:
         still sent, as with Ink.
         """
         window = await asyncio.to_thread(context_window, model, self.env)  # may read a file
+        if window.note is not None and not self._window_noted:  # Ink says it once, too
+            self._window_noted = True
+            self.sink.on_notice(window.note)
         estimate = estimate_tokens(self.messages, self.compaction_boundary)
         plan = plan_compaction(self.messages, self.compaction_boundary)
         if not should_compact(estimate, window) or plan is None:
             return
-        self.sink.on_notice(
-            f"the context is about {estimate:,} tokens, over Ink's automatic-compaction "
-            f"trigger ({window.trigger:,} for a {window.tokens:,}-token window): compacting first"
-        )
+        self.sink.on_notice(compaction_notice(estimate, window))
         try:
             self.sink.on_notice(await self._compact_with(plan, model))
         except (CompactionError, ProviderError) as error:
