@@ -10,14 +10,17 @@ Lone surrogates (a JSON ``"\\ud83d"`` with no pair: a model cut mid-emoji writes
 them) cannot be encoded as UTF-8: :func:`visible` and :func:`utf8_safe` show each as U+FFFD, as
 Node does when it prints one. :func:`json_visible` is the door for JSON text (``--json``): it
 escapes what the JSON encoder leaves raw and a terminal would obey, keeping the JSON value.
+:func:`one_line_path` is the door for a path inside a line of text: a file name may hold a line
+break or a tab, which :func:`visible` keeps, so it could fake a line of output; here they show.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Final
 
-__all__ = ["json_visible", "keep_sgr", "utf8_safe", "visible"]
+__all__ = ["json_visible", "keep_sgr", "one_line_path", "utf8_safe", "visible"]
 
 # C0 except \t and \n; DEL; C1; bidi embeddings, overrides and isolates; line/paragraph separators;
 # lone surrogates (UTF-8 cannot encode them).
@@ -49,6 +52,14 @@ def visible(text: str) -> str:
     """``text`` with every control character made visible (``\\n`` and ``\\t`` kept) and every
     lone surrogate shown as U+FFFD: safe to print, and always encodable as UTF-8."""
     return _UNSAFE.sub(_show, text)
+
+
+def one_line_path(path: str | os.PathLike[str]) -> str:
+    """A file path as it may stand inside one line of output: :func:`visible`, with line breaks
+    and tabs shown too (``\\n`` as ``␊``, ``\\t`` as ``␉``), so a file name cannot start a line
+    of its own. Undecodable bytes (kept by the file system as lone surrogates) show as U+FFFD."""
+    text = os.fspath(path)
+    return visible(text).replace("\n", "\u240a").replace("\t", "\u2409")
 
 
 def utf8_safe(text: str) -> str:
