@@ -216,7 +216,7 @@ def _place(source: Path, target: Path) -> _Done:
     if same_file_system(source, target.parent):
         rename_noreplace(source, target)
         return _Done(source, target, False, os.lstat(target).st_ino)
-    temporary = target.with_name(f".{target.name}.ink-tui-{secrets.token_hex(4)}")
+    temporary = target.with_name(f".{target.name}.ink-tui-{_token()}")
     try:
         _copy(source, temporary)
         _verify(source, temporary)
@@ -247,13 +247,31 @@ def _undo(done: list[_Done], made: list[Path]) -> list[str]:
     return problems
 
 
+def _set_aside(done: list[_Done], aside: list[tuple[Path, Path]]) -> None:
+    """Rename each original of what was copied to a hidden name beside it (noted in ``aside``):
+    its copy is in place, and it can still be put back until the move is complete."""
+    for step in done:
+        if step.copied:
+            hidden = step.source.with_name(f".{step.source.name}.ink-tui-moved-{_token()}")
+            rename_noreplace(step.source, hidden)
+            aside.append((step.source, hidden))
+    for folder in {source.parent for source, _ in aside}:
+        _fsync_dir(folder)
+
+
+def _token() -> str:
+    return secrets.token_hex(4)
+
+
 def transfer(moves: list[tuple[Path, Path]], *, make_parents: bool, drop_sources: bool) -> None:
     """Move each ``(source, target)``, all or nothing (see the module doc). ``make_parents``:
-    make a target's missing folders (0700). ``drop_sources``: remove the originals of what was
-    copied once everything is in place (else the caller removes them). Raises the ``OSError``
-    that stopped it after undoing everything, or :class:`Stranded` if that failed too."""
+    make a target's missing folders (0700). ``drop_sources``: the originals of what was copied
+    go once everything is in place (first renamed aside, so a failure can still put them back;
+    else the caller removes them). Raises the ``OSError`` that stopped it after undoing
+    everything, or :class:`Stranded` if that failed too."""
     done: list[_Done] = []
     made: list[Path] = []
+    aside: list[tuple[Path, Path]] = []
     try:
         for source, target in moves:
             if make_parents:
@@ -261,18 +279,25 @@ def transfer(moves: list[tuple[Path, Path]], *, make_parents: bool, drop_sources
             done.append(_place(source, target))
         for folder in {target.parent for _, target in moves} | {s.parent for s, _ in moves}:
             _fsync_dir(folder)
+        if drop_sources:
+            _set_aside(done, aside)
     except OSError as error:
-        problems = _undo(done, made)
+        problems: list[str] = []
+        for source, hidden in reversed(aside):
+            try:
+                rename_noreplace(hidden, source)
+            except OSError as failure:
+                problems.append(f"{one_line_path(hidden)} ({failure.strerror or failure})")
+        problems += _undo(done, made)
         if problems:
             raise Stranded(
                 f"{_said(error)}; undoing it failed too, so these are still in the new place: "
                 + ", ".join(problems)
             ) from error
         raise
-    if drop_sources:
-        for step in done:
-            if step.copied:
-                _remove(step.source)
+    for _, hidden in aside:  # the move is complete: a leftover would only be a hidden copy
+        with suppress(OSError):
+            _remove(hidden)
 
 
 def _said(error: OSError) -> str:

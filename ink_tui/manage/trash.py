@@ -215,14 +215,21 @@ def restore(entry: TrashEntry) -> list[Path]:
     paths. Refuses, moving nothing, if anything stands where one of them was; on any failure
     what moved is moved back and the entry stays whole in the trash."""
     try:
-        with entry_lock(entry.folder):
-            return _restore_locked(entry)
-    except FileNotFoundError:  # the entry folder is gone: restored or emptied meanwhile
-        if os.path.lexists(entry.folder):
-            raise
+        lock = entry_lock(entry.folder)
+        lock.__enter__()
+    except OSError as error:
+        if not os.path.lexists(entry.folder):
+            raise TrashError(
+                f"not restored: the trash entry {entry.id} is gone (restored or emptied "
+                "meanwhile)"
+            ) from None
         raise TrashError(
-            f"not restored: the trash entry {entry.id} is gone (restored or emptied meanwhile)"
+            f"not restored: {_failure(error, entry.folder)} (nothing was moved)"
         ) from None
+    try:
+        return _restore_locked(entry)
+    finally:
+        lock.__exit__(None, None, None)
 
 
 def _restore_locked(entry: TrashEntry) -> list[Path]:
