@@ -58,10 +58,10 @@ def not_a_session_file(path: Path, roots: Sequence[Path], *, it: str = "it") -> 
         return f"{it} is a symbolic link, not a session file"
     if not stat.S_ISREG(mode):
         return f"{it} is {what_it_is(mode)}, not a session file"
-    if not path.name.endswith(".jsonl"):
-        return f"{it} is not a session file (its name does not end in .jsonl)"
     if not _inside(path, roots):
         return f"{it} is not inside the sessions folder {_where(roots)}"
+    if not path.name.endswith(".jsonl"):
+        return f"{it} is not a session file (its name does not end in .jsonl)"
     header = first_line_header(path)
     version = header.get("version") if header is not None else None
     if (

@@ -54,7 +54,7 @@ def test_delete_of_a_text_file_in_the_home_folder_moves_nothing(
     code, out, err = cli.run("delete", "~/notes.txt", "--yes")
     assert code == 2 and out == ""
     line = cli.one_error_line(err, naming=str(notes))
-    assert "not deleted: it is not a session file" in line
+    assert f"not deleted: it is not inside the sessions folder {cli.sessions}" in line
     assert notes.read_text() == "my notes\n" and list_trash() == []
 
 

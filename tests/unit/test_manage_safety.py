@@ -98,7 +98,7 @@ def test_a_plain_file_outside_the_sessions_folder_is_never_deleted(
     notes.write_text("my notes\n")
     os.utime(notes, (OLD, OLD))
     plan = plan_delete(notes, roots=(base,))
-    assert plan.refusal is not None and "not a session file" in plan.refusal
+    assert plan.refusal is not None and "not inside the sessions folder" in plan.refusal
     with pytest.raises(trash.TrashError, match="not deleted"):
         delete(plan)
     assert notes.read_text() == "my notes\n" and _trash_is_empty()
