@@ -56,8 +56,13 @@ def _libc_renameat2() -> Any:
         function = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
         return None
-    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p]
-    function.argtypes.append(ctypes.c_uint)
+    function.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
     function.restype = ctypes.c_int
     return function
 

@@ -392,3 +392,28 @@ def test_one_entry_restored_twice_at_once_is_restored_once(tmp_path: Path) -> No
         assert _contents(paths) == contents and trash.list_trash() == []
         delete(plan_delete(paths[0], roots=(base,)))
         trash.empty_trash()
+
+
+@pytest.mark.parametrize("renameat2", ["renameat2", "no renameat2 (link, then unlink)"])
+def test_the_rename_into_place_never_replaces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, renameat2: str
+) -> None:
+    if renameat2 != "renameat2":
+        monkeypatch.setattr(moving, "_RENAMEAT2", None)
+    elif moving._RENAMEAT2 is None:
+        pytest.skip("this system has no renameat2")
+    source, taken = tmp_path / "source.jsonl", tmp_path / "taken.jsonl"
+    source.write_text("restored\n")
+    taken.write_text("someone else's\n")
+    with pytest.raises(FileExistsError):
+        moving.rename_noreplace(source, taken)
+    assert source.read_text() == "restored\n" and taken.read_text() == "someone else's\n"
+    folder, other = tmp_path / "lease", tmp_path / "other"
+    folder.mkdir()
+    other.mkdir()
+    with pytest.raises(FileExistsError):
+        moving.rename_noreplace(folder, other)
+    moving.rename_noreplace(source, tmp_path / "free.jsonl")
+    moving.rename_noreplace(folder, tmp_path / "free-folder")
+    assert not source.exists() and (tmp_path / "free.jsonl").read_text() == "restored\n"
+    assert (tmp_path / "free-folder").is_dir() and not folder.exists()
