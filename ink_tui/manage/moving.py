@@ -35,7 +35,14 @@ from typing import Any, Final
 
 from ink_tui.safetext import one_line_path
 
-__all__ = ["Stranded", "entry_lock", "rename_noreplace", "same_file_system", "transfer"]
+__all__ = [
+    "Stranded",
+    "entry_lock",
+    "lock_entry",
+    "rename_noreplace",
+    "same_file_system",
+    "transfer",
+]
 
 CHUNK: Final = 1024 * 1024
 LOCK_FILE: Final = ".lock"
@@ -310,13 +317,24 @@ def _said(error: OSError) -> str:
     return f"{one_line_path(str(where))}: {error.strerror or error}"
 
 
-@contextmanager
-def entry_lock(folder: Path) -> Iterator[None]:
-    """Hold an exclusive ``flock`` on ``folder``'s lock file (made if missing) until the block
-    ends: other holders (a second restore of the same entry, an empty) wait."""
+def lock_entry(folder: Path) -> int:
+    """Take an exclusive ``flock`` on ``folder``'s lock file (made if missing), waiting for
+    another holder (a second restore of the same entry, an empty); close the returned file
+    descriptor to let go. Raises the ``OSError`` of opening it."""
     fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+@contextmanager
+def entry_lock(folder: Path) -> Iterator[None]:
+    """:func:`lock_entry` held for the block."""
+    fd = lock_entry(folder)
+    try:
         yield
     finally:
         os.close(fd)

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from ink_tui.manage.moving import LOCK_FILE, Stranded, entry_lock, transfer
+from ink_tui.manage.moving import LOCK_FILE, Stranded, entry_lock, lock_entry, transfer
 from ink_tui.paths import data_dir
 from ink_tui.safetext import one_line_path
 from ink_tui.session.jsoncodec import decode_line, encode_json
@@ -215,13 +215,11 @@ def restore(entry: TrashEntry) -> list[Path]:
     paths. Refuses, moving nothing, if anything stands where one of them was; on any failure
     what moved is moved back and the entry stays whole in the trash."""
     try:
-        lock = entry_lock(entry.folder)
-        lock.__enter__()
+        lock = lock_entry(entry.folder)
     except OSError as error:
         if not os.path.lexists(entry.folder):
             raise TrashError(
-                f"not restored: the trash entry {entry.id} is gone (restored or emptied "
-                "meanwhile)"
+                f"not restored: the trash entry {entry.id} is gone (restored or emptied meanwhile)"
             ) from None
         raise TrashError(
             f"not restored: {_failure(error, entry.folder)} (nothing was moved)"
@@ -229,7 +227,7 @@ def restore(entry: TrashEntry) -> list[Path]:
     try:
         return _restore_locked(entry)
     finally:
-        lock.__exit__(None, None, None)
+        os.close(lock)
 
 
 def _restore_locked(entry: TrashEntry) -> list[Path]:
