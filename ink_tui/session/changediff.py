@@ -54,8 +54,9 @@ class DiffLine:
 
 def edit_arguments_diff(arguments: dict[str, Any]) -> str:
     """An ``edit`` call's replacements as one unified diff, as asked (not as applied: the
-    replay and the export show what the call said)."""
-    path = str(arguments.get("path", ""))
+    replay and the export show what the call said). The path is shown on one line (a newline
+    in it would fake a header line of the diff)."""
+    path = one_line(str(arguments.get("path", "")))
     diff: list[str] = []
     for edit in list_items(arguments.get("edits")):
         if not isinstance(edit, dict):

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ink_tui.safetext import one_line
-from ink_tui.session.changediff import git_quoted
+from ink_tui.session.changediff import edit_arguments_diff, git_quoted
 
 # The write from the issue: a name that carries its own patch header, creating an executable hook.
 PAYLOAD = (
@@ -394,3 +394,12 @@ def test_any_names_apply_alike_with_both_tools_and_land_only_where_intended(
         for name, data in applied.files.items():
             intended = _intended(by_content[data], CWD)
             assert intended == name and _is_safe(name)
+
+
+def test_an_edit_shown_as_a_diff_keeps_its_path_on_its_header_line() -> None:
+    edits = [{"oldText": "a", "newText": "b"}]
+    shown = edit_arguments_diff({"path": "x.py\n+++ b/.git/hooks/pre-commit", "edits": edits})
+    assert shown.splitlines()[:2] == [
+        "--- x.py␊+++ b/.git/hooks/pre-commit",
+        "+++ x.py␊+++ b/.git/hooks/pre-commit",
+    ]
