@@ -163,6 +163,21 @@ def test_the_payload_from_the_issue_writes_no_hook_with_either_tool(
     assert err == f"ink-tui: {one_line(PAYLOAD)}: {CONTROL}\n"
 
 
+def test_the_bytes_a_real_process_prints_apply_alike(cli: Any, tmp_path: Path) -> None:
+    script = SessionScript(tmp_path / "sessions", CWD)
+    script.prompt("go")
+    script.write(PAYLOAD, "x\n")
+    script.write("数据/naïve name.py", "print('数据')\n")
+    done = cli.process("changes", str(script.path), "--patch")
+    assert done.returncode == 1
+    assert done.stderr.decode("utf-8") == f"ink-tui: {one_line(PAYLOAD)}: {CONTROL}\n"
+    assert done.stdout.decode("utf-8").startswith(
+        'diff --git "a/\\346\\225\\260\\346\\215\\256/na\\303\\257ve name.py" '
+    )
+    for applied in apply_both(tmp_path, done.stdout.decode("utf-8")):
+        assert applied.files == {"数据/naïve name.py": "print('数据')\n".encode()}
+
+
 HOSTILE = [
     (PAYLOAD, CONTROL),
     ("../../../../x", OUTSIDE),
@@ -339,7 +354,8 @@ def test_a_name_with_a_newline_is_one_line_in_the_report(cli: Any, tmp_path: Pat
     assert lines[1] == "  x.py␊  calc/main.py  +0 -0  turn 1  +1 -0  new  turn 1  ✗ 1 failed"
     assert "  turn 1: go" in lines
     assert "── x.py␊  calc/main.py  +0 -0  turn 1  +1 -0  new  turn 1  ✗ 1 failed" in lines
-    assert not any(line.startswith(("  calc/main.py", "ink-tui:", "  faked")) for line in lines)
+    assert "✗ failed edit in turn 1: Error: not found␉in x.py␊" in lines
+    assert not any(line.startswith("  calc/main.py") for line in lines)  # no line faked
 
 
 # -- any name at all ---------------------------------------------------------------------------
