@@ -245,18 +245,18 @@ def _stderr() -> SafeOutput:
 
 def _os_error_text(error: OSError) -> str:
     """``<path>: <reason>`` (``<path> -> <other path>`` for a rename), each path on one line."""
-    from ink_tui.safetext import one_line_path
+    from ink_tui.safetext import one_line
 
     reason = error.strerror or str(error)
     names = [name for name in (error.filename, error.filename2) if name is not None]
     if not names:
         return reason
-    return " -> ".join(one_line_path(os.fsdecode(name)) for name in names) + f": {reason}"
+    return " -> ".join(one_line(os.fsdecode(name)) for name in names) + f": {reason}"
 
 
 def _error_line(text: str) -> None:
     """One line on stderr. Session text and paths inside it are made visible (untrusted), and
     a line break or tab left in it shows as ``␊``/``␉``: nothing can fake a line of output."""
-    from ink_tui.safetext import one_line_path
+    from ink_tui.safetext import one_line
 
-    _stderr().line(one_line_path(f"ink-tui: {text}"))
+    _stderr().line(one_line(f"ink-tui: {text}"))

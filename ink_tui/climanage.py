@@ -4,7 +4,7 @@
 ``prune`` move files to the trash, from where ``trash restore`` brings them back (see
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
 ``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`, and
-every path in it through :func:`~ink_tui.safetext.one_line_path` (a file name holding a line
+every path in it through :func:`~ink_tui.safetext.one_line` (a file name holding a line
 break cannot fake a line of output).
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ink_tui.clitext import CommandError, SafeOutput
 from ink_tui.humanize import plural
-from ink_tui.safetext import one_line_path
+from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
     from ink_tui.manage.trash import TrashEntry
@@ -89,7 +89,7 @@ def _rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> 
     from ink_tui.manage.naming import rename
 
     written = rename(_resolve(base, cwd, args.session), args.name)
-    where = one_line_path(written.path)
+    where = one_line(str(written.path))
     if written.text:
         out.line(f'{where}: named "{written.text}" (entry {written.entry_id})')
     else:
@@ -102,7 +102,7 @@ def _label(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
 
     written = label_entry(_resolve(base, cwd, args.session), args.entry, args.label)
     what = f'labelled "{written.text}"' if written.text else "label removed"
-    where = one_line_path(written.path)
+    where = one_line(str(written.path))
     out.line(f"{where}: entry {written.target} {what} (entry {written.entry_id})")
     return EXIT_OK
 
@@ -125,7 +125,7 @@ def _delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> 
     path = _resolve(base, cwd, args.session)
     plan = plan_delete(path, roots=deletable_roots(base))
     if plan.refusal is not None:
-        raise CommandError(f"{one_line_path(path)}: not deleted: {plan.refusal}")
+        raise CommandError(f"{one_line(str(path))}: not deleted: {plan.refusal}")
     plan = replace(plan, title=_title(path))  # read once it is known to be a session
     if not _confirm(f"Move {plan.describe()} to the trash?", args.yes):
         out.line("nothing was deleted")
@@ -137,7 +137,7 @@ def _delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> 
 
 
 def _entry_line(entry: TrashEntry) -> str:
-    title = f' "{one_line_path(entry.title)}"' if entry.title else ""
+    title = f' "{one_line(entry.title)}"' if entry.title else ""
     files = plural(len(entry.sessions), "session file")
     return f"{entry.id}  {entry.kind:<6}  {entry.deleted_at}  {files}{title}"
 
@@ -150,7 +150,7 @@ def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
             raise CommandError("trash restore needs the entry's ID (see ink-tui trash list)")
         restored = restore(find_entry(args.entry))
         for path in restored:
-            out.line(f"restored {one_line_path(path)}")
+            out.line(f"restored {one_line(str(path))}")
         return EXIT_OK
     entries = list_trash()
     if args.action == "empty":
@@ -167,7 +167,7 @@ def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     if args.json:
         out.json([entry.to_json() for entry in entries])
     elif not entries:
-        out.line(f"the trash is empty ({one_line_path(trash_dir())})")
+        out.line(f"the trash is empty ({one_line(str(trash_dir()))})")
     else:
         for entry in entries:
             out.line(_entry_line(entry))
@@ -182,10 +182,10 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
         out.line("no orphaned child sessions found")
         return EXIT_OK
     for orphan in plan.removable:
-        where = one_line_path(orphan.path)
-        out.line(f"orphan {where} (its parent {one_line_path(orphan.parent_id)} is gone)")
+        where = one_line(str(orphan.path))
+        out.line(f"orphan {where} (its parent {one_line(orphan.parent_id)} is gone)")
     for orphan in plan.exempt:
-        out.line(f"kept   {one_line_path(orphan.path)} (a live lease holds it)")
+        out.line(f"kept   {one_line(str(orphan.path))} (a live lease holds it)")
     count = len(plan.removable)
     if args.dry_run or not count:
         out.line(f"{count} orphaned child session(s) to prune; nothing was moved")

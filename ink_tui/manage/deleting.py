@@ -22,7 +22,7 @@ from ink_tui.humanize import plural
 from ink_tui.manage import trash
 from ink_tui.manage.children import children_of, first_line_header, lease_dir, lease_is_live
 from ink_tui.manage.roots import not_a_lease_folder, not_a_session_file
-from ink_tui.safetext import one_line_path
+from ink_tui.safetext import one_line
 from ink_tui.session.ownwrites import last_foreign_write
 
 __all__ = ["LIVE_SECONDS", "DeletePlan", "delete", "plan_delete"]
@@ -50,9 +50,9 @@ class DeletePlan:
     def describe(self) -> str:
         """``the session "title" (id) and its 2 child sessions``, on one line."""
         named = (
-            f'"{one_line_path(self.title)}" ({self.session_id[:8]})'
+            f'"{one_line(self.title)}" ({self.session_id[:8]})'
             if self.title
-            else one_line_path(self.session.name)
+            else one_line(self.session.name)
         )
         count = len(self.children)
         more = f" and its {plural(count, 'child session')}" if count else ""
@@ -82,7 +82,7 @@ def plan_delete(
     leases = [lease_dir(child) for child in children if lease_dir(child).exists()]
     plan = DeletePlan(session, session_id, title, plan.roots, children, leases)
     for child in children:
-        problem = not_a_session_file(child, plan.roots, it=f"its child {one_line_path(child.name)}")
+        problem = not_a_session_file(child, plan.roots, it=f"its child {one_line(child.name)}")
         if problem is not None:
             return _refused(plan, problem)
     for lease in leases:
@@ -92,7 +92,7 @@ def plan_delete(
     for path in (session, *children):
         age = _age(path, now)
         if age is not None and age < LIVE_SECONDS:
-            whose = "it" if path == session else f"its child {one_line_path(path.name)}"
+            whose = "it" if path == session else f"its child {one_line(path.name)}"
             return _refused(
                 plan,
                 f"{whose} was written {max(0, int(age))} s ago: Ink may be running it "
@@ -100,7 +100,7 @@ def plan_delete(
             )
     for child in children:
         if lease_is_live(child, now):
-            name = one_line_path(child.name)
+            name = one_line(child.name)
             return _refused(plan, f"a live lease holds its child {name}: a subagent runs")
     return plan
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ink_tui.safetext import one_line_path
+from ink_tui.safetext import one_line
 
 __all__ = [
     "Stranded",
@@ -251,7 +251,7 @@ def _undo(done: list[_Done], made: list[Path]) -> list[str]:
             else:
                 rename_noreplace(step.target, step.source)
         except OSError as error:
-            where = one_line_path(step.target if not step.copied else step.source)
+            where = one_line(str(step.target if not step.copied else step.source))
             problems.append(f"{where} ({error.strerror or error})")
     for folder in reversed(made):
         with suppress(OSError):  # not empty (someone else's file) or gone: left as it is
@@ -299,7 +299,7 @@ def transfer(moves: list[tuple[Path, Path]], *, make_parents: bool, drop_sources
             try:
                 rename_noreplace(hidden, source)
             except OSError as failure:
-                problems.append(f"{one_line_path(hidden)} ({failure.strerror or failure})")
+                problems.append(f"{one_line(str(hidden))} ({failure.strerror or failure})")
         problems += _undo(done, made)
         if problems:
             raise Stranded(
@@ -314,7 +314,7 @@ def transfer(moves: list[tuple[Path, Path]], *, make_parents: bool, drop_sources
 
 def _said(error: OSError) -> str:
     where = error.filename if error.filename is not None else ""
-    return f"{one_line_path(str(where))}: {error.strerror or error}"
+    return f"{one_line(str(where))}: {error.strerror or error}"
 
 
 def lock_entry(folder: Path) -> int:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.manage.deleting import LIVE_SECONDS
-from ink_tui.safetext import one_line_path
+from ink_tui.safetext import one_line
 from ink_tui.session import SessionError, open_session
 from ink_tui.session.ownwrites import last_foreign_write
 from ink_tui.session.reader import SessionFile
@@ -102,7 +102,7 @@ def resume_command(session_id: str) -> str:
 
 def _torn_tail(path: Path, session: SessionFile, now: float) -> NamingError:
     """Why a file ending mid-record is not written, and what to do: wait, or repair."""
-    shown = one_line_path(path)
+    shown = one_line(str(path))
     what = "in a record Ink does not read" if session.ends_with_newline else "mid-record"
     age = now - last_foreign_write(path)
     if age < LIVE_SECONDS:
@@ -145,7 +145,7 @@ def rename(path: Path, name: str, *, now: float | None = None) -> Written:
     age = now - last_foreign_write(path)
     if age < LIVE_SECONDS:
         raise NamingError(
-            f"{one_line_path(path)}: written {max(0, int(age))} s ago, Ink may be running it: "
+            f"{one_line(str(path))}: written {max(0, int(age))} s ago, Ink may be running it: "
             "a name written now would land off the branch Ink continues. Use /name in Ink, or "
             "rename it once it is idle (nothing was written)"
         )
@@ -156,7 +156,7 @@ def rename(path: Path, name: str, *, now: float | None = None) -> Written:
 
 
 def _target(session: SessionFile, wanted: str) -> str:
-    shown = one_line_path(session.path)
+    shown = one_line(str(session.path))
     try:
         target_id = entry_named(session, wanted) if wanted else ""
     except SessionError:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ink_tui.manage.children import first_line_header
-from ink_tui.safetext import one_line_path
+from ink_tui.safetext import one_line
 from ink_tui.session.files import what_it_is
 
 __all__ = ["deletable_roots", "not_a_lease_folder", "not_a_session_file"]
@@ -42,7 +42,7 @@ def _inside(path: Path, roots: Sequence[Path]) -> bool:
 
 
 def _where(roots: Sequence[Path]) -> str:
-    return " or ".join(one_line_path(root) for root in roots) or "no sessions folder"
+    return " or ".join(one_line(str(root)) for root in roots) or "no sessions folder"
 
 
 def not_a_session_file(path: Path, roots: Sequence[Path], *, it: str = "it") -> str | None:
@@ -77,7 +77,7 @@ def not_a_session_file(path: Path, roots: Sequence[Path], *, it: str = "it") -> 
 
 def not_a_lease_folder(path: Path, roots: Sequence[Path]) -> str | None:
     """Why the lease folder ``path`` must not move with its child, or ``None``."""
-    it = f"the lease {one_line_path(path.name)}"
+    it = f"the lease {one_line(path.name)}"
     try:
         mode = os.lstat(path).st_mode
     except OSError as error:

@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from ink_tui.manage.moving import LOCK_FILE, Stranded, entry_lock, lock_entry, transfer
 from ink_tui.paths import data_dir
-from ink_tui.safetext import one_line_path
+from ink_tui.safetext import one_line
 from ink_tui.session.jsoncodec import decode_line, encode_json
 
 __all__ = [
@@ -110,7 +110,7 @@ def _failure(error: OSError, where: Path) -> str:
     if isinstance(error, Stranded):
         return str(error)
     path = error.filename if error.filename is not None else where
-    return f"{one_line_path(os.fsdecode(path))}: {error.strerror or error}"
+    return f"{one_line(os.fsdecode(path))}: {error.strerror or error}"
 
 
 def _write_entry_file(path: Path, entry: TrashEntry) -> None:
@@ -205,7 +205,7 @@ def find_entry(entry_id: str) -> TrashEntry:
     matches = [entry for entry in list_trash() if entry.id.startswith(entry_id)] if entry_id else []
     if len(matches) != 1:
         what = "no trash entry" if not matches else f"{len(matches)} trash entries"
-        shown = one_line_path(entry_id)
+        shown = one_line(entry_id)
         raise TrashError(f'{what} matching "{shown}" (see ink-tui trash list)')
     return matches[0]
 
@@ -238,14 +238,14 @@ def _restore_locked(entry: TrashEntry) -> list[Path]:
     taken = [item.original for item in entry.items if os.path.lexists(item.original)]
     if taken:
         raise TrashError(
-            f"not restored: {one_line_path(taken[0])} exists again (nothing was moved)"
+            f"not restored: {one_line(str(taken[0]))} exists again (nothing was moved)"
         )
     missing = [
         item for item in entry.items if not os.path.lexists(entry.folder / "files" / item.stored)
     ]
     if missing:
         raise TrashError(
-            f"not restored: the trash lost {one_line_path(missing[0].original)} (nothing was moved)"
+            f"not restored: the trash lost {one_line(str(missing[0].original))} (nothing was moved)"
         )
     moves = [(entry.folder / "files" / item.stored, item.original) for item in entry.items]
     try:
