@@ -6,16 +6,15 @@ Ink's, so a copy in ``~/.ink/sessions/<same folder>/`` can be. :func:`plan_adopt
 no session there with the same header id); :func:`adopt` copies the session and its subagent
 sessions (``children/``, not their lease folders) all or nothing: each file is copied to a
 temporary name beside its place, flushed to disk and compared with what was read, and only
-when every copy is whole are they put in place, each with a no-replace rename (a hard link,
-else ``renameat2(RENAME_NOREPLACE)``), never over an existing file. Any failure removes what
-was placed and the folders made. The originals are never touched; modification times are kept
-(Ink lists sessions newest first by them).
+when every copy is whole are they put in place, each with a no-replace rename
+(:func:`ink_tui.manage.moving.rename_noreplace`), never over an existing file. Any failure
+removes what was placed and the folders made. The originals are never touched; modification
+times are kept (Ink lists sessions newest first by them).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import hashlib
 import os
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.manage.children import children_of, first_line_header
+from ink_tui.manage.moving import rename_noreplace
 from ink_tui.paths import imp_sessions_dir, ink_sessions_dir, under_imp
 from ink_tui.session.files import open_regular
 from ink_tui.session.subagents import jsonl_files
@@ -33,8 +33,6 @@ from ink_tui.session.subagents import jsonl_files
 __all__ = ["AdoptError", "AdoptPlan", "adopt", "plan_adopt"]
 
 CHUNK: Final = 1024 * 1024
-RENAME_NOREPLACE: Final = 1
-AT_FDCWD: Final = -100
 
 
 class AdoptError(Exception):
@@ -113,30 +111,6 @@ def _copy_to_temp(source: Path, target: Path) -> Path:
     return temp
 
 
-def _rename_noreplace(source: Path, target: Path) -> None:
-    """``renameat2(…, RENAME_NOREPLACE)``: fails with ``EEXIST`` rather than replace."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    renameat2 = getattr(libc, "renameat2", None)
-    if renameat2 is None:
-        raise OSError(errno.ENOSYS, "no renameat2 here to rename without replacing", str(target))
-    done = renameat2(AT_FDCWD, os.fsencode(source), AT_FDCWD, os.fsencode(target), RENAME_NOREPLACE)
-    if done != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, os.strerror(code), str(target))
-
-
-def _place(temp: Path, target: Path) -> None:
-    """Put ``temp`` at ``target`` without ever replacing a file that is there."""
-    try:
-        os.link(temp, target)  # EEXIST if something is there now
-    except OSError as error:
-        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
-            raise
-        _rename_noreplace(temp, target)  # a file system without hard links
-        return
-    os.unlink(temp)
-
-
 def _fsync_dir(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
@@ -167,7 +141,7 @@ def adopt(plan: AdoptPlan) -> list[Path]:
         for source, target in plan.copies:
             temps.append((_copy_to_temp(source, target), target))
         for temp, target in temps:
-            _place(temp, target)
+            rename_noreplace(temp, target)  # never over a file that appeared meanwhile
             placed.append(target)
         for folder in {target.parent for _, target in plan.copies}:
             _fsync_dir(folder)

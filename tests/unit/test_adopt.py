@@ -114,7 +114,7 @@ def test_a_failure_half_way_leaves_nothing_behind(
     parent, _, _ = _imp_family(home)
     plan = plan_adopt(parent)
     placed: list[Path] = []
-    real = adopting._place
+    real = adopting.rename_noreplace
 
     def place(temp: Path, target: Path) -> None:
         if placed:
@@ -122,7 +122,7 @@ def test_a_failure_half_way_leaves_nothing_behind(
         real(temp, target)
         placed.append(target)
 
-    monkeypatch.setattr(adopting, "_place", place)
+    monkeypatch.setattr(adopting, "rename_noreplace", place)
     with pytest.raises(OSError, match="No space left"):
         adopt(plan)
     assert placed and not placed[0].exists()
