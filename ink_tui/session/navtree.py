@@ -239,18 +239,22 @@ def _active_path(roots: list[TreeNode], leaf_id: str | None) -> set[str]:
     """The ids from a root to the current leaf: the first path a depth-first walk finds."""
     if leaf_id is None:
         return set()
-    stack: list[tuple[TreeNode, tuple[str, ...], frozenset[int]]] = [
-        (root, (), frozenset()) for root in reversed(roots)
-    ]
+    path: list[TreeNode] = []
+    on_path: set[int] = set()
+    stack: list[TreeNode | None] = list(reversed(roots))  # None: leave the last node entered
     while stack:
-        node, trail, on_path = stack.pop()
-        if id(node) in on_path:
+        node = stack.pop()
+        if node is None:
+            on_path.discard(id(path.pop()))
             continue
-        here = (*trail, node.entry.id)
+        if id(node) in on_path:
+            continue  # under itself (duplicate ids): Ink would never return
+        path.append(node)
+        on_path.add(id(node))
         if node.entry.id == leaf_id:
-            return set(here)
-        below = on_path | {id(node)}
-        stack.extend((child, here, below) for child in reversed(node.children))
+            return {entered.entry.id for entered in path}
+        stack.append(None)
+        stack.extend(reversed(node.children))
     return set()
 
 
@@ -268,30 +272,26 @@ class _Visit:
     show_connector: bool
     is_last: bool
     gutters: tuple[_Gutter, ...]
-    on_path: frozenset[int]
 
 
 def _prefix(visit: _Visit, folded: bool) -> str:
-    indent, gutters = visit.indent, visit.gutters
-    chars: list[str] = []
-    for position in range(indent * 3):
-        level, within = divmod(position, 3)
-        gutter = next((g for g in gutters if g.position == level), None)
-        if gutter is not None:
-            chars.append(("│" if gutter.show else " ") if within == 0 else " ")
-        elif visit.show_connector and level == indent - 1:
-            chars.append(
-                ("└" if visit.is_last else "├")
-                if within == 0
-                else ("⊞" if folded else "─")
-                if within == 1
-                else " "
-            )
-        else:
-            chars.append(" ")
+    """The connector and gutter columns, three per level, as ``buildTreeRows`` draws them."""
+    indent = visit.indent
     if indent == 0 and folded and not visit.show_connector:
         return "⊞ "
-    return "".join(chars)
+    gutters: dict[int, bool] = {}
+    for gutter in visit.gutters:
+        gutters.setdefault(gutter.position, gutter.show)  # the first one at a level counts
+    columns: list[str] = []
+    for level in range(indent):
+        show = gutters.get(level)
+        if show is not None:
+            columns.append(("│" if show else " ") + "  ")
+        elif visit.show_connector and level == indent - 1:
+            columns.append(("└" if visit.is_last else "├") + ("⊞" if folded else "─") + " ")
+        else:
+            columns.append("   ")
+    return "".join(columns)
 
 
 def _visits(roots: list[TreeNode], active: set[str]) -> list[_Visit]:
@@ -299,23 +299,29 @@ def _visits(roots: list[TreeNode], active: set[str]) -> list[_Visit]:
         r for r in roots if r.entry.id not in active
     ]
     if len(ordered) == 1:
-        return [_Visit(ordered[0], 0, False, False, False, (), frozenset())]
+        return [_Visit(ordered[0], 0, False, False, False, ())]
     last = len(ordered) - 1  # several roots: one level down, with connectors (a virtual root)
-    return [_Visit(r, 1, True, True, i == last, (), frozenset()) for i, r in enumerate(ordered)]
+    return [_Visit(r, 1, True, True, i == last, ()) for i, r in enumerate(ordered)]
 
 
 def _walk(
     roots: list[TreeNode], active: set[str], folded: Collection[str]
 ) -> Iterator[tuple[_Visit, bool]]:
     """Every node in ``/tree``'s order with how it is drawn, and whether it is folded."""
-    stack = list(reversed(_visits(roots, active)))
+    on_path: set[int] = set()
+    stack: list[_Visit | TreeNode] = list(reversed(_visits(roots, active)))  # a node: leave it
     while stack:
         visit = stack.pop()
+        if isinstance(visit, TreeNode):
+            on_path.discard(id(visit))
+            continue
         node = visit.node
         is_folded = node.entry.id in folded and bool(node.children)
         yield visit, is_folded
-        if is_folded or id(node) in visit.on_path:
-            continue
+        if is_folded or id(node) in on_path:
+            continue  # folded, or under itself (duplicate ids): Ink would never return
+        on_path.add(id(node))
+        stack.append(node)
         children = node.children
         branched = len(children) > 1
         ordered = [c for c in children if c.entry.id in active] + [
@@ -330,10 +336,9 @@ def _walk(
         gutters = visit.gutters
         if visit.show_connector:
             gutters = (*gutters, _Gutter(visit.indent - 1, not visit.is_last))
-        on_path = visit.on_path | {id(node)}
         last = len(ordered) - 1
         stack.extend(
-            _Visit(child, indent, branched, branched, i == last, gutters, on_path)
+            _Visit(child, indent, branched, branched, i == last, gutters)
             for i, child in reversed(list(enumerate(ordered)))
         )
 
