@@ -203,3 +203,18 @@ def test_ink_tui_tree_keeps_one_line_per_row_and_shows_controls(sf: Any, cli: An
     assert code == 0 and len(out.splitlines()) == 2
     assert "\x1b" not in out and "\x07" not in out
     assert out.splitlines()[1].startswith("• title: two lines ")
+
+
+def test_duplicate_ids_that_tie_a_node_under_itself_end(sf: Any) -> None:
+    """Ink's getTree would loop forever here (the later "a" is both the root and B's child);
+    the rows stop where the walk would come back to a node on its own path."""
+    path = sf.write(
+        _user(sf, "a", None, 1, "first a"),
+        _reply(sf, "b", "a", 2),
+        _user(sf, "a", "b", 3, "second a"),
+    )
+    assert _lines(path, "all") == [
+        "• user: second a  ◂",  # a root (the first "a" had no parent)
+        "assistant: reply b",
+        "• user: second a  ◂",  # and b's child: shown once more, not walked again
+    ]
