@@ -35,10 +35,12 @@ COMMAND_MODULES: dict[str, str] = {
     "delete": "ink_tui.climanage",
     "trash": "ink_tui.climanage",
     "prune": "ink_tui.climanage",
+    "adopt": "ink_tui.climanage",
     "stats": "ink_tui.clistats",
     "export": "ink_tui.cliexport",
     "changes": "ink_tui.clichanges",
     "replay": "ink_tui.clireplay",
+    "tree": "ink_tui.clitree",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and

@@ -1,11 +1,13 @@
-"""``ink-tui rename|label|delete|trash|prune``: keeping sessions in order from the command line.
+"""``ink-tui rename|label|delete|trash|prune|adopt``: keeping sessions in order, from the shell.
 
 ``rename`` and ``label`` append one record as Ink's ``/name`` and ``/tree`` do; ``delete`` and
 ``prune`` move files to the trash, from where ``trash restore`` brings them back (see
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
-``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`, and
-every path in it through :func:`~ink_tui.safetext.one_line` (a file name holding a line
-break cannot fake a line of output).
+``--yes``. ``adopt`` copies an imp-era session from ``~/.imp/sessions`` (which Ink never reads)
+into Ink's folder so that ``ink -r`` resumes it (:mod:`ink_tui.manage.adopting`). Every line
+naming a session goes through :class:`~ink_tui.clitext.SafeOutput`, and every path in it through
+:func:`~ink_tui.safetext.one_line` (a file name holding a line break cannot fake a line of
+output).
 """
 
 from __future__ import annotations
@@ -44,13 +46,27 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     trash.add_argument("entry", metavar="ID", nargs="?", help="the entry to restore")
     trash.add_argument("--json", action="store_true", help="list as one JSON array")
     trash.add_argument("--yes", action="store_true", help="empty without asking")
-    prune = commands.add_parser("prune", help="move orphaned child sessions to the trash")
+    prune = commands.add_parser(
+        "prune",
+        help="move orphaned child sessions (of every project folder) to the trash",
+        description="Ink's /sessions prune: in every project folder of the sessions folder, a "
+        "child session whose launch.parentSessionId names no session of that folder is an "
+        "orphan; one a live lease holds is kept. ink-tui moves orphans to the trash.",
+    )
     prune.add_argument("--dry-run", action="store_true", help="only list them")
     prune.add_argument("--yes", action="store_true", help="do not ask")
-    return [rename, label, delete, trash, prune]
+    adopt = commands.add_parser(
+        "adopt",
+        help="copy a session from ~/.imp/sessions into Ink's folder, so ink -r resumes it",
+        description="Ink never reads ~/.imp: copy a session there (and its subagent sessions) "
+        "into the same project folder of ~/.ink/sessions, all or nothing, never over a file.",
+    )
+    adopt.add_argument("session", metavar="SESSION", help="path, or id, id prefix or file name")
+    return [rename, label, delete, trash, prune, adopt]
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.adopting import AdoptError
     from ink_tui.manage.naming import NamingError
     from ink_tui.manage.trash import TrashError
 
@@ -60,10 +76,11 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         "delete": _delete,
         "trash": _trash,
         "prune": _prune,
+        "adopt": _adopt,
     }[args.command]
     try:
         return handler(args, base, cwd, out)
-    except (NamingError, TrashError) as error:
+    except (NamingError, TrashError, AdoptError) as error:
         raise CommandError(str(error)) from None
 
 
@@ -178,19 +195,21 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     from ink_tui.manage.pruning import plan_prune, prune
 
     plan = plan_prune(base)
+    where = f"every project folder under {one_line(str(base))}"  # Ink's rule: the whole root
     if not plan.removable and not plan.exempt:
-        out.line("no orphaned child sessions found")
+        out.line(f"no orphaned child sessions found (looked in {where})")
         return EXIT_OK
     for orphan in plan.removable:
-        where = one_line(str(orphan.path))
-        out.line(f"orphan {where} (its parent {one_line(orphan.parent_id)} is gone)")
+        shown = one_line(str(orphan.path))
+        out.line(f"orphan {shown} (its parent {one_line(orphan.parent_id)} is gone)")
     for orphan in plan.exempt:
         out.line(f"kept   {one_line(str(orphan.path))} (a live lease holds it)")
     count = len(plan.removable)
     if args.dry_run or not count:
-        out.line(f"{count} orphaned child session(s) to prune; nothing was moved")
+        out.line(f"{count} orphaned child session(s) to prune in {where}; nothing was moved")
         return EXIT_OK
-    if not _confirm(f"Move {count} orphaned child session(s) to the trash?", args.yes):
+    question = f"Move {count} orphaned child session(s), from {where}, to the trash?"
+    if not _confirm(question, args.yes):
         out.line("nothing was moved")
         return EXIT_OK
     entry, done = prune(plan)
@@ -198,4 +217,18 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     out.line(f"pruned {len(done.removable)} orphaned child session(s){kept}")
     if entry is not None:
         out.line(f"`ink-tui trash restore {entry.id}` puts them back")
+    return EXIT_OK
+
+
+def _adopt(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.manage.adopting import adopt, plan_adopt
+    from ink_tui.paths import imp_sessions_dir
+
+    wanted = Path(args.session).expanduser()
+    path = wanted if wanted.is_file() else resolve_session(imp_sessions_dir(), cwd, args.session)
+    plan = plan_adopt(path)
+    adopt(plan)
+    out.line(f"copied {one_line(plan.describe())} into {one_line(str(plan.target.parent))}")
+    out.line(f"Ink resumes it now: {plan.resume}")
     return EXIT_OK

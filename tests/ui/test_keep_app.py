@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 from waiting import wait_for, workers_finished
 
@@ -125,6 +126,30 @@ async def test_y_copies_the_command_resuming_it_in_ink(tmp_path: Path, make_app:
         await wait_for(pilot, lambda: copied[-1] == str(path), "the path")
 
 
+async def test_y_on_an_imp_session_offers_to_copy_it_into_inks_folder_never_ink_r(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    base = home / ".imp" / "sessions"  # the user pointed ink-tui at the imp-era folder
+    path = _session(base, "from the imp days")
+    session_id = open_session(path, warn=None).header["id"]
+    app = make_app(sessions_dir=base, cwd=CWD)
+    copied: list[str] = []
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.copy_to_clipboard = copied.append
+        await _picker(pilot)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, CopyScreen), "the copy choices")
+        assert not any("ink -r" in text for _, text in app.screen.choices)
+        await pilot.press("r")
+        resume = f"cd {CWD} && ink -r {session_id}"
+        await wait_for(pilot, lambda: copied == [resume], "the command, once copied")
+        copy = home / ".ink" / "sessions" / path.parent.name / path.name
+        assert copy.read_bytes() == path.read_bytes()
+        await wait_for(pilot, lambda: "Ink resumes it with" in _notes(app), "the note")
+
+
 async def test_P_prunes_orphans_after_showing_them(tmp_path: Path, make_app: Any) -> None:
     base = tmp_path / "sessions"
     _session(base, "a parent")
@@ -137,6 +162,7 @@ async def test_P_prunes_orphans_after_showing_them(tmp_path: Path, make_app: Any
         await pilot.press("P")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert writer.path.name in app.screen.body
+        assert f"in every project folder under {base} (Ink's /sessions prune)" in app.screen.body
         await pilot.press("y")
         await wait_for(pilot, lambda: not writer.path.exists(), "the orphan moved")
         await wait_for(pilot, lambda: "pruned 1 orphaned" in _notes(app), "the note")

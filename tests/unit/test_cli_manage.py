@@ -102,7 +102,9 @@ def test_prune_lists_then_moves_orphans(cli: Any) -> None:
     assert writer.path.exists()
     code, out, _ = cli.run("prune", "--yes")
     assert code == 0 and "pruned 1 orphaned child session(s)" in out and not writer.path.exists()
-    assert cli.run("prune")[1] == "no orphaned child sessions found\n"
+    assert cli.run("prune")[1] == (
+        f"no orphaned child sessions found (looked in every project folder under {base})\n"
+    )
 
 
 def test_context_and_check_find_a_subagent_session_by_its_id(cli: Any) -> None:
