@@ -12,7 +12,7 @@ Refresh after a deliberate change to the UI (then look at the SVGs before commit
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
     for n in picker preview session help error chat search stats timeline changes subagents; do
-        cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done
+        cp tests/ui/__snapshots__/test_snapshots/test_$n.svg docs/screenshots/$n.svg; done
 
 (one line in the README's Development section).
 """
@@ -36,15 +36,15 @@ from ink_tui.ui.widgets.preview import SessionPreview
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
-SCREENSHOTS = ROOT / "screenshots"
-# screenshots/NAME.svg <- test_NAME
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+# docs/screenshots/NAME.svg <- test_NAME
 SHOTS = (
     *("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline"),
     *("changes", "subagents"),
 )
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
-    "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"
+    "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg docs/screenshots/$n.svg; done"
 )
 
 SIZE = (120, 36)
@@ -272,12 +272,13 @@ def test_chat(
 
 @pytest.mark.parametrize("name", SHOTS)
 def test_screenshots_match_the_snapshots(name: str) -> None:
-    """``screenshots/`` (shown in the README) holds copies of the snapshots, kept current."""
+    """``docs/screenshots/`` (shown in the README and the docs) holds copies of the snapshots,
+    kept current."""
     snapshot = SNAPSHOTS / f"test_{name}.svg"
     screenshot = SCREENSHOTS / f"{name}.svg"
     refresh = f"refresh with: {REFRESH}"
     assert snapshot.exists(), f"no snapshot {snapshot.name}: run the snapshot tests first"
-    assert screenshot.exists(), f"screenshots/{name}.svg is missing; {refresh}"
+    assert screenshot.exists(), f"docs/screenshots/{name}.svg is missing; {refresh}"
     assert screenshot.read_bytes() == snapshot.read_bytes(), (
-        f"screenshots/{name}.svg differs from its snapshot; {refresh}"
+        f"docs/screenshots/{name}.svg differs from its snapshot; {refresh}"
     )
