@@ -7,7 +7,10 @@ Importable from every test folder (``import searchtree``), as ``testdata`` is.
   newest, each holding a word in several records: more matching records (and sessions) than
   the old search ever looked at;
 - :func:`read_only`: a file (the index) that this process cannot write: ``chmod`` for a user,
-  ``chattr +i`` for root (permissions do not stop root); the test is skipped where neither works.
+  ``chattr +i`` for root (permissions do not stop root); the test is skipped where neither works;
+- :func:`sqlite_read_only`: the user's index opened as SQLite opens a file it finds it cannot
+  write (runs everywhere): reads work, the first write fails with "attempt to write a readonly
+  database".
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import stat
 import subprocess
 from collections.abc import Iterator
@@ -25,9 +29,18 @@ from typing import Any
 
 import pytest
 
+from ink_tui.catalog.index import default_index_path
+from ink_tui.catalog.index import store as index_store
 from ink_tui.paths import project_dir
 
-__all__ = ["NOW", "SPREAD_CWDS", "read_only", "spread_tree", "write_session"]
+__all__ = [
+    "NOW",
+    "SPREAD_CWDS",
+    "read_only",
+    "spread_tree",
+    "sqlite_read_only",
+    "write_session",
+]
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 SPREAD_CWDS = ("/home/ada/code/calc-kit", "/home/ada/code/web-client")
@@ -132,8 +145,7 @@ def read_only(path: Path) -> Iterator[None]:
         return
     chattr = shutil.which("chattr")
     made = chattr is not None and (
-        subprocess.run([chattr, "+i", str(path)], capture_output=True, check=False).returncode
-        == 0
+        subprocess.run([chattr, "+i", str(path)], capture_output=True, check=False).returncode == 0
     )
     if not made or not _cannot_write(path):
         if made and chattr is not None:
@@ -144,3 +156,24 @@ def read_only(path: Path) -> Iterator[None]:
         yield
     finally:
         subprocess.run([chattr, "-i", str(path)], capture_output=True, check=False)
+
+
+def sqlite_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on the user's index opens as SQLite opens a file it cannot write (the file made
+    read-only after ink-tui's checks, or a read-only file system only SQLite finds out about):
+    reads work, the first write fails with "attempt to write a readonly database". Any other
+    index (a temporary one) opens as usual."""
+    real = index_store._connect
+
+    def connect(path: Path, timeout: float) -> sqlite3.Connection:
+        if path != default_index_path():
+            return real(path, timeout)
+        return sqlite3.connect(
+            f"file:{path}?mode=ro",
+            uri=True,
+            timeout=timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+
+    monkeypatch.setattr(index_store, "_connect", connect)

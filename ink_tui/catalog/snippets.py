@@ -1,5 +1,5 @@
-"""A search hit's snippet: one line of the record's text around the match, every wanted term and
-phrase in it marked.
+"""A search hit's snippet: one line of the record's text around the match (where most of the wanted
+terms occur together), every wanted term and phrase in it marked.
 
 A term is found as the index matched it (:meth:`ink_tui.catalog.query.Term.pattern`): words whole
 and in order, any punctuation or spaces between a phrase's words, case ignored, a CJK run
@@ -19,6 +19,7 @@ __all__ = ["SNIPPET_WIDTH", "Marks", "marks_in", "snippet_of"]
 
 SNIPPET_WIDTH: Final = 100
 _BEFORE: Final = 30  # characters of context before the match
+_LOOKED_AT: Final = 64  # occurrences of each term weighed for where the snippet goes
 _SPACES: Final = re.compile(r"\s+")
 
 Marks = tuple[tuple[int, int], ...]  # (start, end) spans, in order, never overlapping
@@ -28,13 +29,27 @@ def _patterns(query: Query) -> list[re.Pattern[str]]:
     return [found for term in query.wanted if (found := term.pattern()) is not None]
 
 
-def _first(text: str, patterns: list[re.Pattern[str]]) -> tuple[int, int]:
-    """The span of the first wanted term that occurs (in the query's order), else ``(0, 0)``."""
-    for pattern in patterns:
-        found = pattern.search(text)
-        if found is not None and found.end() > found.start():
-            return found.span()
-    return 0, 0
+def _anchor(text: str, patterns: list[re.Pattern[str]], width: int) -> tuple[int, int]:
+    """The span the snippet is built around: the first occurrence of a wanted term whose window
+    holds the most of the wanted terms (a lone term: its first occurrence); ``(0, 0)`` when
+    none is found."""
+    found: list[tuple[int, int, int]] = []  # (start, end, which term)
+    for number, pattern in enumerate(patterns):
+        for seen, match in enumerate(pattern.finditer(text)):
+            if seen == _LOOKED_AT:
+                break
+            if match.end() > match.start():
+                found.append((match.start(), match.end(), number))
+    if not found:
+        return 0, 0
+    found.sort()
+    best, most = found[0], 0
+    for candidate in found:
+        left = max(0, candidate[0] - _BEFORE)
+        held = {term for start, end, term in found if start >= left and end <= left + width}
+        if len(held) > most:
+            best, most = candidate, len(held)
+    return best[0], best[1]
 
 
 def marks_in(line: str, query: Query) -> Marks:
@@ -55,8 +70,9 @@ def marks_in(line: str, query: Query) -> Marks:
 
 
 def snippet_of(text: str, query: Query, width: int = SNIPPET_WIDTH) -> tuple[str, Marks]:
-    """One line of ``text`` around the first wanted term, and where the wanted terms are in it."""
-    start, end = _first(text, _patterns(query))
+    """One line of ``text`` around the wanted terms (see :func:`_anchor`), and where they are in
+    it."""
+    start, end = _anchor(text, _patterns(query), width)
     left = max(0, start - _BEFORE)
     right = max(left + width, end)
     head = "…" if left > 0 else ""

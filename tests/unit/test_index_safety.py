@@ -6,15 +6,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from searchtree import NOW, SPREAD_CWDS, read_only, write_session
+from searchtree import NOW, SPREAD_CWDS, read_only, sqlite_read_only, write_session
 
 from ink_tui.catalog.index import CatalogIndex, IndexUnavailable, default_index_path
-from ink_tui.catalog.index import store as index_store
 
 CWD = SPREAD_CWDS[0]
 WORD = "quokkastride"
@@ -98,9 +96,7 @@ def test_a_dangling_index_symlink_never_creates_its_target(tmp_path: Path, cli: 
 
 
 @pytest.mark.parametrize("companion", ["-wal", "-shm"])
-def test_a_symlinked_wal_or_shm_file_is_refused(
-    tmp_path: Path, cli: Any, companion: str
-) -> None:
+def test_a_symlinked_wal_or_shm_file_is_refused(tmp_path: Path, cli: Any, companion: str) -> None:
     base = tmp_path / "sessions"
     _tree(base)
     CatalogIndex.open().close()
@@ -163,29 +159,9 @@ def test_a_read_only_index_is_said_and_the_files_searched_without_it(
     _another_session(base)  # bringing the index up to date would have to write
     with read_only(index):
         _searches_without_it(cli, base, "is read-only")
-        code, out, err = _search(cli, base, WORD, "--json")
+        code, out, _ = _search(cli, base, WORD, "--json")
         assert code == 0 and '"totalHits": 3' in out  # the new session's hit too
     assert index.read_bytes() == before
-
-
-def _read_only_connections(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The user's index opens as SQLite opens a file it cannot write: reads work, the first
-    write fails with "attempt to write a readonly database" (a file made read-only after the
-    checks, or a read-only file system SQLite found out by itself)."""
-    real: Callable[[Path, float], sqlite3.Connection] = index_store._connect
-
-    def connect(path: Path, timeout: float) -> sqlite3.Connection:
-        if path != default_index_path():
-            return real(path, timeout)
-        return sqlite3.connect(
-            f"file:{path}?mode=ro",
-            uri=True,
-            timeout=timeout,
-            isolation_level=None,
-            check_same_thread=False,
-        )
-
-    monkeypatch.setattr(index_store, "_connect", connect)
 
 
 def test_a_write_refused_by_sqlite_is_said_in_one_line_never_an_internal_error(
@@ -195,7 +171,7 @@ def test_a_write_refused_by_sqlite_is_said_in_one_line_never_an_internal_error(
     _tree(base)
     _indexed(cli, base)
     _another_session(base)
-    _read_only_connections(monkeypatch)
+    sqlite_read_only(monkeypatch)
     code, out, err = _search(cli, base, WORD)
     assert code == 0, err
     assert "and quokkastride again" in out  # found in the new session, which the index lacks
