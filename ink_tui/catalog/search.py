@@ -235,6 +235,7 @@ def _hits(
         if (session := sessions[file_id]).child and session.parent
     }
     parents = _parents(index, wanted)
+    paths = {file_id: sessions[file_id].path for file_id in {file for file, _ in chosen}}
     hits: list[SearchHit] = []
     for file_id, rowid in chosen:
         if rowid not in records:
@@ -247,7 +248,7 @@ def _hits(
         hits.append(
             SearchHit(
                 session_id=summary.get("id"),
-                file=session.path,
+                file=paths[file_id],
                 entry_id=str(entry_id),
                 role=str(role),
                 timestamp=timestamp,

@@ -43,12 +43,16 @@ class SessionMatches:
     count: int
     best: float  # the best record's score
     best_rowid: int
-    path: Path = Path()
+    raw_path: bytes = b""  # as the index keeps it (a Path is made only for the sessions shown)
     project: str = ""
     child: bool = False
     parent: str | None = None
     texts: int = 0  # records with text in the session
     score: float = 0.0
+
+    @property
+    def path(self) -> Path:
+        return Path(os.fsdecode(self.raw_path))
 
 
 @dataclass(slots=True)
@@ -144,7 +148,7 @@ def matches_sql(
         if not _wanted(query, projects, row):
             continue
         session = found[row[0]]
-        session.path = Path(os.fsdecode(row[1]))
+        session.raw_path = bytes(row[1])
         session.project, session.child, session.parent = str(row[2] or ""), bool(row[3]), row[4]
         session.texts = int(row[5] or 0)
         sessions.append(session)
@@ -152,7 +156,7 @@ def matches_sql(
         typical = connection.execute("SELECT avg(texts) FROM files").fetchone()[0] or 1.0
         for session in sessions:
             session.score = _session_score(session, max(1.0, float(typical)))
-    sessions.sort(key=lambda session: (-session.score, os.fsencode(session.path)))
+    sessions.sort(key=lambda session: (-session.score, session.raw_path))
     return Matched(sessions, sql, values)
 
 

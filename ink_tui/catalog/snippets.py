@@ -10,10 +10,11 @@ the snippet is then the text's start, with nothing marked. The snippet is sessio
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
-from ink_tui.catalog.query import Query
+from ink_tui.catalog.query import Query, Term
 
 __all__ = ["SNIPPET_WIDTH", "Marks", "marks_in", "snippet_of"]
 
@@ -26,13 +27,21 @@ Marks = tuple[tuple[int, int], ...]  # (start, end) spans, in order, never overl
 
 
 def _patterns(query: Query) -> list[re.Pattern[str]]:
-    return [found for term in query.wanted if (found := term.pattern()) is not None]
+    return _compiled(tuple(query.wanted))
+
+
+@functools.lru_cache(maxsize=64)  # a search makes a snippet per hit, all with the same terms
+def _compiled(terms: tuple[Term, ...]) -> list[re.Pattern[str]]:
+    return [found for term in terms if (found := term.pattern()) is not None]
 
 
 def _anchor(text: str, patterns: list[re.Pattern[str]], width: int) -> tuple[int, int]:
     """The span the snippet is built around: the first occurrence of a wanted term whose window
     holds the most of the wanted terms (a lone term: its first occurrence); ``(0, 0)`` when
     none is found."""
+    if len(patterns) == 1:  # the common case: where it first occurs
+        first = next((m for m in patterns[0].finditer(text) if m.end() > m.start()), None)
+        return (0, 0) if first is None else first.span()
     found: list[tuple[int, int, int]] = []  # (start, end, which term)
     for number, pattern in enumerate(patterns):
         for seen, match in enumerate(pattern.finditer(text)):
