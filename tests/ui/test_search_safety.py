@@ -20,6 +20,7 @@ from ink_tui.catalog import list_sessions
 from ink_tui.catalog.index import CatalogIndex, default_index_path, update_index
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.search import SearchScreen
+from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.search_results import SearchResults
 from ink_tui.ui.widgets.session_list import SessionList
 
@@ -87,6 +88,13 @@ async def test_the_picker_lists_from_the_files_with_one_notice(
         assert notices == [
             f"the index {default_index_path()} {why}: sessions are read from the files"
         ]
+        await pilot.press("enter")  # a session opens from its file, as without an index
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen) and app.screen.loaded is not None,
+            "the session opened",
+        )
+        assert app.screen.loaded.session.path == expected[0]
     assert not (base.parent / "nowhere.sqlite3").exists()
 
 

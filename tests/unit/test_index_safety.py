@@ -77,6 +77,8 @@ def test_a_symlinked_index_leaves_the_database_it_points_to_untouched(
     with pytest.raises(IndexUnavailable, match="is a symlink"):
         CatalogIndex.open()
     _searches_without_it(cli, base, "is a symlink")
+    code, _, err = cli.run("index", "--rebuild", "--sessions-dir", str(base), "--cwd", CWD)
+    assert code == 2 and cli.one_error_line(err, naming="is a symlink: not updated")
     assert _journal_mode(foreign) == "delete"  # never switched to WAL
     assert hashlib.sha256(foreign.read_bytes()).hexdigest() == before
     assert sorted(path.name for path in foreign.parent.iterdir()) == ["app.db"]

@@ -267,3 +267,37 @@ def test_a_bad_date_is_one_line_and_exit_2(
     code, out, err = _run(cli, base, query)
     assert code == 2 and out == ""
     assert cli.one_error_line(err, naming=naming)
+
+
+def test_counts_and_texts_stay_whole_through_appends_rewrites_and_deletions(
+    tmp_path: Path,
+) -> None:
+    base = tmp_path / "sessions"
+    paths = spread_tree(base, sessions=4, word=WORD)
+
+    def check(index: CatalogIndex) -> None:
+        update_index(index, base, None)
+        connection = index.connection
+        texts = connection.execute("SELECT count(*) FROM texts").fetchone()[0]
+        assert connection.execute("SELECT count(*) FROM bodies").fetchone()[0] == texts
+        stale = connection.execute(
+            "SELECT count(*) FROM files f WHERE f.texts != "
+            "(SELECT count(*) FROM texts t WHERE t.file_id = f.id)"
+        ).fetchone()[0]
+        assert stale == 0
+        result = search(index, WORD, limit=10_000, now=NOW.timestamp())
+        assert result.total_hits == len(result.hits) == len(_holding(base, WORD))
+
+    with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
+        check(index)
+        with paths[0].open("a", encoding="utf-8") as stream:  # grown: read from where it was
+            last = json.loads(paths[0].read_text(encoding="utf-8").splitlines()[-1])
+            record = {**last, "id": "more", "parentId": last["id"]}
+            record["message"] = {"role": "user", "content": f"one more {WORD}"}
+            stream.write(json.dumps(record) + "\n")
+        check(index)
+        lines = paths[1].read_text(encoding="utf-8").splitlines()
+        paths[1].write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")  # rewritten shorter
+        check(index)
+        paths[2].unlink()
+        check(index)

@@ -72,7 +72,12 @@ class SearchIndex:
     def _use_temporary(self) -> None:
         with self._lock:
             if self._temporary is None:
-                self._temporary = Path(tempfile.mkdtemp(prefix="ink-tui-index-"))
+                try:
+                    self._temporary = Path(tempfile.mkdtemp(prefix="ink-tui-index-"))
+                except OSError as error:
+                    raise IndexUnavailable(
+                        f"no temporary folder to search the files in ({error.strerror})"
+                    ) from None
                 self.path = self._temporary / INDEX_FILE_NAME
 
     def close(self) -> None:
