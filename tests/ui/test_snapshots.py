@@ -174,14 +174,19 @@ def test_help(snap_compare: SnapCompare, demo_app: Any) -> None:
 
 
 def test_changes(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> None:
-    """The changes view (D in the session view) of a hand-made session: every file's net
-    change, the first file's diff with its failed edit."""
+    """The changes view (D in the session view) of a hand-made session, its turns shown (t):
+    every file's net change on one line (a deep path shortened from the left, long turn titles
+    cut with …), the first file's diff with its failed edit."""
     import changesdata
 
     ids = iter(range(1, 1000))
     sessions = tmp_path / "sessions"
     path = changesdata.changes_session(
-        sessions, clock=lambda: NOW, random_hex=lambda: f"{next(ids):016x}", file_uuid="0" * 36
+        sessions,
+        long_names=True,
+        clock=lambda: NOW,
+        random_hex=lambda: f"{next(ids):016x}",
+        file_uuid="0" * 36,
     )
     app = make_app(sessions_dir=sessions, cwd=changesdata.CWD, open_path=path, clock=clock)
 
@@ -192,7 +197,7 @@ def test_changes(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> No
         screen = pilot.app.screen
         assert isinstance(screen, ChangesScreen)
         await wait_for(pilot, lambda: "mul" in str(screen.diff.content), "the first diff")
-        await settle(pilot)
+        await press_and_settle(pilot, "t")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
