@@ -93,7 +93,8 @@ class FillIn:
     @property
     def status(self) -> str:
         """As a call's status says it, the same in the view, the replay and the export:
-        ``⊘ not run: output limit`` (it never ran), ``? abandoned after interrupt`` (it may have)."""
+        ``⊘ not run: output limit`` (it never ran), ``? abandoned after interrupt`` (it may
+        have)."""
         return f"{'⊘' if self.ran == 'no' else '?'} {self.label}"
 
 
