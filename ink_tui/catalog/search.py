@@ -22,7 +22,6 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -30,6 +29,7 @@ from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text
 from ink_tui.catalog.query import Query, parse_query
 from ink_tui.catalog.textpieces import unpack_text
 from ink_tui.humanize import breadcrumb
+from ink_tui.session.timestamps import timestamp_seconds
 
 __all__ = ["CANDIDATES", "GONE_PARENT", "SNIPPET_WIDTH", "SearchHit", "search_index", "snippet_of"]
 
@@ -118,11 +118,8 @@ def snippet_of(text: str, query: Query, width: int = SNIPPET_WIDTH) -> tuple[str
 
 
 def _recency(timestamp: str | None, now: float) -> float:
-    if not timestamp:
-        return 1.0
-    try:
-        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    moment = timestamp_seconds(timestamp)
+    if moment is None:
         return 1.0
     age_days = max(0.0, (now - moment) / 86_400)
     return 1.0 + 1.0 / (1.0 + age_days / _RECENT_DAYS)

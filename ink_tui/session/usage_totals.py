@@ -1,0 +1,471 @@
+"""Ink's ``/status`` usage totals (spec §11, ``usage-totals.ts@c97f27ae``): the "work" a session
+paid for, over every entry of the file.
+
+Every entry Ink's ``open()`` keeps counts once, in file order, on every branch; child
+transcripts, ``retainedTail`` copies and framed summaries are never read. Three buckets:
+
+1. **parent**: each assistant message's ``usage``; ``usageMissing: true`` marks it incomplete
+   (its numbers still count).
+2. **child**: each result of each ``toolResult`` message. A valid ``taskRecord`` (spec §2,
+   :func:`valid_task_record`) counts once per ``attemptId``; one that was not ``launched`` adds
+   nothing; a launched one without ``usage`` marks child incomplete, and ``usage.incomplete``
+   does too. A ``task`` result without a valid record marks child incomplete, unless an earlier
+   result of the same call carried a counted record or was itself such a result.
+3. **summarizer**: each ``compaction`` and ``branchSummary`` holding ``usage``;
+   ``usageMissing: true`` marks it incomplete.
+
+Usage is priced by its **declared** reference only (the message's ``modelReference``, the
+record's ``binding.reference``, the summary's ``modelReference``); none, or one without a rate,
+is unpriced. :meth:`UsageTotals.priced` applies rates (Ink's static table by default,
+:func:`ink_tui.session.rates.ink_rate_for`), and :class:`PricedTotals` prints what ``/status``
+prints: ``work ↑12.3k ↓4.5k ~$0.123!`` (:func:`format_tokens`, :meth:`PricedTotals.money`),
+JavaScript's rounding included (:func:`js_to_fixed`, :func:`js_round`).
+
+Pure: records in, figures out. :func:`session_usage` reads them from a :class:`SessionFile`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Final, Literal, NotRequired, TypedDict, cast
+
+from ink_tui.session.files import open_regular
+from ink_tui.session.rates import Price, ink_rate_for
+from ink_tui.session.reader import SessionFile
+
+__all__ = [
+    "Bucket",
+    "PricedGroup",
+    "PricedTotals",
+    "TaskRecord",
+    "UsageReport",
+    "UsageTotals",
+    "format_tokens",
+    "js_round",
+    "js_to_fixed",
+    "session_usage",
+    "valid_task_record",
+]
+
+Number = int | float
+
+
+class UsageReport(TypedDict, total=False):
+    """A ``usage`` object as Ink records it (absent keys count 0)."""
+
+    inputTokens: Number
+    outputTokens: Number
+    cacheReadTokens: Number
+    cacheWriteTokens: Number
+    incomplete: Literal[True]  # task records only
+
+
+class Binding(TypedDict):
+    providerName: str
+    wireModelId: str
+    reference: str
+
+
+class TaskRecord(TypedDict):
+    """The fields of a valid ``taskRecord`` (spec §2) the totals read (extra keys allowed)."""
+
+    version: Literal[1]
+    attemptId: str
+    launched: bool
+    binding: NotRequired[Binding]
+    usage: NotRequired[UsageReport]
+
+
+_STATUSES: Final = frozenset(
+    {"completed", "max_iterations", "aborted", "timeout", "crash", "rejected"}
+)
+_WHY: Final = frozenset({"disabled", "no-parent-session", "write-failed", "no-content"})
+_DISPOSITIONS: Final = frozenset({"removed", "kept-work", "kept-unknown", "removal-failed"})
+_OPTIONAL_STRINGS: Final = ("taskToolCallId", "parentSessionId", "childId", "agent", "reason")
+
+
+def _finite(value: object) -> bool:
+    kind = type(value)
+    return kind is int or (kind is float and math.isfinite(cast(float, value)))
+
+
+def _valid_usage(usage: object) -> bool:
+    if not isinstance(usage, dict):
+        return False
+    if not (_finite(usage.get("inputTokens")) and _finite(usage.get("outputTokens"))):
+        return False
+    if any(key in usage and not _finite(usage[key]) for key in _CACHE_KEYS):
+        return False
+    return "incomplete" not in usage or usage["incomplete"] is True
+
+
+def _valid_binding(binding: object) -> bool:
+    if not isinstance(binding, dict):
+        return False
+    parts = [binding.get(key) for key in ("providerName", "wireModelId", "reference")]
+    if not all(isinstance(part, str) and part for part in parts):
+        return False
+    return parts[2] == f"{parts[0]}/{parts[1]}"
+
+
+def _valid_transcript(transcript: object) -> bool:
+    if not isinstance(transcript, dict):
+        return False
+    if transcript.get("present") is True:
+        failed = transcript.get("writeFailed", True)
+        return isinstance(transcript.get("path"), str) and failed is True
+    return transcript.get("present") is False and transcript.get("why") in _WHY
+
+
+def _valid_worktree(worktree: object) -> bool:
+    if not isinstance(worktree, dict):
+        return False
+    detail = worktree.get("detail", "")
+    return (
+        isinstance(worktree.get("path"), str)
+        and isinstance(worktree.get("branch"), str)
+        and worktree.get("disposition") in _DISPOSITIONS
+        and isinstance(detail, str)
+    )
+
+
+def valid_task_record(value: object) -> TaskRecord | None:
+    """``value`` when it is a task record Ink's ``parseTaskRecord`` keeps (spec §2), else
+    ``None`` (Ink then treats the result as having no record). A malformed ``health`` does
+    not matter: Ink drops it and keeps the record."""
+    if not isinstance(value, dict):
+        return None
+    version = value.get("version")
+    if type(version) not in (int, float) or version != 1:  # 1.0 is 1 to JavaScript
+        return None
+    attempt = value.get("attemptId")
+    if not isinstance(attempt, str) or not attempt:
+        return None
+    if not all(isinstance(value.get(key), str) for key in ("sourceId", "timestamp", "cwd")):
+        return None
+    if type(value.get("launched")) is not bool or type(value.get("textPresent")) is not bool:
+        return None
+    if not _finite(value.get("turns")) or value.get("status") not in _STATUSES:
+        return None
+    if any(key in value and not isinstance(value[key], str) for key in _OPTIONAL_STRINGS):
+        return None
+    if "timeoutMs" in value and not _finite(value["timeoutMs"]):
+        return None
+    tools = value.get("tools", [])
+    if not isinstance(tools, list) or not all(isinstance(tool, str) for tool in tools):
+        return None
+    checks: tuple[tuple[str, Callable[[object], bool]], ...] = (
+        ("binding", _valid_binding),
+        ("transcript", _valid_transcript),
+        ("worktree", _valid_worktree),
+        ("usage", _valid_usage),
+    )
+    if any(key in value and not check(value[key]) for key, check in checks):
+        return None
+    return cast(TaskRecord, value)
+
+
+_CACHE_KEYS: Final = ("cacheReadTokens", "cacheWriteTokens")
+
+
+def _count(usage: Mapping[str, Any], key: str) -> Number:
+    """A count of ``usage`` as Ink adds it: absent (or not a finite number) is 0."""
+    value = usage.get(key)
+    if type(value) is int:
+        return value
+    return cast(Number, value) if _finite(value) else 0
+
+
+@dataclass(slots=True)
+class Bucket:
+    """Summed usage and the calls that contributed it."""
+
+    input: Number = 0
+    output: Number = 0
+    cache_read: Number = 0
+    cache_write: Number = 0
+    calls: int = 0
+
+    def add_usage(self, usage: Mapping[str, Any]) -> None:
+        self.input += _count(usage, "inputTokens")
+        self.output += _count(usage, "outputTokens")
+        self.cache_read += _count(usage, "cacheReadTokens")
+        self.cache_write += _count(usage, "cacheWriteTokens")
+        self.calls += 1
+
+    def add(self, other: Bucket) -> None:
+        self.input += other.input
+        self.output += other.output
+        self.cache_read += other.cache_read
+        self.cache_write += other.cache_write
+        self.calls += other.calls
+
+    @property
+    def tokens(self) -> Number:
+        return self.input + self.output + self.cache_read + self.cache_write
+
+    def to_json(self) -> dict[str, Number]:
+        return {
+            "inputTokens": self.input,
+            "outputTokens": self.output,
+            "cacheReadTokens": self.cache_read,
+            "cacheWriteTokens": self.cache_write,
+            "calls": self.calls,
+        }
+
+
+BucketName = Literal["parent", "child", "summarizer"]
+BUCKETS: Final[tuple[BucketName, ...]] = ("parent", "child", "summarizer")
+
+
+@dataclass(slots=True)
+class UsageTotals:
+    """The three buckets, the usage per declared reference, and the incomplete flags; fed one
+    entry record at a time, in file order (:meth:`add`), so a followed file only adds."""
+
+    buckets: dict[BucketName, Bucket] = field(
+        default_factory=lambda: {name: Bucket() for name in BUCKETS}
+    )
+    incomplete: dict[BucketName, bool] = field(
+        default_factory=lambda: dict.fromkeys(BUCKETS, False)
+    )
+    by_reference: dict[str | None, Bucket] = field(default_factory=dict)
+    _attempts: set[str] = field(default_factory=set)
+    _task_calls: set[object] = field(default_factory=set)
+
+    def _priced_as(self, reference: object, usage: Mapping[str, Any]) -> None:
+        key = reference if isinstance(reference, str) else None  # legacy: none declared
+        self.by_reference.setdefault(key, Bucket()).add_usage(usage)
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one entry (``message``, ``compaction``, ``branchSummary``; others add nothing)."""
+        kind = record.get("type")
+        if kind in ("compaction", "branchSummary"):
+            usage = record.get("usage")
+            if isinstance(usage, dict):  # without usage (legacy): nothing
+                self.buckets["summarizer"].add_usage(usage)
+                if record.get("usageMissing") is True:
+                    self.incomplete["summarizer"] = True
+                self._priced_as(record.get("modelReference"), usage)
+            return
+        message = record.get("message") if kind == "message" else None
+        if not isinstance(message, dict):
+            return
+        role = message.get("role")
+        if role == "assistant":
+            usage = message.get("usage")
+            usage = usage if isinstance(usage, dict) else {}
+            self.buckets["parent"].add_usage(usage)
+            if message.get("usageMissing") is True:
+                self.incomplete["parent"] = True
+            self._priced_as(message.get("modelReference"), usage)
+        elif role == "toolResult":
+            results = message.get("results")
+            for result in results if isinstance(results, list) else ():
+                if isinstance(result, dict):
+                    self._task_result(result)
+
+    def _task_result(self, result: dict[str, Any]) -> None:
+        call = result.get("toolCallId")
+        call = call if isinstance(call, str | int | float) else None
+        record = valid_task_record(result.get("taskRecord"))
+        if record is None:
+            if result.get("toolName") == "task" and call not in self._task_calls:
+                self.incomplete["child"] = True  # a task call whose work is not known
+                self._task_calls.add(call)
+            return
+        if record["attemptId"] in self._attempts:
+            return  # the same attempt again: counted once
+        self._attempts.add(record["attemptId"])
+        self._task_calls.add(call)
+        if record["launched"] is not True:
+            return  # rejected before any child ran: nothing, and nothing missing
+        usage = record.get("usage")
+        if usage is None:
+            self.incomplete["child"] = True  # launched, but its work was not reported
+            return
+        self.buckets["child"].add_usage(usage)
+        if usage.get("incomplete") is True:
+            self.incomplete["child"] = True
+        binding = record.get("binding")
+        self._priced_as(None if binding is None else binding["reference"], usage)
+
+    def add_all(self, records: Iterable[Mapping[str, Any]]) -> UsageTotals:
+        for record in records:
+            self.add(record)
+        return self
+
+    @property
+    def total(self) -> Bucket:
+        total = Bucket()
+        for name in BUCKETS:
+            total.add(self.buckets[name])
+        return total
+
+    @property
+    def is_incomplete(self) -> bool:
+        return any(self.incomplete.values())
+
+    def priced(self, rate_for: Callable[[str], Price | None] = ink_rate_for) -> PricedTotals:
+        """The totals priced by ``rate_for`` (Ink's static rates by default)."""
+        usd: float = 0
+        subscription = False
+        unpriced = Bucket()
+        groups: list[PricedGroup] = []
+        for reference, bucket in self.by_reference.items():
+            rate = None if reference is None else rate_for(reference)
+            groups.append(PricedGroup(reference, bucket, rate))
+            if rate is None:
+                unpriced.add(bucket)
+                continue
+            subscription = subscription or rate.subscription
+            usd += rate.cost(bucket.input, bucket.output, bucket.cache_read, bucket.cache_write)
+        return PricedTotals(self, usd, subscription, unpriced, groups)
+
+
+@dataclass(frozen=True, slots=True)
+class PricedGroup:
+    """The usage of one declared reference (``None``: none declared) and its rate, if any."""
+
+    reference: str | None
+    bucket: Bucket
+    rate: Price | None
+
+
+@dataclass(frozen=True, slots=True)
+class PricedTotals:
+    """What ``/status`` shows of the totals, priced."""
+
+    totals: UsageTotals
+    usd: float
+    subscription: bool
+    unpriced: Bucket
+    groups: list[PricedGroup]
+
+    @property
+    def estimate(self) -> bool:
+        """Whether Ink's own figure may differ: a reference Ink would look up in the pi.dev
+        catalog first (one naming a provider), which ink-tui cannot read."""
+        return any(g.reference is not None and "/" in g.reference for g in self.groups)
+
+    def money(self) -> str | None:
+        """Ink's ``usageMoneySegment``: ``$0.123``, ``~$0.123`` (some tokens unpriced),
+        ``$0.000 (sub)``, ``…!`` (usage known to be missing), ``$?`` / ``$?!`` (nothing
+        priced); ``None`` when there is nothing to say."""
+        known = self.usd > 0 or self.subscription
+        unpriced = self.unpriced.tokens > 0
+        incomplete = self.totals.is_incomplete
+        if not known and not unpriced and not incomplete:
+            return None
+        if not known:
+            return "$?!" if incomplete else "$?"
+        return (
+            f"{'~' if unpriced else ''}${js_to_fixed(self.usd, 3)}"
+            f"{' (sub)' if self.subscription else ''}{'!' if incomplete else ''}"
+        )
+
+    def work(self) -> str:
+        """``work ↑12.3k ↓4.5k ~$0.123!``, as ``/status`` prints it after ``· ``."""
+        total = self.totals.total
+        money = self.money()
+        text = f"work ↑{format_tokens(total.input)} ↓{format_tokens(total.output)}"
+        return text if money is None else f"{text} {money}"
+
+
+# -- JavaScript's number formatting ------------------------------------------------------------
+
+
+def js_round(value: float) -> int:
+    """``Math.round``: the nearest integer, an exact half toward +∞ (Python's ``round`` goes
+    to even)."""
+    floor = math.floor(value)
+    return floor + 1 if value - floor >= 0.5 else floor
+
+
+def js_to_fixed(value: float, digits: int) -> str:
+    """``Number.prototype.toFixed``: the exact binary value rounded to ``digits`` decimals, an
+    exact half away from zero (Python's ``format`` goes to even)."""
+    if not math.isfinite(value) or abs(value) >= 1e21:
+        return _js_string(value)
+    exact = Decimal(abs(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{'-' if value < 0 else ''}{exact:.{digits}f}"
+
+
+def _js_string(value: Number) -> str:
+    """``String(n)`` for the values a token count can take."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return _EXPONENT.sub(r"e\1\2", repr(value))
+    return str(value)
+
+
+_EXPONENT: Final = re.compile(r"e([+-])0*(\d)")
+
+
+def format_tokens(n: Number) -> str:
+    """Ink's ``formatTokens``: ``999``, ``1.0k``, ``12k``, ``1.1M``, ``12M`` (JavaScript's
+    rounding: ``1250`` is ``1.3k``, ``999500`` is ``1000k``)."""
+    if n < 1000:
+        return _js_string(n)
+    if n < 10_000:
+        return f"{js_to_fixed(n / 1000, 1)}k"
+    if n < 1_000_000:
+        return f"{js_round(n / 1000)}k"
+    if n < 10_000_000:
+        return f"{js_to_fixed(n / 1_000_000, 1)}M"
+    return f"{js_round(n / 1_000_000)}M"
+
+
+# -- from a session file -----------------------------------------------------------------------
+
+_COUNTED: Final = frozenset({"message", "compaction", "branchSummary"})
+_HEAD: Final = 512  # bytes of a line where Ink's writer puts the message's role
+_ROLE_KEY: Final = b',"message":{"role":"'
+_ESCAPED_LETTER: Final = re.compile(rb"\\u00[4-7][0-9a-fA-F]")  # JSON never needs these
+
+
+def _may_count(raw: bytes) -> bool:
+    """Whether a message line can add to the totals, from its bytes: a prompt never does, and
+    a tool result only when it mentions a task (or spells a letter as an escape, as Ink never
+    does, which might hide one)."""
+    if not raw.startswith(b'{"type":"message",'):
+        return True  # not as Ink writes it: read it whole
+    at = raw.find(_ROLE_KEY, 0, _HEAD)
+    if at < 0:
+        return True
+    role = raw[at + len(_ROLE_KEY) : at + len(_ROLE_KEY) + 11]
+    if role.startswith(b'user"'):
+        return False
+    if role == b'toolResult"':
+        return b"task" in raw or _ESCAPED_LETTER.search(raw) is not None
+    return True
+
+
+def session_usage(session: SessionFile) -> UsageTotals:
+    """The totals of every entry of ``session``, in file order. Records not in memory are
+    read from the file (a prompt, or a tool result naming no task, is not parsed), and kept
+    nowhere: nothing of ``session`` changes. Raises ``SessionError`` when the file changed on
+    disk since it was read."""
+    totals = UsageTotals()
+    with open_regular(session.path) as stream:
+        for entry in session.entries:
+            if entry.type not in _COUNTED:
+                continue
+            record = entry._record
+            if record is None:
+                stream.seek(entry.offset)
+                raw = stream.read(entry.end - entry.offset)
+                if entry.type == "message" and not _may_count(raw):
+                    continue
+                record = entry._parse(raw)
+            totals.add(record)
+    return totals
