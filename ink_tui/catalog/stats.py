@@ -43,7 +43,7 @@ __all__ = [
 Grouping = Literal["model", "project", "day", "week"]
 GROUPS: Final[tuple[Grouping, ...]] = ("model", "project", "day", "week")
 UNKNOWN: Final = "(unknown)"
-KEY_WIDTH: Final = 48  # cells of the first column at most, when the width is not known
+KEY_WIDTH: Final = 40  # cells of the first column at most, when the width is not known
 KEY_MIN_WIDTH: Final = 16  # cells it keeps however narrow the terminal
 _RELATIVE: Final = re.compile(r"(\d{1,5})([dw])")
 
@@ -76,7 +76,7 @@ def week_of(day: str) -> str:
         year, week, _ = date.fromisoformat(day).isocalendar()
     except ValueError:
         return ""
-    return f"{year}-W{week:02d}"
+    return f"{year:04d}-W{week:02d}"
 
 
 @dataclass(slots=True)
@@ -283,8 +283,8 @@ def flagged_note(report: StatsReport) -> str | None:
         return None
     calls = "1 model call reports" if flagged == 1 else f"{flagged:,} model calls report"
     return (
-        f"flagged: {calls} over {ABSURD_TOKENS:,} tokens in one count (corrupt or hand-made): "
-        "counted as calls (marked !), their tokens and cost left out"
+        f"flagged: {calls} over {ABSURD_TOKENS:,} tokens (corrupt or hand-made): counted as "
+        "calls (marked !), not in tokens or cost"
     )
 
 
