@@ -5,7 +5,9 @@ command line and the app alike. Importable as ``import figurestree`` (``pythonpa
   9999-99-99 and 0000-01-01 (dates that cannot be), and one on 2026-10-05;
 - :func:`span_tree`: one record on 0001-01-01 and one on 9999-12-31 (real dates, absurd span);
 - :func:`usage_tree`: a call recorded with ``usageMissing: true`` and a ``usage`` of zeros, a
-  call reporting 2^53 tokens, and a call of a model whose name is 200 characters long.
+  call reporting 2^53 tokens, and a call of a model whose name is 200 characters long;
+- :func:`timed_turns`: two turns of known durations (the last 3m58s, 1m38s of it in a tool),
+  and :func:`append_later` to write a record outside the turns a day (or more) later.
 
 Every assistant call of the first two reports 10 tokens in and 1 out.
 """
@@ -13,18 +15,31 @@ Every assistant call of the first two reports 10 tokens in and 1 out.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ink_tui.session import open_session
+from ink_tui.session.writer import SessionWriter
+
 __all__ = [
+    "A_DAY",
     "CWD",
     "IMPOSSIBLE_DAYS",
+    "LAST_TURN",
     "LONG_MODEL",
     "PROJECT",
+    "SPAN",
+    "T0",
+    "TOOL",
+    "append_later",
+    "clock_at",
     "assistant",
     "entry",
     "odd_dates_tree",
     "span_tree",
+    "timed_turns",
     "usage_tree",
     "user",
     "write_session",
@@ -116,3 +131,44 @@ def usage_tree(base: Path) -> Path:
     ]
     path = base / PROJECT / "2026-10-05T09-00-00-000Z-usage.jsonl"
     return write_session(path, records, session_id="05a")
+
+
+T0 = datetime(2026, 11, 2, 10, 0, 0, tzinfo=UTC)
+LAST_TURN = 238.0  # 3m58s: the second prompt at 100 s, its answer at 338 s
+TOOL = 98.0  # its bash call at 102 s, the result at 200 s
+SPAN = 338.0  # the first prompt to the last answer: 5m38s
+A_DAY = 86_400.0
+
+
+def clock_at(*offsets: float) -> Callable[[], datetime]:
+    """A writer's clock giving ``T0`` plus each offset (seconds) in turn."""
+    ticks: Iterator[datetime] = (T0 + timedelta(seconds=offset) for offset in offsets)
+    return lambda: next(ticks)
+
+
+def _reply(blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    usage = {"inputTokens": 10, "outputTokens": 5}
+    return {"role": "assistant", "blocks": blocks, "usage": usage, "stopReason": "end_turn"}
+
+
+def timed_turns(folder: Path) -> Path:
+    """Two turns: a prompt at 0 s answered at 5 s; a prompt at 100 s, a bash call at 102 s,
+    its result at 200 s, the answer at 338 s. Returns the session file (cwd :data:`CWD`)."""
+    writer = SessionWriter.new(folder, CWD, clock=clock_at(0, 0, 5, 100, 102, 200, 338))
+    text = [{"type": "text", "text": "done"}]
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "make"}}
+    result = {"toolCallId": "c1", "toolName": "bash", "content": "ok", "isError": False}
+    writer.append_message({"role": "user", "content": "first"})
+    writer.append_message(_reply(text))
+    writer.append_message({"role": "user", "content": "second"})
+    writer.append_message(_reply([call]))
+    writer.append_message({"role": "toolResult", "results": [result]})
+    writer.append_message(_reply(text))
+    return writer.path
+
+
+def append_later(path: Path, kind: str, fields: dict[str, Any], after: float = A_DAY) -> Any:
+    """Append an entry ``after`` seconds past the last answer (as ``ink-tui rename`` or ``label``
+    would, a day later); returns the record."""
+    writer = SessionWriter.for_session(open_session(path, warn=None), clock=clock_at(SPAN + after))
+    return writer.append_entry(kind, fields)
