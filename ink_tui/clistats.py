@@ -196,15 +196,22 @@ def _aligned(rows: list[list[str]]) -> list[str]:
 
 
 def _rates_note(priced: PricedTotals) -> str:
+    """What the dollars are: Ink's static rates, and when its own figure may differ."""
     from ink_tui.session.rates import INK_RATES_SOURCE
 
     if priced.money() is None:
         return "no usage recorded"
     if not priced.estimate:
-        return "no usage names a provider/model reference: Ink prices nothing either"
+        return "no usage names a provider/model reference: Ink prices none of it either"
+    catalog = "Ink prices from the pi.dev catalog first, which ink-tui cannot read"
+    if not priced.known:
+        return (
+            f"no rate in Ink's static table ({INK_RATES_SOURCE}) for these models; {catalog}, "
+            "so its /status may show dollars here"
+        )
     return (
-        f"dollars at Ink's static rates ({INK_RATES_SOURCE}): an estimate; Ink prices from the "
-        "pi.dev catalog first, which ink-tui cannot read, so its /status may show other dollars"
+        f"dollars at Ink's static rates ({INK_RATES_SOURCE}): an estimate; {catalog}, so its "
+        "/status may show other dollars"
     )
 
 

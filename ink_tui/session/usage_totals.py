@@ -347,6 +347,11 @@ class PricedTotals:
     groups: list[PricedGroup]
 
     @property
+    def known(self) -> bool:
+        """Whether there are dollars to show (Ink's test: some, or a subscription)."""
+        return self.usd > 0 or self.subscription
+
+    @property
     def estimate(self) -> bool:
         """Whether Ink's own figure may differ: a reference Ink would look up in the pi.dev
         catalog first (one naming a provider), which ink-tui cannot read."""
@@ -356,7 +361,7 @@ class PricedTotals:
         """Ink's ``usageMoneySegment``: ``$0.123``, ``~$0.123`` (some tokens unpriced),
         ``$0.000 (sub)``, ``…!`` (usage known to be missing), ``$?`` / ``$?!`` (nothing
         priced); ``None`` when there is nothing to say."""
-        known = self.usd > 0 or self.subscription
+        known = self.known
         unpriced = self.unpriced.tokens > 0
         incomplete = self.totals.is_incomplete
         if not known and not unpriced and not incomplete:

@@ -164,3 +164,19 @@ async def test_the_work_is_inks_status_over_the_whole_file_and_grows_when_follow
         await wait_for(
             pilot, lambda: "work ↑1.5k ↓250 $0.017! (estimate)" in header_text(screen), "the !"
         )
+
+
+def test_only_dollars_are_called_an_estimate(tmp_path: Path) -> None:
+    from ink_tui.session import open_session
+    from ink_tui.session.branchview import load_branch
+    from ink_tui.ui.widgets.session_header import work_text
+
+    def shown(reference: str) -> str:
+        records = [user("u1", None, "2026-10-05T10:00:00.000Z")]
+        records.append(assistant("a1", "u1", "2026-10-05T10:00:01.000Z", reference=reference))
+        path = write_session(tmp_path / f"{len(list(tmp_path.iterdir()))}.jsonl", records)
+        return work_text(load_branch(open_session(path, warn=None), None))
+
+    assert shown("anthropic/claude-sonnet-4-5") == "work ↑10 ↓1 $0.000 (estimate)"  # 45 µ$
+    assert shown("openai/gpt-5.1") == "work ↑10 ↓1 $?"  # no static rate: nothing to estimate
+    assert shown("zai/glm-5.3") == "work ↑10 ↓1 $0.000 (sub) (estimate)"

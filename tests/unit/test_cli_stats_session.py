@@ -104,3 +104,18 @@ def test_a_session_ink_cannot_open_is_one_line(cli: Any, session: Path) -> None:
     code, out, err = cli.run("stats", str(session))
     assert (code, out) == (2, "")
     cli.one_error_line(err, naming=str(session))
+
+
+def test_models_without_a_static_rate_are_said(cli: Any, tmp_path: Path) -> None:
+    path = write_session(
+        tmp_path / PROJECT / "s.jsonl",
+        [user("u1", None, WHEN), assistant("a1", "u1", WHEN, reference="openai/gpt-5.1")],
+    )
+    code, out, err = cli.run("stats", str(path))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[1].startswith("work ↑10 ↓1 $?    ")
+    assert lines[-1] == (
+        "no rate in Ink's static table (models.ts@0bea585d) for these models; Ink prices from "
+        "the pi.dev catalog first, which ink-tui cannot read, so its /status may show dollars here"
+    )

@@ -129,13 +129,12 @@ def _span(state: HeaderState) -> str:
 
 def work_text(loaded: LoadedBranch) -> str:
     """Ink's ``/status`` totals of the whole file: ``work ↑12.3k ↓4.5k ~$0.123!``, with
-    ``(estimate)`` when Ink's own dollars may differ (it prices from the pi.dev catalog first;
-    these are its static rates); ``work …`` while the file is read."""
+    ``(estimate)`` after dollars Ink's own may differ from (it prices from the pi.dev catalog
+    first; these are its static rates); ``work …`` while the file is read."""
     if loaded.work is None:
         return "work …"
     priced = loaded.work.priced()
-    estimate = priced.money() is not None and priced.estimate
-    return priced.work() + (" (estimate)" if estimate else "")
+    return priced.work() + (" (estimate)" if priced.known and priced.estimate else "")
 
 
 def second_line(state: HeaderState, width: int) -> Text:
