@@ -19,14 +19,11 @@ ISO timestamps in UTC), the model ``provider/modelId``:
 The day is read by :func:`ink_tui.session.timestamps.utc_day`: a date that cannot be (February
 30, month 13, year 0) is an unknown day (``""``), never an error.
 
-A call whose ``usage`` reports more than :data:`ABSURD_TOKENS` tokens in any of its four counts
-(or a count that is not a finite number) is **flagged** (:attr:`Counts.flagged`): counted as a
-call, its tokens left out of every sum and cost. The largest context window of any model Ink
-knows is about a million tokens (``claude-sonnet-4-5``, ``kimi-k3``), and no call can read or
-write a thousand times that: such a figure is a corrupt or hand-made record, and taking it as
-real would turn a whole report into nonsense (2^53 tokens cost $198 billion). A call recorded
-with ``usageMissing: true`` counts as reported without usage even when a ``usage`` object (of
-zeros, as Ink writes it then) is there.
+A call reporting more than :data:`ABSURD_TOKENS` tokens in one of its four counts (or a count
+that is not finite) is **flagged** (:attr:`Counts.flagged`): a call, its tokens in no sum or
+cost. No model Ink knows has a context window over about a million tokens, so such a figure is
+a corrupt or hand-made record (2^53 tokens would cost $198 billion). ``usageMissing: true``
+counts as a call without usage even beside a ``usage`` of zeros (as Ink writes it then).
 
 Files are read whole, line by line, never validated as Ink's ``open()`` does (a line that is not
 JSON is skipped: a file Ink cannot open still cost what its records say). Results are cached per

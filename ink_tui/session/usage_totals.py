@@ -26,16 +26,16 @@ Pure: records in, figures out. :func:`session_usage` reads them from a :class:`S
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Final, Literal, NotRequired, TypedDict, cast
+from typing import Any, Final, Literal, cast
 
 from ink_tui.session.files import open_regular
+from ink_tui.session.jsformat import format_tokens, js_round, js_to_fixed
 from ink_tui.session.rates import Price, ink_rate_for
 from ink_tui.session.reader import SessionFile
+from ink_tui.session.taskrecord import Number, TaskRecord, UsageReport, finite, valid_task_record
 
 __all__ = [
     "Bucket",
@@ -51,133 +51,13 @@ __all__ = [
     "valid_task_record",
 ]
 
-Number = int | float
-
-
-class UsageReport(TypedDict, total=False):
-    """A ``usage`` object as Ink records it (absent keys count 0)."""
-
-    inputTokens: Number
-    outputTokens: Number
-    cacheReadTokens: Number
-    cacheWriteTokens: Number
-    incomplete: Literal[True]  # task records only
-
-
-class Binding(TypedDict):
-    providerName: str
-    wireModelId: str
-    reference: str
-
-
-class TaskRecord(TypedDict):
-    """The fields of a valid ``taskRecord`` (spec §2) the totals read (extra keys allowed)."""
-
-    version: Literal[1]
-    attemptId: str
-    launched: bool
-    binding: NotRequired[Binding]
-    usage: NotRequired[UsageReport]
-
-
-_STATUSES: Final = frozenset(
-    {"completed", "max_iterations", "aborted", "timeout", "crash", "rejected"}
-)
-_WHY: Final = frozenset({"disabled", "no-parent-session", "write-failed", "no-content"})
-_DISPOSITIONS: Final = frozenset({"removed", "kept-work", "kept-unknown", "removal-failed"})
-_OPTIONAL_STRINGS: Final = ("taskToolCallId", "parentSessionId", "childId", "agent", "reason")
-
-
-def _finite(value: object) -> bool:
-    kind = type(value)
-    return kind is int or (kind is float and math.isfinite(cast(float, value)))
-
-
-def _valid_usage(usage: object) -> bool:
-    if not isinstance(usage, dict):
-        return False
-    if not (_finite(usage.get("inputTokens")) and _finite(usage.get("outputTokens"))):
-        return False
-    if any(key in usage and not _finite(usage[key]) for key in _CACHE_KEYS):
-        return False
-    return "incomplete" not in usage or usage["incomplete"] is True
-
-
-def _valid_binding(binding: object) -> bool:
-    if not isinstance(binding, dict):
-        return False
-    parts = [binding.get(key) for key in ("providerName", "wireModelId", "reference")]
-    if not all(isinstance(part, str) and part for part in parts):
-        return False
-    return parts[2] == f"{parts[0]}/{parts[1]}"
-
-
-def _valid_transcript(transcript: object) -> bool:
-    if not isinstance(transcript, dict):
-        return False
-    if transcript.get("present") is True:
-        failed = transcript.get("writeFailed", True)
-        return isinstance(transcript.get("path"), str) and failed is True
-    return transcript.get("present") is False and transcript.get("why") in _WHY
-
-
-def _valid_worktree(worktree: object) -> bool:
-    if not isinstance(worktree, dict):
-        return False
-    detail = worktree.get("detail", "")
-    return (
-        isinstance(worktree.get("path"), str)
-        and isinstance(worktree.get("branch"), str)
-        and worktree.get("disposition") in _DISPOSITIONS
-        and isinstance(detail, str)
-    )
-
-
-def valid_task_record(value: object) -> TaskRecord | None:
-    """``value`` when it is a task record Ink's ``parseTaskRecord`` keeps (spec §2), else
-    ``None`` (Ink then treats the result as having no record). A malformed ``health`` does
-    not matter: Ink drops it and keeps the record."""
-    if not isinstance(value, dict):
-        return None
-    version = value.get("version")
-    if type(version) not in (int, float) or version != 1:  # 1.0 is 1 to JavaScript
-        return None
-    attempt = value.get("attemptId")
-    if not isinstance(attempt, str) or not attempt:
-        return None
-    if not all(isinstance(value.get(key), str) for key in ("sourceId", "timestamp", "cwd")):
-        return None
-    if type(value.get("launched")) is not bool or type(value.get("textPresent")) is not bool:
-        return None
-    if not _finite(value.get("turns")) or value.get("status") not in _STATUSES:
-        return None
-    if any(key in value and not isinstance(value[key], str) for key in _OPTIONAL_STRINGS):
-        return None
-    if "timeoutMs" in value and not _finite(value["timeoutMs"]):
-        return None
-    tools = value.get("tools", [])
-    if not isinstance(tools, list) or not all(isinstance(tool, str) for tool in tools):
-        return None
-    checks: tuple[tuple[str, Callable[[object], bool]], ...] = (
-        ("binding", _valid_binding),
-        ("transcript", _valid_transcript),
-        ("worktree", _valid_worktree),
-        ("usage", _valid_usage),
-    )
-    if any(key in value and not check(value[key]) for key, check in checks):
-        return None
-    return cast(TaskRecord, value)
-
-
-_CACHE_KEYS: Final = ("cacheReadTokens", "cacheWriteTokens")
-
 
 def _count(usage: Mapping[str, Any], key: str) -> Number:
     """A count of ``usage`` as Ink adds it: absent (or not a finite number) is 0."""
     value = usage.get(key)
     if type(value) is int:
         return value
-    return cast(Number, value) if _finite(value) else 0
+    return cast(Number, value) if finite(value) else 0
 
 
 @dataclass(slots=True)
@@ -379,55 +259,6 @@ class PricedTotals:
         money = self.money()
         text = f"work ↑{format_tokens(total.input)} ↓{format_tokens(total.output)}"
         return text if money is None else f"{text} {money}"
-
-
-# -- JavaScript's number formatting ------------------------------------------------------------
-
-
-def js_round(value: float) -> int:
-    """``Math.round``: the nearest integer, an exact half toward +∞ (Python's ``round`` goes
-    to even)."""
-    floor = math.floor(value)
-    return floor + 1 if value - floor >= 0.5 else floor
-
-
-def js_to_fixed(value: float, digits: int) -> str:
-    """``Number.prototype.toFixed``: the exact binary value rounded to ``digits`` decimals, an
-    exact half away from zero (Python's ``format`` goes to even)."""
-    if not math.isfinite(value) or abs(value) >= 1e21:
-        return _js_string(value)
-    exact = Decimal(abs(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    return f"{'-' if value < 0 else ''}{exact:.{digits}f}"
-
-
-def _js_string(value: Number) -> str:
-    """``String(n)`` for the values a token count can take."""
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return _EXPONENT.sub(r"e\1\2", repr(value))
-    return str(value)
-
-
-_EXPONENT: Final = re.compile(r"e([+-])0*(\d)")
-
-
-def format_tokens(n: Number) -> str:
-    """Ink's ``formatTokens``: ``999``, ``1.0k``, ``12k``, ``1.1M``, ``12M`` (JavaScript's
-    rounding: ``1250`` is ``1.3k``, ``999500`` is ``1000k``)."""
-    if n < 1000:
-        return _js_string(n)
-    if n < 10_000:
-        return f"{js_to_fixed(n / 1000, 1)}k"
-    if n < 1_000_000:
-        return f"{js_round(n / 1000)}k"
-    if n < 10_000_000:
-        return f"{js_to_fixed(n / 1_000_000, 1)}M"
-    return f"{js_round(n / 1_000_000)}M"
 
 
 # -- from a session file -----------------------------------------------------------------------

@@ -121,3 +121,16 @@ def test_a_long_model_name_is_cut_to_fit(cli: Any, tmp_path: Path) -> None:
     assert "…" in long_row and LONG_MODEL not in out
     code, out, err = _stats(cli, base, "--json")
     assert LONG_MODEL in [row["key"] for row in json.loads(out)["rows"]]  # --json: whole
+
+
+def test_on_a_terminal_the_table_fits_its_width(tmp_path: Path) -> None:
+    from ink_tui.catalog.stats import report_table
+
+    base = tmp_path / "sessions"
+    usage_tree(base)
+    report = build_report(collect_usage(base, CWD), load_price_table(), "model")
+    for width in (100, 120, 200):
+        lines = report_table(report, width).splitlines()
+        assert max(len(line) for line in lines) <= width
+        assert any(line.startswith("openai/mmm") and "…" in line for line in lines)
+    assert LONG_MODEL in report_table(report, 300)  # room enough: whole
