@@ -3,7 +3,9 @@
 ``rename`` and ``label`` append one record as Ink's ``/name`` and ``/tree`` do; ``delete`` and
 ``prune`` move files to the trash, from where ``trash restore`` brings them back (see
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
-``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`.
+``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`, and
+every path in it through :func:`~ink_tui.safetext.one_line` (a file name holding a line
+break cannot fake a line of output).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.humanize import plural
+from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
     from ink_tui.manage.trash import TrashEntry
@@ -30,7 +34,7 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     rename.add_argument("name", metavar="NAME", help='the new name ("" or - clears it)')
     label = commands.add_parser("label", help="label an entry as Ink's /tree L does")
     label.add_argument("session", metavar="SESSION")
-    label.add_argument("entry", metavar="ENTRY_ID", help="the entry to label")
+    label.add_argument("entry", metavar="ENTRY_ID", help="the entry to label (or an id prefix)")
     label.add_argument("label", metavar="LABEL", nargs="?", default="", help="empty removes it")
     delete = commands.add_parser("delete", help="move a session and its children to the trash")
     delete.add_argument("session", metavar="SESSION")
@@ -85,10 +89,11 @@ def _rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> 
     from ink_tui.manage.naming import rename
 
     written = rename(_resolve(base, cwd, args.session), args.name)
+    where = one_line(str(written.path))
     if written.text:
-        out.line(f'{written.path}: named "{written.text}" (entry {written.entry_id})')
+        out.line(f'{where}: named "{written.text}" (entry {written.entry_id})')
     else:
-        out.line(f"{written.path}: name cleared (entry {written.entry_id})")
+        out.line(f"{where}: name cleared (entry {written.entry_id})")
     return EXIT_OK
 
 
@@ -97,7 +102,8 @@ def _label(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
 
     written = label_entry(_resolve(base, cwd, args.session), args.entry, args.label)
     what = f'labelled "{written.text}"' if written.text else "label removed"
-    out.line(f"{written.path}: entry {args.entry} {what} (entry {written.entry_id})")
+    where = one_line(str(written.path))
+    out.line(f"{where}: entry {written.target} {what} (entry {written.entry_id})")
     return EXIT_OK
 
 
@@ -111,25 +117,28 @@ def _title(path: Path) -> str:
 
 
 def _delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from dataclasses import replace
+
     from ink_tui.manage.deleting import delete, plan_delete
+    from ink_tui.manage.roots import deletable_roots
 
     path = _resolve(base, cwd, args.session)
-    plan = plan_delete(path, title=_title(path))
+    plan = plan_delete(path, roots=deletable_roots(base))
     if plan.refusal is not None:
-        raise CommandError(f"{path}: not deleted: {plan.refusal}")
+        raise CommandError(f"{one_line(str(path))}: not deleted: {plan.refusal}")
+    plan = replace(plan, title=_title(path))  # read once it is known to be a session
     if not _confirm(f"Move {plan.describe()} to the trash?", args.yes):
         out.line("nothing was deleted")
         return EXIT_OK
     entry = delete(plan)
-    out.line(f"moved {plan.describe()} to the trash ({len(entry.items)} items)")
+    out.line(f"moved {plan.describe()} to the trash ({plural(len(entry.items), 'item')})")
     out.line(f"`ink-tui trash restore {entry.id}` puts it back")
     return EXIT_OK
 
 
 def _entry_line(entry: TrashEntry) -> str:
-    title = f' "{entry.title}"' if entry.title else ""
-    sessions = len(entry.sessions)
-    files = f"{sessions} session file{'s' if sessions != 1 else ''}"
+    title = f' "{one_line(entry.title)}"' if entry.title else ""
+    files = plural(len(entry.sessions), "session file")
     return f"{entry.id}  {entry.kind:<6}  {entry.deleted_at}  {files}{title}"
 
 
@@ -141,24 +150,24 @@ def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
             raise CommandError("trash restore needs the entry's ID (see ink-tui trash list)")
         restored = restore(find_entry(args.entry))
         for path in restored:
-            out.line(f"restored {path}")
+            out.line(f"restored {one_line(str(path))}")
         return EXIT_OK
     entries = list_trash()
     if args.action == "empty":
         if not entries:
             out.line("the trash is empty")
             return EXIT_OK
-        count = len(entries)
-        question = f"Delete the {count} trash entr{'ies' if count != 1 else 'y'} for good?"
+        question = f"Delete {plural(len(entries), 'trash entry', 'trash entries')} for good?"
         if not _confirm(question, args.yes):
             out.line("nothing was deleted")
             return EXIT_OK
-        out.line(f"deleted {empty_trash(entries)} trash entries for good")
+        removed = plural(empty_trash(entries), "trash entry", "trash entries")
+        out.line(f"deleted {removed} for good")
         return EXIT_OK
     if args.json:
         out.json([entry.to_json() for entry in entries])
     elif not entries:
-        out.line(f"the trash is empty ({trash_dir()})")
+        out.line(f"the trash is empty ({one_line(str(trash_dir()))})")
     else:
         for entry in entries:
             out.line(_entry_line(entry))
@@ -173,9 +182,10 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
         out.line("no orphaned child sessions found")
         return EXIT_OK
     for orphan in plan.removable:
-        out.line(f"orphan {orphan.path} (its parent {orphan.parent_id} is gone)")
+        where = one_line(str(orphan.path))
+        out.line(f"orphan {where} (its parent {one_line(orphan.parent_id)} is gone)")
     for orphan in plan.exempt:
-        out.line(f"kept   {orphan.path} (a live lease holds it)")
+        out.line(f"kept   {one_line(str(orphan.path))} (a live lease holds it)")
     count = len(plan.removable)
     if args.dry_run or not count:
         out.line(f"{count} orphaned child session(s) to prune; nothing was moved")

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from ink_tui.session.files import NotARegularFile, open_regular
 from ink_tui.session.jsoncodec import decode_line
+from ink_tui.session.ownwrites import last_foreign_write
 from ink_tui.session.subagents import jsonl_files
 
 __all__ = [
@@ -189,6 +190,6 @@ def child_is_running(child: Path, *, answered: bool, now: float | None = None) -
     if answered:
         return False
     try:
-        return now - child.stat().st_mtime < RECENT_WRITE_SECONDS
+        return now - last_foreign_write(child) < RECENT_WRITE_SECONDS  # a label is not Ink
     except OSError:
         return False

@@ -24,6 +24,7 @@ from ink_tui.ui.widgets.session_tree import SessionTree
 CWD = "/home/ada/code/keep"
 OLD = time.time() - 3600
 HOSTILE = "evil \x1b]0;pwned\x07 \x1b[2J [bold]x[/]"
+MARKUP = "not markup: [bold]x[/] [link=http://x]y[/]"
 
 
 def _session(base: Path, prompt: str, *, age: float = 3600) -> Path:
@@ -155,11 +156,16 @@ async def test_session_view_r_L_Y(tmp_path: Path, make_app: Any) -> None:
         await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the name prompt")
-        app.screen.query_one(Input).value = HOSTILE
+        app.screen.query_one(Input).value = HOSTILE  # Ink's editor never takes an ESC
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "control characters" in _notes(app), "the refusal")
+        assert _last(path)["type"] == "message"
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the name prompt")
+        app.screen.query_one(Input).value = MARKUP
         await pilot.press("enter")
         header = screen.query_one("#session-header")
-        await wait_for(pilot, lambda: "pwned" in str(header.render()), "the new title")
-        assert "\x1b" not in str(header.render())
+        await wait_for(pilot, lambda: "[bold]x[/]" in str(header.render()), "the new title")
         os.utime(path, (OLD, OLD))
         await pilot.press("g", "L")  # label the first prompt
         await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the label prompt")

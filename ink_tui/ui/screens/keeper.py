@@ -63,7 +63,7 @@ class SessionKeeper(Widget):
         elif what == "rename":
             self.rename(row.path, row.name or "")
         elif what == "delete":
-            self.delete(row.path, row.title)
+            self.delete(row.path, row.title, base)
         elif what == "copy":
             self.copy(row.id or "", row.path)
 
@@ -110,11 +110,13 @@ class SessionKeeper(Widget):
     # -- delete and undo -----------------------------------------------------------------------
 
     @work(thread=True, group="keep")
-    def delete(self, path: Path, title: str) -> None:
-        """Plan (children, liveness) in the worker, then ask, then move to the trash."""
+    def delete(self, path: Path, title: str, base: Path) -> None:
+        """Plan (children, liveness) in the worker, then ask, then move to the trash (only a
+        session file inside the sessions folder ``base``)."""
         from ink_tui.manage.deleting import plan_delete
+        from ink_tui.manage.roots import deletable_roots
 
-        plan = plan_delete(path, title=title)
+        plan = plan_delete(path, roots=deletable_roots(base), title=title)
         if plan.refusal is not None:
             self.app.call_from_thread(
                 self.notify, f"not deleted: {plan.refusal}", severity="warning"
