@@ -1,136 +1,133 @@
-"""Task records (``taskRecord`` on a ``task`` tool result, spec §2): the shape Ink's
-``parseTaskRecord`` accepts (``task-record.ts@c97f27ae``), and the fields ink-tui reads.
+"""A ``task`` result's ``taskRecord`` (spec §2, ``task-record.ts@c97f27ae``): read as Ink reads it.
 
-Ink treats a record that fails any check as absent: a ``task`` result without a valid record is
-a subagent whose work is unknown (:mod:`ink_tui.session.usage_totals`). A malformed ``health``
-is dropped by Ink without invalidating the record; extra keys are allowed.
+:func:`parse_task_record` is Ink's ``parseTaskRecord``: a record is absent unless ``version`` is
+``1``, ``attemptId`` a non-empty string, ``sourceId``, ``timestamp`` and ``cwd`` strings,
+``launched`` and ``textPresent`` booleans, ``turns`` a finite number, ``status`` one of the six,
+every optional scalar of its type (a ``null`` is not absent: it invalidates), ``binding`` three
+non-empty strings with ``reference`` = ``providerName/wireModelId``, ``tools`` a string list, and
+``transcript``, ``worktree`` and ``usage`` of their shapes. A malformed ``health`` does not
+matter (Ink drops it and keeps the record). Extra keys are allowed.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Final, Literal, NotRequired, TypedDict, cast
+from dataclasses import dataclass
+from typing import Any, Final, cast
 
-__all__ = ["Binding", "Number", "TaskRecord", "UsageReport", "finite", "valid_task_record"]
+from ink_tui.session.shapes import MISSING
 
-Number = int | float
+__all__ = ["TaskRecord", "parse_task_record", "task_record"]
 
-
-class UsageReport(TypedDict, total=False):
-    """A ``usage`` object as Ink records it (absent keys count 0)."""
-
-    inputTokens: Number
-    outputTokens: Number
-    cacheReadTokens: Number
-    cacheWriteTokens: Number
-    incomplete: Literal[True]  # task records only
+STATUSES: Final = ("completed", "max_iterations", "aborted", "timeout", "crash", "rejected")
+WHY_NOT: Final = ("disabled", "no-parent-session", "write-failed", "no-content")
+DISPOSITIONS: Final = ("removed", "kept-work", "kept-unknown", "removal-failed")
+_TEXTS: Final = ("taskToolCallId", "parentSessionId", "childId", "agent", "reason")
 
 
-class Binding(TypedDict):
-    providerName: str
-    wireModelId: str
-    reference: str
-
-
-class TaskRecord(TypedDict):
-    """The fields of a valid ``taskRecord`` (spec §2) the totals read (extra keys allowed)."""
-
-    version: Literal[1]
-    attemptId: str
-    launched: bool
-    binding: NotRequired[Binding]
-    usage: NotRequired[UsageReport]
-
-
-_STATUSES: Final = frozenset(
-    {"completed", "max_iterations", "aborted", "timeout", "crash", "rejected"}
-)
-_WHY: Final = frozenset({"disabled", "no-parent-session", "write-failed", "no-content"})
-_DISPOSITIONS: Final = frozenset({"removed", "kept-work", "kept-unknown", "removal-failed"})
-_OPTIONAL_STRINGS: Final = ("taskToolCallId", "parentSessionId", "childId", "agent", "reason")
-
-
-def finite(value: object) -> bool:
-    """A JSON number JavaScript calls finite (``true`` is no number)."""
+def _finite(value: object) -> bool:
+    """``typeof value === "number" && Number.isFinite(value)`` (``true`` is no number)."""
     kind = type(value)
     return kind is int or (kind is float and math.isfinite(cast(float, value)))
 
 
-def _valid_usage(usage: object) -> bool:
-    if not isinstance(usage, dict):
-        return False
-    if not (finite(usage.get("inputTokens")) and finite(usage.get("outputTokens"))):
-        return False
-    if any(key in usage and not finite(usage[key]) for key in _CACHE_KEYS):
-        return False
-    return "incomplete" not in usage or usage["incomplete"] is True
+def _optional(value: Any, check: Any) -> bool:
+    return value is MISSING or bool(check(value))
 
 
-def _valid_binding(binding: object) -> bool:
-    if not isinstance(binding, dict):
+def _binding(value: Any) -> bool:
+    if not isinstance(value, dict):
         return False
-    parts = [binding.get(key) for key in ("providerName", "wireModelId", "reference")]
-    if not all(isinstance(part, str) and part for part in parts):
-        return False
-    return parts[2] == f"{parts[0]}/{parts[1]}"
+    provider, wire, reference = (value.get(k) for k in ("providerName", "wireModelId", "reference"))
+    strings = all(isinstance(v, str) and v != "" for v in (provider, wire, reference))
+    return strings and reference == f"{provider}/{wire}"
 
 
-def _valid_transcript(transcript: object) -> bool:
-    if not isinstance(transcript, dict):
+def _transcript(value: Any) -> bool:
+    if not isinstance(value, dict):
         return False
-    if transcript.get("present") is True:
-        failed = transcript.get("writeFailed", True)
-        return isinstance(transcript.get("path"), str) and failed is True
-    return transcript.get("present") is False and transcript.get("why") in _WHY
+    present = value.get("present", MISSING)
+    if present is True:
+        failed = value.get("writeFailed", MISSING)
+        return isinstance(value.get("path"), str) and (failed is MISSING or failed is True)
+    return present is False and value.get("why") in WHY_NOT
 
 
-def _valid_worktree(worktree: object) -> bool:
-    if not isinstance(worktree, dict):
-        return False
-    detail = worktree.get("detail", "")
+def _worktree(value: Any) -> bool:
     return (
-        isinstance(worktree.get("path"), str)
-        and isinstance(worktree.get("branch"), str)
-        and worktree.get("disposition") in _DISPOSITIONS
-        and isinstance(detail, str)
+        isinstance(value, dict)
+        and isinstance(value.get("path"), str)
+        and isinstance(value.get("branch"), str)
+        and value.get("disposition") in DISPOSITIONS
+        and _optional(value.get("detail", MISSING), lambda detail: isinstance(detail, str))
     )
 
 
-def valid_task_record(value: object) -> TaskRecord | None:
-    """``value`` when it is a task record Ink's ``parseTaskRecord`` keeps (spec §2), else
-    ``None`` (Ink then treats the result as having no record). A malformed ``health`` does
-    not matter: Ink drops it and keeps the record."""
+def _usage(value: Any) -> bool:
+    if not isinstance(value, dict):
+        return False
+    if not (_finite(value.get("inputTokens")) and _finite(value.get("outputTokens"))):
+        return False
+    caches = (value.get(k, MISSING) for k in ("cacheReadTokens", "cacheWriteTokens"))
+    if not all(_optional(cache, _finite) for cache in caches):
+        return False
+    incomplete = value.get("incomplete", MISSING)
+    return incomplete is MISSING or incomplete is True
+
+
+def _tool_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRecord:
+    """A valid task record (its fields as Ink checked them; ``raw`` is the object itself)."""
+
+    raw: dict[str, Any]
+    health: tuple[Any, ...] = ()
+
+    @property
+    def attempt_id(self) -> str:
+        return str(self.raw["attemptId"])
+
+    @property
+    def launched(self) -> bool:
+        return self.raw["launched"] is True
+
+    @property
+    def usage(self) -> dict[str, Any] | None:
+        return cast("dict[str, Any] | None", self.raw.get("usage"))
+
+
+def parse_task_record(value: Any) -> TaskRecord | None:
+    """Ink's ``parseTaskRecord``: the record, or ``None`` where Ink treats it as absent."""
     if not isinstance(value, dict):
         return None
-    version = value.get("version")
-    if type(version) not in (int, float) or version != 1:  # 1.0 is 1 to JavaScript
+    get = value.get
+    if get("version") != 1 or isinstance(get("version"), bool):
+        return None  # 1.0 is 1 to JavaScript; true is not
+    attempt = get("attemptId")
+    if not isinstance(attempt, str) or attempt == "":
         return None
-    attempt = value.get("attemptId")
-    if not isinstance(attempt, str) or not attempt:
+    if not all(isinstance(get(key), str) for key in ("sourceId", "timestamp", "cwd")):
         return None
-    if not all(isinstance(value.get(key), str) for key in ("sourceId", "timestamp", "cwd")):
+    if not (isinstance(get("launched"), bool) and isinstance(get("textPresent"), bool)):
         return None
-    if type(value.get("launched")) is not bool or type(value.get("textPresent")) is not bool:
+    if not _finite(get("turns")) or get("status") not in STATUSES:
         return None
-    if not finite(value.get("turns")) or value.get("status") not in _STATUSES:
+    if not all(_optional(get(key, MISSING), lambda v: isinstance(v, str)) for key in _TEXTS):
         return None
-    if any(key in value and not isinstance(value[key], str) for key in _OPTIONAL_STRINGS):
+    if not _optional(get("timeoutMs", MISSING), _finite):
         return None
-    if "timeoutMs" in value and not finite(value["timeoutMs"]):
+    tools = get("tools", MISSING)
+    if not (_optional(get("binding", MISSING), _binding) and _optional(tools, _tool_names)):
         return None
-    tools = value.get("tools", [])
-    if not isinstance(tools, list) or not all(isinstance(tool, str) for tool in tools):
+    shapes = (("transcript", _transcript), ("worktree", _worktree), ("usage", _usage))
+    if not all(_optional(get(key, MISSING), check) for key, check in shapes):
         return None
-    checks: tuple[tuple[str, Callable[[object], bool]], ...] = (
-        ("binding", _valid_binding),
-        ("transcript", _valid_transcript),
-        ("worktree", _valid_worktree),
-        ("usage", _valid_usage),
-    )
-    if any(key in value and not check(value[key]) for key, check in checks):
-        return None
-    return cast(TaskRecord, value)
+    return TaskRecord(value)
 
 
-_CACHE_KEYS: Final = ("cacheReadTokens", "cacheWriteTokens")
+def task_record(result: Any) -> TaskRecord | None:
+    """The valid ``taskRecord`` of a tool result, if it carries one."""
+    return parse_task_record(result.get("taskRecord")) if isinstance(result, dict) else None

@@ -7,7 +7,7 @@ transcripts, ``retainedTail`` copies and framed summaries are never read. Three 
 1. **parent**: each assistant message's ``usage``; ``usageMissing: true`` marks it incomplete
    (its numbers still count).
 2. **child**: each result of each ``toolResult`` message. A valid ``taskRecord`` (spec §2,
-   :func:`valid_task_record`) counts once per ``attemptId``; one that was not ``launched`` adds
+   :mod:`ink_tui.session.taskrecord`) counts once per ``attemptId``; one not ``launched`` adds
    nothing; a launched one without ``usage`` marks child incomplete, and ``usage.incomplete``
    does too. A ``task`` result without a valid record marks child incomplete, unless an earlier
    result of the same call carried a counted record or was itself such a result.
@@ -26,30 +26,57 @@ Pure: records in, figures out. :func:`session_usage` reads them from a :class:`S
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal, TypedDict, cast
 
 from ink_tui.session.files import open_regular
 from ink_tui.session.jsformat import format_tokens, js_round, js_to_fixed
 from ink_tui.session.rates import Price, ink_rate_for
 from ink_tui.session.reader import SessionFile
-from ink_tui.session.taskrecord import Number, TaskRecord, UsageReport, finite, valid_task_record
+from ink_tui.session.taskrecord import task_record
 
 __all__ = [
+    "Binding",
     "Bucket",
     "PricedGroup",
     "PricedTotals",
-    "TaskRecord",
     "UsageReport",
     "UsageTotals",
     "format_tokens",
     "js_round",
     "js_to_fixed",
     "session_usage",
-    "valid_task_record",
 ]
+
+
+Number = int | float
+
+
+class UsageReport(TypedDict, total=False):
+    """A ``usage`` object as Ink records it (absent keys count 0)."""
+
+    inputTokens: Number
+    outputTokens: Number
+    cacheReadTokens: Number
+    cacheWriteTokens: Number
+    incomplete: Literal[True]  # task records only
+
+
+class Binding(TypedDict):
+    """A task record's ``binding``: the model its subagent ran on."""
+
+    providerName: str
+    wireModelId: str
+    reference: str
+
+
+def finite(value: object) -> bool:
+    """``typeof value === "number" && Number.isFinite(value)`` (``true`` is no number)."""
+    kind = type(value)
+    return kind is int or (kind is float and math.isfinite(cast(float, value)))
 
 
 def _count(usage: Mapping[str, Any], key: str) -> Number:
@@ -152,26 +179,26 @@ class UsageTotals:
     def _task_result(self, result: dict[str, Any]) -> None:
         call = result.get("toolCallId")
         call = call if isinstance(call, str | int | float) else None
-        record = valid_task_record(result.get("taskRecord"))
+        record = task_record(result)
         if record is None:
             if result.get("toolName") == "task" and call not in self._task_calls:
                 self.incomplete["child"] = True  # a task call whose work is not known
                 self._task_calls.add(call)
             return
-        if record["attemptId"] in self._attempts:
+        if record.attempt_id in self._attempts:
             return  # the same attempt again: counted once
-        self._attempts.add(record["attemptId"])
+        self._attempts.add(record.attempt_id)
         self._task_calls.add(call)
-        if record["launched"] is not True:
+        if not record.launched:
             return  # rejected before any child ran: nothing, and nothing missing
-        usage = record.get("usage")
+        usage = cast("UsageReport | None", record.usage)
         if usage is None:
             self.incomplete["child"] = True  # launched, but its work was not reported
             return
         self.buckets["child"].add_usage(usage)
         if usage.get("incomplete") is True:
             self.incomplete["child"] = True
-        binding = record.get("binding")
+        binding = cast("Binding | None", record.raw.get("binding"))
         self._priced_as(None if binding is None else binding["reference"], usage)
 
     def add_all(self, records: Iterable[Mapping[str, Any]]) -> UsageTotals:

@@ -18,13 +18,13 @@ from figurestree import assistant, entry, user, write_session
 
 from ink_tui.session import open_session
 from ink_tui.session.rates import ink_rate_for
+from ink_tui.session.taskrecord import parse_task_record
 from ink_tui.session.usage_totals import (
     UsageTotals,
     format_tokens,
     js_round,
     js_to_fixed,
     session_usage,
-    valid_task_record,
 )
 
 SONNET = "anthropic/claude-sonnet-4-5"
@@ -315,13 +315,14 @@ def test_math_round_takes_halves_up() -> None:
     ],
 )  # fmt: skip
 def test_a_record_failing_a_check_is_no_record(change: dict[str, Any]) -> None:
-    assert valid_task_record(task_record(**change)) is None
+    assert parse_task_record(task_record(**change)) is None
 
 
 def test_extra_keys_and_a_bad_health_keep_the_record() -> None:
     record = task_record(health="not a list", future={"x": 1}, version=1.0)
-    assert valid_task_record(record) is record
-    assert valid_task_record(task_record(binding=None, usage=None, transcript=None)) is not None
+    found = parse_task_record(record)
+    assert found is not None and found.raw is record
+    assert parse_task_record(task_record(binding=None, usage=None, transcript=None)) is not None
 
 
 # -- from the file ----------------------------------------------------------------------------
