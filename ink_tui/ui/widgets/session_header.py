@@ -2,11 +2,18 @@
 
 Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule), the project,
 the model and the thinking level a resume restores, and the follow state; then the branch's
-counts and token usage. What does not fit is cut with ``…``: the project folder from its start
-(to a third of the room), then the title; on a very narrow terminal the folder is left out; the
-rest of the first line is cut from its end. The second line is made of parts, each with a
-short form and a rank (:func:`fit_parts`): when it does not fit, the least important parts take
-their short form first, then are left out, so the turns and the tokens always show.
+counts, the whole file's work as Ink's ``/status`` shows it (``work ↑12.3k ↓4.5k ~$0.123!``,
+:mod:`ink_tui.session.usage_totals`) and the branch's token usage. What does not fit is cut with
+``…``: the project folder from its start (to a third of the room), then the title; on a very
+narrow terminal the folder is left out; the rest of the first line is cut from its end. The
+second line is made of parts, each with a short form and a rank (:func:`fit_parts`): when it
+does not fit, the least important parts take their short form first, then are left out, so the
+turns and the branch's tokens always show.
+
+While a big session is still read (its last turns shown first), nothing partial passes for
+final: the model and the thinking level (whole-file rules: the latest ``session_model``, the
+last ``thinkingLevelChange``) say they are being read when the file's end was read alone, and
+the counts say they are those of the last turns.
 """
 
 from __future__ import annotations
@@ -20,15 +27,17 @@ from textual.widgets import Static
 
 from ink_tui.humanize import compact_count, plural
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.turntime import entry_seconds, short_duration
+from ink_tui.session.turntime import branch_span, short_duration
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.tree_labels import cut_label
 
-__all__ = ["HeaderPart", "HeaderState", "LiveState", "SessionHeader", "fit_parts"]
+__all__ = ["HeaderPart", "HeaderState", "LiveState", "SessionHeader", "fit_parts", "work_text"]
 
 MIN_TITLE = 12  # cells the title keeps, however narrow
 MIN_PROJECT = 16  # cells the project folder keeps when both are cut (else it is left out)
+READING_MODEL = "model and thinking level: reading the whole file…"
+READING_TURNS = "the last {turns} (reading the whole session…)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +90,10 @@ PART_GAP = " · "
 
 def fit_parts(parts: Sequence[HeaderPart], width: int, style: str = "") -> Text:
     """``parts`` joined by `` · `` in ``width`` cells: whole if they fit; else, one step at a
-    time until they do, the least important (highest rank) first: the minor parts (rank 2 and
-    up) take their short form, the least (rank 4 and up) are left out, the major parts take
-    their short form, the other minor ones are left out (rank 0 always stays); only then is
-    the line cut with ``…``."""
+    time until they do, the least important (highest rank) first: the extras (rank 5 and up)
+    are left out, the minor parts (rank 2 and up) take their short form, rank 4 is left out, the
+    major parts take their short form, the other minor ones are left out (rank 0 always stays);
+    only then is the line cut with ``…``."""
     shown: list[str | None] = [part.text for part in parts]
 
     def line() -> str:
@@ -93,9 +102,10 @@ def fit_parts(parts: Sequence[HeaderPart], width: int, style: str = "") -> Text:
     steps: list[tuple[tuple[int, int], int, str | None]] = []
     for index, part in enumerate(parts):
         if part.short is not None:
-            steps.append(((0 if part.rank >= 2 else 2, -part.rank), index, part.short))
+            steps.append(((1 if part.rank >= 2 else 3, -part.rank), index, part.short))
         if part.rank > 0:
-            steps.append(((1 if part.rank >= 4 else 3, -part.rank), index, None))
+            tier = 0 if part.rank >= 5 else 2 if part.rank == 4 else 4
+            steps.append(((tier, -part.rank), index, None))
     steps.sort(key=lambda step: step[0])
     for _, index, text in steps:
         if Text(line()).cell_len <= width:
@@ -123,12 +133,15 @@ def first_line(state: HeaderState, width: int) -> Text:
     header = state.loaded.header
     title = plain(state.title, "bold")
     project = plain(header["project"], palette.current.argument)
-    facts = Text.assemble(
-        "  ",
-        plain(header["model"], palette.current.secondary),
-        "  thinking ",
-        plain(header["thinking"], palette.current.warning),
-    )
+    if state.loaded.from_tail:  # whole-file rules: not known before the whole file is read
+        facts = Text.assemble("  ", (READING_MODEL, "dim"))
+    else:
+        facts = Text.assemble(
+            "  ",
+            plain(header["model"], palette.current.secondary),
+            "  thinking ",
+            plain(header["thinking"], palette.current.warning),
+        )
     if state.loaded.leaf_id != state.loaded.session.leaf_id:  # chosen on the branches screen
         facts.append("  ⑂ not the current branch", style=f"bold {palette.current.warning}")
     live = Text.assemble("  ", _live_part(state.live)) if state.live is not None else Text()
@@ -146,43 +159,64 @@ def first_line(state: HeaderState, width: int) -> Text:
 
 
 def _span(state: HeaderState) -> str:
-    """`` over 3h12m``: from the branch's first record to its last (by their timestamps)."""
-    entries = state.loaded.entries
-    if state.loaded.partial or len(entries) < 2:
+    """`` over 3h12m``: from the branch's first turn record to its last (by their timestamps;
+    a name or a label written later does not lengthen it)."""
+    if state.loaded.partial:
         return ""
-    first, last = entry_seconds(entries[0]), entry_seconds(entries[-1])
-    if first is None or last is None or last - first < 1:
+    span = branch_span(state.loaded.entries)
+    if span is None or span < 1:
         return ""  # no dates, or all at once (a session made by a script): nothing to say
-    return f" over {short_duration(last - first)}"
+    return f" over {short_duration(span)}"
+
+
+def work_text(loaded: LoadedBranch) -> str:
+    """Ink's ``/status`` totals of the whole file: ``work ↑12.3k ↓4.5k ~$0.123!``, with
+    ``(estimate)`` after dollars Ink's own may differ from (it prices from the pi.dev catalog
+    first; these are its static rates); ``work …`` while the file is read."""
+    if loaded.work is None:
+        return "work …"
+    priced = loaded.work.priced()
+    return priced.work() + (" (estimate)" if priced.known and priced.estimate else "")
 
 
 def second_line(state: HeaderState, width: int) -> Text:
-    """The branch's counts and token usage, in ``width`` cells (:func:`fit_parts`): the turns
-    and the tokens first, then the tool calls, the messages, the compactions, the cache."""
-    stats = state.loaded.stats
+    """The branch's counts and token usage, and the file's work (Ink's ``/status`` totals), in
+    ``width`` cells (:func:`fit_parts`): the turns and the branch's tokens first, then the work,
+    the tool calls, the messages, the compactions, the cache. While only the last turns are
+    read, it says so and counts those turns."""
+    loaded = state.loaded
+    stats = loaded.stats
     turns = plural(stats.turns, "turn")
     errors = f", {stats.tool_errors:,} failed" if stats.tool_errors else ""
     missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
     short_missing = f", {stats.unanswered:,} open" if stats.unanswered else ""
-    calls = compact_count(stats.tool_calls)
     tokens = f"in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)}"
     cache = (
         f"cache r {compact_count(stats.cache_read_tokens)} "
         f"w {compact_count(stats.cache_write_tokens)}"
     )
-    parts = [
-        HeaderPart(f"{turns}{_span(state)}", turns, rank=0),
-        HeaderPart(plural(stats.messages, "message"), f"{compact_count(stats.messages)} msgs", 3),
-        HeaderPart(
-            f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}",
-            f"{calls} calls{errors}{short_missing}",
-            rank=2,
-        ),
-        HeaderPart(plural(stats.compactions, "compaction"), rank=4) if stats.compactions else None,
-        HeaderPart(f"tokens {tokens}", tokens, rank=0),
-        HeaderPart(cache, rank=5),
-    ]
-    return fit_parts([part for part in parts if part is not None], width, "dim")
+    calls = HeaderPart(
+        f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}",
+        f"{compact_count(stats.tool_calls)} calls{errors}{short_missing}",
+        rank=2,
+    )
+    compactions = plural(stats.compactions, "compaction") if stats.compactions else ""
+    short_messages = f"{compact_count(stats.messages)} msgs"
+    if loaded.partial:  # a first look: these are the figures of the turns shown so far
+        head = f"{READING_TURNS.format(turns=turns)}: {plural(stats.messages, 'message')}"
+        parts = [HeaderPart(head), calls, HeaderPart(compactions, rank=4)]
+        parts.append(HeaderPart(f"tokens {tokens}", tokens))
+    else:
+        parts = [
+            HeaderPart(f"{turns}{_span(state)}", turns),
+            HeaderPart(plural(stats.messages, "message"), short_messages, rank=3),
+            calls,
+            HeaderPart(compactions, rank=4),
+            HeaderPart(work_text(loaded), rank=1),
+            HeaderPart(f"branch tokens {tokens}", f"branch {tokens}"),
+        ]
+    parts.append(HeaderPart(cache, rank=5))
+    return fit_parts([part for part in parts if part.text], width, "dim")
 
 
 class SessionHeader(Static):
