@@ -101,11 +101,17 @@ class _AppParser(argparse.ArgumentParser):
     def format_help(self) -> str:
         commands = self.commands() if self.commands is not None else []
         if commands:
-            width = max(len(name) for name, _ in commands)
-            lines = [f"  {name:<{width}}  {help_line}" for name, help_line in commands]
-            self.epilog = "\n".join(
-                ["commands (ink-tui COMMAND --help says more; each takes --demo):", *lines]
-            )
+            import shutil
+            import textwrap
+
+            names = max(len(name) for name, _ in commands)
+            room = max(20, shutil.get_terminal_size().columns - 2 - names - 4)  # as argparse
+            lines = ["commands (ink-tui COMMAND --help says more; each takes --demo):"]
+            for name, help_line in commands:
+                wrapped = textwrap.wrap(help_line, room, break_on_hyphens=False) or [""]
+                lines.append(f"  {name:<{names}}  {wrapped[0]}")
+                lines += [f"  {'':<{names}}  {more}" for more in wrapped[1:]]
+            self.epilog = "\n".join(lines)
         return super().format_help()
 
 
