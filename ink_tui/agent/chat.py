@@ -127,9 +127,7 @@ class ChatEngine:
     # -- settings ----------------------------------------------------------------------------
 
     async def set_model(self, model: ModelRef) -> None:
-        """``/model``: switch and persist a ``session_model`` marker with ``explicit: true``; in
-        a new session whose file does not exist yet, staged for its header instead (nothing is
-        written until the first message, as Ink's lazy creation)."""
+        """``/model``: a ``session_model`` marker, or a new file's header model (Ink's staging)."""
         if not await self.store.stage_model(model):
             await self.store.run(lambda writer: writer.append_session_model(model, explicit=True))
         self.model = model

@@ -30,6 +30,7 @@ from ink_tui.session.context import Context, build_context
 from ink_tui.session.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
 from ink_tui.session.pairing import pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
+from ink_tui.session.records import is_valid_model
 from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
 from ink_tui.session.shapes import list_items
 from ink_tui.session.tree import ModelRef, thinking_level
@@ -135,7 +136,12 @@ class ChatStore:
         if self.session is not None:
             return False
         writer = self._writer or self._open()  # a new session: only allocated, as Ink's create()
-        return writer.stage_model(model)
+        if writer.exists:
+            return False
+        if not is_valid_model(model.to_json()):  # refused as the writer refuses it
+            raise ValueError(f"not a model Ink accepts: {model.provider}/{model.model_id!r}")
+        writer.header["model"] = model.to_json()  # written with the first record, as Ink stages
+        return True
 
     async def append_message(self, message: Message) -> str | None:
         """Append one message; returns a notice when the write had to go around someone else."""

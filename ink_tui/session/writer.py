@@ -244,16 +244,6 @@ class SessionWriter:
         self._write([{"type": "position", "leafId": leaf_id}])
         self.leaf_id = leaf_id
 
-    def stage_model(self, model: ModelRef) -> bool:
-        """Before the file exists: ``model`` goes in its header (Ink's staged model), written
-        with the first record. False when the file exists (a ``session_model`` marker is then
-        the way to switch). Raises ``ValueError`` for a model Ink would refuse."""
-        fields = _checked_model(model)
-        if self.exists:
-            return False
-        self.header["model"] = fields
-        return True
-
     def append_session_model(self, model: ModelRef, *, explicit: bool = True) -> None:
         """A ``session_model`` marker (``/model``). Creates the file when it does not exist."""
         self._write([{"type": "session_model", **_checked_model(model), "explicit": explicit}])

@@ -101,19 +101,6 @@ def test_staged_model_goes_into_the_header(tmp_path: Path) -> None:
     assert lines(writer.path)[0] == header_bytes(model={"provider": "zai", "modelId": "glm-5.3"})
 
 
-def test_a_model_staged_before_the_file_exists_writes_nothing_then_goes_in_the_header(
-    tmp_path: Path,
-) -> None:
-    writer = new_writer(tmp_path, model=ModelRef("anthropic", "claude-sonnet-4-5"))
-    assert writer.stage_model(ModelRef("zai", "glm-5.3"))
-    assert not writer.path.exists()
-    with pytest.raises(ValueError, match="not a model Ink accepts"):
-        writer.stage_model(ModelRef("openai", " "))
-    writer.append_message(USER)
-    assert lines(writer.path)[0] == header_bytes(model={"provider": "zai", "modelId": "glm-5.3"})
-    assert not writer.stage_model(ModelRef("openai", "gpt-4o"))  # the file exists: a marker
-
-
 def test_explicit_model_change_creates_the_file(tmp_path: Path) -> None:
     writer = new_writer(tmp_path)
     writer.append_session_model(ModelRef("zai", "glm-5.3"))
