@@ -160,19 +160,27 @@ class SessionKeeper(Widget):
 
     # -- copy ----------------------------------------------------------------------------------
 
-    def copy(self, session_id: str, path: Path) -> None:
+    def copy(self, session_id: str, path: Path, message: str | None = None) -> None:
+        """The copy menu: ``message`` (the row as the session view shows it) first when given,
+        then the session's id, its path and the command resuming it in Ink."""
         from ink_tui.manage.naming import resume_command
 
         choices = [
-            ("the session id", session_id),
-            ("the file path", str(path)),
-            ("the command resuming it in Ink", resume_command(session_id)),
+            ("i", "the session id", session_id),
+            ("p", "the file path", str(path)),
+            ("r", "the command resuming it in Ink", resume_command(session_id)),
         ]
+        if message is not None:
+            choices.insert(0, ("m", "the message as shown", message))
 
         def chosen(index: int | None) -> None:
-            if index is not None:
-                what, text = choices[index]
-                self.app.copy_to_clipboard(text)
+            if index is None:
+                return
+            key, what, text = choices[index]
+            self.app.copy_to_clipboard(text)
+            if key == "m":
+                self.notify(f"copied the message: {len(text):,} characters", timeout=3)
+            else:
                 self.notify(f"copied {what}: {text}", timeout=3)
 
         self.app.push_screen(CopyScreen(choices), chosen)
