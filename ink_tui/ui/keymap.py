@@ -237,15 +237,25 @@ def bind(
     keys: Sequence[str] | None = None,
     show: bool = False,
     priority: bool = False,
+    group: str | None = None,
 ) -> Binding:
     """A binding of ``verb``'s keys (or ``keys``, some of them) to ``action``. Without a
-    description the keys are bound but listed nowhere (an old key kept as an alias)."""
+    description the keys are bound but listed nowhere (an old key kept as an alias); shown
+    bindings with the same ``group`` share one label in the footer (``j k Move``)."""
     spec = VERB[verb]
     chosen = tuple(keys) if keys is not None else spec.keys
     stray = set(chosen) - set(spec.all_keys)
     if stray:
         raise ValueError(f"{sorted(stray)} are not keys of {verb!r}")
-    return Binding(",".join(chosen), action, description, show=show, priority=priority, id=verb)
+    return Binding(
+        ",".join(chosen),
+        action,
+        description,
+        show=show,
+        priority=priority,
+        id=verb,
+        group=Binding.Group(group, compact=True) if group else None,
+    )
 
 
 _NAMES: Final = {

@@ -115,8 +115,8 @@ class ChangesScreen(Screen[Jump | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         bind("open", "jump", "Show in the session", show=True, priority=True),
         bind("detail", "toggle_turns", "Turns", show=True),
-        bind("down", "move(1)", "Down", keys=("j",)),
-        bind("up", "move(-1)", "Up", keys=("k",)),
+        bind("down", "move(1)", "Down", keys=("j",), show=True, group="Move"),
+        bind("up", "move(-1)", "Up", keys=("k",), show=True, group="Move"),
         bind("back", "back", "Back", show=True),
     ]
 

@@ -32,10 +32,15 @@ class CursorList(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         bind("open", "select", "Select", show=True),
-        bind("down", "move(1)", "Down"),
-        bind("up", "move(-1)", "Up"),
-        bind("top", "edge(0)", "Top"),
-        bind("bottom", "edge(1)", "Bottom"),
+        # the letters in the footer (the arrows, Home and End do the same, unlisted there)
+        bind("down", "move(1)", "Down", keys=("j",), show=True, group="Move"),
+        bind("up", "move(-1)", "Up", keys=("k",), show=True, group="Move"),
+        bind("top", "edge(0)", "Top", keys=("g",), show=True, group="Top / bottom"),
+        bind("bottom", "edge(1)", "Bottom", keys=("G",), show=True, group="Top / bottom"),
+        bind("down", "move(1)", "Down", keys=("down",)),
+        bind("up", "move(-1)", "Up", keys=("up",)),
+        bind("top", "edge(0)", "Top", keys=("home",)),
+        bind("bottom", "edge(1)", "Bottom", keys=("end",)),
         bind("page_down", "page(1)", "Page down"),
         bind("page_up", "page(-1)", "Page up"),
     ]
