@@ -254,7 +254,7 @@ def bind(
         show=show,
         priority=priority,
         id=verb,
-        group=Binding.Group(group, compact=True) if group else None,
+        group=Binding.Group(group) if group else None,
     )
 
 

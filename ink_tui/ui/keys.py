@@ -23,18 +23,18 @@ from ink_tui.ui.keymap import bind, character_of, key_names
 __all__ = ["APP_BINDINGS", "CHAT_BINDINGS", "KeyRow", "typing_focused", "working_keys"]
 
 APP_BINDINGS: list[BindingType] = [
-    bind("quit", "quit", "Quit"),
-    bind("help", "help", "Help", keys=("question_mark", "f1")),
+    bind("quit", "quit", "Quit", show=True),
+    bind("help", "help", "Help", keys=("question_mark", "f1"), show=True),  # F1 where ? types
     bind("palette", "command_palette", "Commands"),
-    bind("quit", "quit", "Quit", keys=("ctrl+q",), priority=True),
+    bind("quit", "quit", "Quit", keys=("ctrl+q",), priority=True),  # where q types
 ]
 """The app's own keys (``InkApp.BINDINGS``)."""
 
 CHAT_BINDINGS: list[BindingType] = [
-    bind("back", "escape", "Interrupt / back"),
-    bind("model", "pick_model", "Model"),
-    bind("compact", "compact", "Compact"),
-    bind("detail", "toggle_thinking", "Thinking", keys=("ctrl+t",)),
+    bind("back", "escape", "Interrupt / back", show=True),
+    bind("model", "pick_model", "Model", show=True),
+    bind("compact", "compact", "Compact", show=True),
+    bind("detail", "toggle_thinking", "Thinking", keys=("ctrl+t",), show=True),
     bind("page_up", "scroll_history('page_up')", "Page up"),
     bind("page_down", "scroll_history('page_down')", "Page down"),
     bind("top", "scroll_history('top')", "First message", keys=("ctrl+home",)),

@@ -15,6 +15,8 @@ from ink_tui.ui.keymap import bind
 
 __all__ = ["PICKER_KEYS"]
 
+# The footer shows the list's Enter, then Space, /, s and Tab, then q and ?: what fits in 120
+# columns; ? lists the rest.
 PICKER_KEYS: Final[list[BindingType]] = [
     bind("open", "open", "Open"),  # the list's own Enter comes first (shown in the footer)
     bind("toggle", "toggle_preview", "Preview", show=True),
@@ -22,10 +24,10 @@ PICKER_KEYS: Final[list[BindingType]] = [
     bind("find", "filter", "Filter", show=True, priority=True),
     bind("search", "search_sessions", "Search text", show=True),
     bind("switch", "toggle_scope", "All projects / this project", show=True),
-    bind("chat", "new_session", "New chat", show=True),
-    bind("copy", "keep('copy')", "Copy…", keys=("y",), show=True),
-    bind("rename", "keep('rename')", "Rename", show=True),
-    bind("delete", "keep('delete')", "Delete", show=True),
+    bind("chat", "new_session", "New chat"),
+    bind("copy", "keep('copy')", "Copy…", keys=("y",)),
+    bind("rename", "keep('rename')", "Rename"),
+    bind("delete", "keep('delete')", "Delete"),
     bind("undo", "keep('undo')", "Undo delete"),
     bind("prune", "keep('prune')", "Prune orphans"),
     bind("stats", "usage_stats", "Usage and cost"),

@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 
+# Shown in the footer: what fits in 120 columns with q and ? (? lists every key).
 SESSION_KEYS: Final[list[BindingType]] = [
     bind("down", "keys('move', 1)", "Down"),
     bind("up", "keys('move', -1)", "Up"),
@@ -61,8 +62,8 @@ SESSION_KEYS: Final[list[BindingType]] = [
     bind("find", "search", "Search", show=True, priority=True),
     bind("match_next", "keys('next_match', 1)", "Next match"),
     bind("match_previous", "keys('next_match', -1)", "Previous match"),
-    bind("detail", "keys('toggle_thinking')", "Thinking", show=True),
-    bind("output", "keys('cycle_output')", "Output", show=True),
+    bind("detail", "keys('toggle_thinking')", "Thinking"),
+    bind("output", "keys('cycle_output')", "Output"),
     bind("copy", "keys('copy')", "Copy…", keys=("y",), show=True),
     bind("copy", "keys('copy')", keys=("Y",)),  # its old key: the same menu, listed nowhere
     bind("rename", "keys('keep', 'rename')", "Rename"),
@@ -77,7 +78,7 @@ SESSION_KEYS: Final[list[BindingType]] = [
     bind("newer", "keys('switch_newer')", "Newer session"),
     bind("play", "keys('play')", "Play back", show=True),
     # while playing back (the screen turns them off otherwise: Space opens a row then)
-    bind("toggle", "play('pause')", "Pause / play", show=True, priority=True),
+    bind("toggle", "play('pause')", "Pause / play", priority=True),  # the bar names these
     bind("toggle", "keys('toggle_row')", "Open / close the row"),
     bind("step", "play('step')", "Step one record"),
     bind("faster", "play('faster')", "Play faster"),

@@ -130,7 +130,7 @@ class SessionPlayback(Widget):
         self.player = player
         self._at = None
         self.add_class("-playing")
-        self.screen.refresh_bindings()  # the playback keys work now: the footer shows them
+        self.screen.refresh_bindings()  # the playback keys work now: help and palette list them
         self._run_ticker()
         self.tick()
 
