@@ -351,12 +351,15 @@ async def test_the_footer_shows_the_keys_of_the_part_with_the_focus(
     app = make_app(cwd=CWD, open_path=path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _session_view(pilot)
-        await wait_for(pilot, lambda: ("t", "Thinking") in _footer(screen), "the view's keys")
+        await wait_for(pilot, lambda: ("b", "Branches") in _footer(screen), "the view's keys")
+        assert ("/", "Search") in _footer(screen)
         await pilot.press("slash")  # the search line has the focus: its Esc first, no letters
         await wait_for(
             pilot, lambda: _footer(screen)[:1] == [("Esc", "Close the search")], "its keys"
         )
-        assert ("t", "Thinking") not in _footer(screen)
+        shown = _footer(screen)
+        assert ("b", "Branches") not in shown and ("/", "Search") not in shown  # they type
+        assert ("F1", "Help") in shown  # ? types: F1 is help
         await pilot.press("escape", "T")  # the timeline: its list's keys come first
         await wait_for(pilot, lambda: screen is not app.screen, "the timeline")
         timeline = app.screen

@@ -20,6 +20,7 @@ from textual.binding import BindingType
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.widget import Widget
+from textual.widgets import Input
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.branchview import LoadedBranch
@@ -133,6 +134,9 @@ class SessionView(Protocol):
     @property
     def is_mounted(self) -> bool: ...
 
+    @property
+    def focused(self) -> Widget | None: ...
+
     def has_class(self, *class_names: str) -> bool: ...
 
     def toggle_class(self, *class_names: str) -> Any: ...
@@ -206,6 +210,8 @@ class SessionKeys:
             return view.has_class("-narrow")
         if action == "play":  # the playback keys: only while playing back (else Space opens)
             return view.is_mounted and view.playback.player is not None
+        if action == "search":  # "/" in the query line is text (the footer leaves it out)
+            return not isinstance(view.focused, Input)
         return True
 
     def move(self, delta: int) -> None:
