@@ -35,10 +35,12 @@ COMMAND_MODULES: dict[str, str] = {
     "delete": "ink_tui.climanage",
     "trash": "ink_tui.climanage",
     "prune": "ink_tui.climanage",
+    "adopt": "ink_tui.climanage",
     "stats": "ink_tui.clistats",
     "export": "ink_tui.cliexport",
     "changes": "ink_tui.clichanges",
     "replay": "ink_tui.clireplay",
+    "tree": "ink_tui.clitree",
 }
 """Subcommands run by a module of their own, by name. Each such module has
 ``add_commands(subparsers) -> list[ArgumentParser]`` (adding its subcommands) and
@@ -225,8 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # pragma: no cover - `ink-tui list | head`
         return EXIT_OK
     except OSError as error:
-        name = error.filename if error.filename is not None else ""
-        _error_line(f"{name}: {error.strerror or error}")
+        _error_line(_os_error_text(error))
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
@@ -244,6 +245,20 @@ def _stderr() -> SafeOutput:
     return SafeOutput(sys.stderr)
 
 
+def _os_error_text(error: OSError) -> str:
+    """``<path>: <reason>`` (``<path> -> <other path>`` for a rename), each path on one line."""
+    from ink_tui.safetext import one_line
+
+    reason = error.strerror or str(error)
+    names = [name for name in (error.filename, error.filename2) if name is not None]
+    if not names:
+        return reason
+    return " -> ".join(one_line(os.fsdecode(name)) for name in names) + f": {reason}"
+
+
 def _error_line(text: str) -> None:
-    """One line on stderr; session text inside it is made visible (it is untrusted)."""
-    _stderr().line(f"ink-tui: {text}".replace("\n", " "))
+    """One line on stderr. Session text and paths inside it are made visible (untrusted), and
+    a line break or tab left in it shows as ``␊``/``␉``: nothing can fake a line of output."""
+    from ink_tui.safetext import one_line
+
+    _stderr().line(one_line(f"ink-tui: {text}"))

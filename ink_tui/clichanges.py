@@ -3,10 +3,14 @@
 
 Without ``--patch``: a summary per file (+/- lines, turns, failed calls), which files each turn
 changed, and each file's net diff (coloured on a terminal), or its edits one by one where the
-start or the end is not known. ``--patch``: one unified diff ``git apply`` takes, of the files
-whose start and end are known, paths relative to the session's cwd; the files it could not
-reconstruct are named on stderr with the reason (exit 1). File content is session text: every
-byte of it goes through :class:`SafeOutput`. Nothing here reads the files named or writes any.
+start or the end is not known. ``--patch``: one unified diff that ``git apply`` and GNU
+``patch -p1`` apply alike, of the files whose start and end are known, named relative to the
+session's cwd and quoted as git quotes them; the files left out (not reconstructed, or a name the
+patch must not write: :func:`~ink_tui.session.changediff.patch_name`) are named on stderr, one
+line each with the reason (exit 1). File content is session text: every byte of it goes through
+:class:`SafeOutput`, and every path printed inside a line through
+:func:`~ink_tui.safetext.one_line` (a newline in a name cannot fake a line). Nothing here reads
+the files named or writes any.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
     from ink_tui.session.changediff import DiffLine
@@ -41,7 +46,9 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         description="Every file the branch touched through edit and write: the net change "
         "(from the content a read or write showed first to the content after the last "
         "change), per turn and in total; failed edits marked. Changes made by bash are not "
-        "seen. Exit 1 with --patch when some files could not be reconstructed.",
+        "seen. Exit 1 with --patch when some files are left out of it (not reconstructed, or "
+        "a name a patch must not write: outside the session's folder, in .git, control "
+        "characters); each is named on stderr.",
     )
     changes.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     changes.add_argument(
@@ -50,7 +57,7 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     changes.add_argument(
         "--patch",
         action="store_true",
-        help="a unified diff (git apply) of the files whose start and end are known",
+        help="a unified diff (git apply, patch -p1) of the files whose start and end are known",
     )
     return [changes]
 
@@ -84,24 +91,15 @@ def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput)
 
 
 def _patch(files: list[FileChanges], out: SafeOutput, err: SafeOutput) -> int:
-    from ink_tui.safetext import visible
-    from ink_tui.session.changediff import file_patch
+    from ink_tui.session.changediff import patch_parts
 
     missing = 0
-    for change in files:
-        if change.path.startswith("/"):
-            err.line(f"ink-tui: {change.path}: not in the patch: outside the session's folder")
-            missing += 1
-        elif not change.known:
-            err.line(f"ink-tui: {change.path}: not reconstructed: {change.why_unknown()}")
-            missing += 1
-        elif visible(patch := file_patch(change)) != patch:
-            # Printed safely, a carriage return or escape would change: the patch would lie.
-            reason = "its content holds control characters (CRLF line endings?)"
-            err.line(f"ink-tui: {change.path}: not in the patch: {reason}")
+    for part in patch_parts(files):
+        if part.why:
+            err.line(f"ink-tui: {one_line(part.change.path)}: {one_line(part.why)}")
             missing += 1
         else:
-            out.write(patch)
+            out.write(part.text)
     return EXIT_INCOMPLETE if missing else EXIT_OK
 
 
@@ -129,32 +127,33 @@ def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, col
     unknown = len(files) - len(known)
     tail = f" ({unknown} not reconstructed)" if unknown else ""
     _paint(out, f"{plural(len(files), 'file')} changed: {total}{tail}", "title", colour)
-    width = max(len(change.path) for change in files)
+    names = {change.absolute: one_line(change.path) for change in files}  # each on one line
+    width = max(len(name) for name in names.values())
     pairs = zip(files, nets, strict=True)
     summaries = ["  ".join(summary_parts(change, net)) for change, net in pairs]
     for change, summary in zip(files, summaries, strict=True):
-        why = "" if change.known else f"  (not reconstructed: {change.why_unknown()})"
-        out.line(f"  {change.path:<{width}}  {summary}{why}")
+        why = "" if change.known else f"  (not reconstructed: {one_line(change.why_unknown())})"
+        out.line(f"  {names[change.absolute]:<{width}}  {summary}{why}")
     out.line("")
     _paint(out, "Per turn", "title", colour)
     for index, turn in enumerate(turns):
         touched = [change for change in files if index in change.turns]
         if touched:
-            out.line(f"  turn {index + 1}: {turn.title[:72]}")
+            out.line(f"  turn {index + 1}: {one_line(turn.title[:72])}")
             for change in touched:
-                out.line(f"    {change.path:<{width}}  {_turn_summary(change, index)}")
+                out.line(f"    {names[change.absolute]:<{width}}  {_turn_summary(change, index)}")
     for change, summary in zip(files, summaries, strict=True):
         out.line("")
-        _paint(out, f"── {change.path}  {summary}", "title", colour)
+        _paint(out, f"── {names[change.absolute]}  {summary}", "title", colour)
         if change.known:
             _lines(out, diff_lines(change.start, change.end), colour)
             for call in change.calls:
                 if call.failed:
-                    label = f"✗ failed {call.kind} in turn {call.turn + 1}: {call.note}"
+                    label = f"✗ failed {call.kind} in turn {call.turn + 1}: {one_line(call.note)}"
                     _paint(out, label, "failed", colour)
             continue
-        _paint(out, f"not reconstructed: {change.why_unknown()}; its changes turn by turn:",
-               "note", colour)  # fmt: skip
+        why = one_line(change.why_unknown())
+        _paint(out, f"not reconstructed: {why}; its changes turn by turn:", "note", colour)
         for index in change.turns:
             _paint(out, f"turn {index + 1}", "hunk", colour)
             _lines(out, turn_diff(change, index), colour)

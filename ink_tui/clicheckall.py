@@ -206,9 +206,9 @@ def _busy(path: Path) -> str | None:
     """Why no repair may touch ``path`` now: recently modified, or a subagent's lease held."""
     busy = writer_activity(path)
     if busy is None and path.parent.name == CHILDREN:
-        from ink_tui.agent.start import _leased  # Ink's child-resume lease
+        from ink_tui.session.leases import lease_note  # Ink's child-resume lease
 
-        busy = _leased(path)
+        busy = lease_note(path)
     return busy
 
 

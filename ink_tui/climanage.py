@@ -1,9 +1,13 @@
-"""``ink-tui rename|label|delete|trash|prune``: keeping sessions in order from the command line.
+"""``ink-tui rename|label|delete|trash|prune|adopt``: keeping sessions in order, from the shell.
 
 ``rename`` and ``label`` append one record as Ink's ``/name`` and ``/tree`` do; ``delete`` and
 ``prune`` move files to the trash, from where ``trash restore`` brings them back (see
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
-``--yes``. Every line naming a session goes through :class:`~ink_tui.clitext.SafeOutput`.
+``--yes``. ``adopt`` copies an imp-era session from ``~/.imp/sessions`` (which Ink never reads)
+into Ink's folder so that ``ink -r`` resumes it (:mod:`ink_tui.manage.adopting`). Every line
+naming a session goes through :class:`~ink_tui.clitext.SafeOutput`, and every path in it through
+:func:`~ink_tui.safetext.one_line` (a file name holding a line break cannot fake a line of
+output).
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.humanize import plural
+from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
     from ink_tui.manage.trash import TrashEntry
@@ -30,7 +36,7 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     rename.add_argument("name", metavar="NAME", help='the new name ("" or - clears it)')
     label = commands.add_parser("label", help="label an entry as Ink's /tree L does")
     label.add_argument("session", metavar="SESSION")
-    label.add_argument("entry", metavar="ENTRY_ID", help="the entry to label")
+    label.add_argument("entry", metavar="ENTRY_ID", help="the entry to label (or an id prefix)")
     label.add_argument("label", metavar="LABEL", nargs="?", default="", help="empty removes it")
     delete = commands.add_parser("delete", help="move a session and its children to the trash")
     delete.add_argument("session", metavar="SESSION")
@@ -40,13 +46,27 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     trash.add_argument("entry", metavar="ID", nargs="?", help="the entry to restore")
     trash.add_argument("--json", action="store_true", help="list as one JSON array")
     trash.add_argument("--yes", action="store_true", help="empty without asking")
-    prune = commands.add_parser("prune", help="move orphaned child sessions to the trash")
+    prune = commands.add_parser(
+        "prune",
+        help="move orphaned child sessions (of every project folder) to the trash",
+        description="Ink's /sessions prune: in every project folder of the sessions folder, a "
+        "child session whose launch.parentSessionId names no session of that folder is an "
+        "orphan; one a live lease holds is kept. ink-tui moves orphans to the trash.",
+    )
     prune.add_argument("--dry-run", action="store_true", help="only list them")
     prune.add_argument("--yes", action="store_true", help="do not ask")
-    return [rename, label, delete, trash, prune]
+    adopt = commands.add_parser(
+        "adopt",
+        help="copy a session from ~/.imp/sessions into Ink's folder, so ink -r resumes it",
+        description="Ink never reads ~/.imp: copy a session there (and its subagent sessions) "
+        "into the same project folder of ~/.ink/sessions, all or nothing, never over a file.",
+    )
+    adopt.add_argument("session", metavar="SESSION", help="path, or id, id prefix or file name")
+    return [rename, label, delete, trash, prune, adopt]
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.manage.adopting import AdoptError
     from ink_tui.manage.naming import NamingError
     from ink_tui.manage.trash import TrashError
 
@@ -56,10 +76,11 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         "delete": _delete,
         "trash": _trash,
         "prune": _prune,
+        "adopt": _adopt,
     }[args.command]
     try:
         return handler(args, base, cwd, out)
-    except (NamingError, TrashError) as error:
+    except (NamingError, TrashError, AdoptError) as error:
         raise CommandError(str(error)) from None
 
 
@@ -85,10 +106,11 @@ def _rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> 
     from ink_tui.manage.naming import rename
 
     written = rename(_resolve(base, cwd, args.session), args.name)
+    where = one_line(str(written.path))
     if written.text:
-        out.line(f'{written.path}: named "{written.text}" (entry {written.entry_id})')
+        out.line(f'{where}: named "{written.text}" (entry {written.entry_id})')
     else:
-        out.line(f"{written.path}: name cleared (entry {written.entry_id})")
+        out.line(f"{where}: name cleared (entry {written.entry_id})")
     return EXIT_OK
 
 
@@ -97,7 +119,8 @@ def _label(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
 
     written = label_entry(_resolve(base, cwd, args.session), args.entry, args.label)
     what = f'labelled "{written.text}"' if written.text else "label removed"
-    out.line(f"{written.path}: entry {args.entry} {what} (entry {written.entry_id})")
+    where = one_line(str(written.path))
+    out.line(f"{where}: entry {written.target} {what} (entry {written.entry_id})")
     return EXIT_OK
 
 
@@ -111,25 +134,28 @@ def _title(path: Path) -> str:
 
 
 def _delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from dataclasses import replace
+
     from ink_tui.manage.deleting import delete, plan_delete
+    from ink_tui.manage.roots import deletable_roots
 
     path = _resolve(base, cwd, args.session)
-    plan = plan_delete(path, title=_title(path))
+    plan = plan_delete(path, roots=deletable_roots(base))
     if plan.refusal is not None:
-        raise CommandError(f"{path}: not deleted: {plan.refusal}")
+        raise CommandError(f"{one_line(str(path))}: not deleted: {plan.refusal}")
+    plan = replace(plan, title=_title(path))  # read once it is known to be a session
     if not _confirm(f"Move {plan.describe()} to the trash?", args.yes):
         out.line("nothing was deleted")
         return EXIT_OK
     entry = delete(plan)
-    out.line(f"moved {plan.describe()} to the trash ({len(entry.items)} items)")
+    out.line(f"moved {plan.describe()} to the trash ({plural(len(entry.items), 'item')})")
     out.line(f"`ink-tui trash restore {entry.id}` puts it back")
     return EXIT_OK
 
 
 def _entry_line(entry: TrashEntry) -> str:
-    title = f' "{entry.title}"' if entry.title else ""
-    sessions = len(entry.sessions)
-    files = f"{sessions} session file{'s' if sessions != 1 else ''}"
+    title = f' "{one_line(entry.title)}"' if entry.title else ""
+    files = plural(len(entry.sessions), "session file")
     return f"{entry.id}  {entry.kind:<6}  {entry.deleted_at}  {files}{title}"
 
 
@@ -141,24 +167,24 @@ def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
             raise CommandError("trash restore needs the entry's ID (see ink-tui trash list)")
         restored = restore(find_entry(args.entry))
         for path in restored:
-            out.line(f"restored {path}")
+            out.line(f"restored {one_line(str(path))}")
         return EXIT_OK
     entries = list_trash()
     if args.action == "empty":
         if not entries:
             out.line("the trash is empty")
             return EXIT_OK
-        count = len(entries)
-        question = f"Delete the {count} trash entr{'ies' if count != 1 else 'y'} for good?"
+        question = f"Delete {plural(len(entries), 'trash entry', 'trash entries')} for good?"
         if not _confirm(question, args.yes):
             out.line("nothing was deleted")
             return EXIT_OK
-        out.line(f"deleted {empty_trash(entries)} trash entries for good")
+        removed = plural(empty_trash(entries), "trash entry", "trash entries")
+        out.line(f"deleted {removed} for good")
         return EXIT_OK
     if args.json:
         out.json([entry.to_json() for entry in entries])
     elif not entries:
-        out.line(f"the trash is empty ({trash_dir()})")
+        out.line(f"the trash is empty ({one_line(str(trash_dir()))})")
     else:
         for entry in entries:
             out.line(_entry_line(entry))
@@ -169,18 +195,21 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     from ink_tui.manage.pruning import plan_prune, prune
 
     plan = plan_prune(base)
+    where = f"every project folder under {one_line(str(base))}"  # Ink's rule: the whole root
     if not plan.removable and not plan.exempt:
-        out.line("no orphaned child sessions found")
+        out.line(f"no orphaned child sessions found (looked in {where})")
         return EXIT_OK
     for orphan in plan.removable:
-        out.line(f"orphan {orphan.path} (its parent {orphan.parent_id} is gone)")
+        shown = one_line(str(orphan.path))
+        out.line(f"orphan {shown} (its parent {one_line(orphan.parent_id)} is gone)")
     for orphan in plan.exempt:
-        out.line(f"kept   {orphan.path} (a live lease holds it)")
+        out.line(f"kept   {one_line(str(orphan.path))} (a live lease holds it)")
     count = len(plan.removable)
     if args.dry_run or not count:
-        out.line(f"{count} orphaned child session(s) to prune; nothing was moved")
+        out.line(f"{count} orphaned child session(s) to prune in {where}; nothing was moved")
         return EXIT_OK
-    if not _confirm(f"Move {count} orphaned child session(s) to the trash?", args.yes):
+    question = f"Move {count} orphaned child session(s), from {where}, to the trash?"
+    if not _confirm(question, args.yes):
         out.line("nothing was moved")
         return EXIT_OK
     entry, done = prune(plan)
@@ -188,4 +217,18 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     out.line(f"pruned {len(done.removable)} orphaned child session(s){kept}")
     if entry is not None:
         out.line(f"`ink-tui trash restore {entry.id}` puts them back")
+    return EXIT_OK
+
+
+def _adopt(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.manage.adopting import adopt, plan_adopt
+    from ink_tui.paths import imp_sessions_dir
+
+    wanted = Path(args.session).expanduser()
+    path = wanted if wanted.is_file() else resolve_session(imp_sessions_dir(), cwd, args.session)
+    plan = plan_adopt(path)
+    adopt(plan)
+    out.line(f"copied {one_line(plan.describe())} into {one_line(str(plan.target.parent))}")
+    out.line(f"Ink resumes it now: {plan.resume}")
     return EXIT_OK

@@ -1,26 +1,32 @@
 """``ink-tui index`` and ``ink-tui search``: the catalog index from the command line.
 
 Both bring the index up to date first (only files that changed are read). When the index cannot
-be used (a newer ink-tui's, or locked), ``search`` builds a throwaway one in a temporary folder
-for this run and says so; nothing here ever writes a session file.
+be used (a symlink or not a regular file, read-only, a newer ink-tui's, locked), ``index`` says
+why in one line (exit 2), and ``search`` says why and searches the files without it: through a
+throwaway index in a temporary folder, for this run
+(:class:`ink_tui.catalog.index.fallback.SearchIndex`). Nothing here ever writes a session file.
+
+``search`` prints every hit up to ``--limit`` (the best sessions first, see
+:mod:`ink_tui.catalog.search`), the matched words marked on a terminal, and says so when the
+limit left hits out: a last line in text, ``truncated`` and the totals in ``--json``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.clitext import CommandError, SafeOutput
-from ink_tui.humanize import human_size
+from ink_tui.humanize import human_size, plural
 from ink_tui.paths import cwd_folder_name
 
 if TYPE_CHECKING:  # imported when a command runs: the app's start-up never pays for them
     from ink_tui.catalog.index import CatalogIndex, IndexReport
-    from ink_tui.catalog.search import SearchHit
+    from ink_tui.catalog.search import SearchHit, SearchResult
 
 __all__ = ["add_commands", "cmd_index", "cmd_search", "run"]
 
@@ -45,8 +51,16 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     )
     search.add_argument("query", nargs="+", metavar="QUERY")
     search.add_argument("--all", action="store_true", help="every project (default: this one)")
-    search.add_argument("--json", action="store_true", help="one JSON array of hits")
-    search.add_argument("--limit", type=int, default=50, metavar="N", help="at most N hits (50)")
+    search.add_argument(
+        "--json", action="store_true", help="one JSON object: the hits, and how many were left out"
+    )
+    search.add_argument(
+        "--limit",
+        type=int,
+        default=50,
+        metavar="N",
+        help="at most N hits (50), dealt out over the best sessions; a cut is said",
+    )
     return [index, search]
 
 
@@ -92,45 +106,31 @@ def _update(
         return update_index(index, base, cwd, progress=advance)
 
 
-@contextlib.contextmanager
-def _opened(err: SafeOutput, *, rebuild: bool = False, fallback: bool) -> Iterator[CatalogIndex]:
-    from ink_tui.catalog.index import CatalogIndex, IndexUnavailable
-
-    try:
-        index = CatalogIndex.open(rebuild=rebuild)
-    except IndexUnavailable as error:
-        if not fallback:
-            raise IndexCommandError(str(error)) from None
-        import tempfile
-
-        err.line(f"ink-tui: {error}; searching a temporary index instead")
-        with (
-            tempfile.TemporaryDirectory(prefix="ink-tui-index-") as folder,
-            CatalogIndex.open(Path(folder) / "index.sqlite3") as temporary,
-        ):
-            yield temporary
-        return
-    if index.notice:
-        err.line(f"ink-tui: {index.notice}")
-    with index:
-        yield index
-
-
 def cmd_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui index [--all] [--rebuild]``."""
+    from ink_tui.catalog.index import CatalogIndex, IndexUnavailable
+
     err = SafeOutput(sys.stderr)
-    with _opened(err, rebuild=args.rebuild, fallback=False) as index:
-        report = _update(index, base, None if args.all else cwd, show_progress=sys.stderr.isatty())
-        out.line(report.sentence())
-        out.line(f"index: {index.path} ({human_size(index.size_bytes())})")
+    try:
+        with CatalogIndex.open(rebuild=args.rebuild) as index:
+            if index.notice:
+                err.line(f"ink-tui: {index.notice}")
+            scope = None if args.all else cwd
+            report = _update(index, base, scope, show_progress=sys.stderr.isatty())
+            out.line(report.sentence())
+            out.line(f"index: {index.path} ({human_size(index.size_bytes())})")
+    except IndexUnavailable as error:
+        raise IndexCommandError(f"{error}: not updated") from None
     return EXIT_OK
 
 
 def cmd_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui search QUERY [--all] [--json] [--limit N]``; exit 1 when nothing matched."""
     from ink_tui.catalog.index import IndexUnavailable
+    from ink_tui.catalog.index.fallback import SearchIndex
     from ink_tui.catalog.query import QueryError, parse_query
-    from ink_tui.catalog.search import search_index
+    from ink_tui.catalog.scan import unreadable_folder
+    from ink_tui.catalog.search import search
 
     if args.limit < 1:
         raise IndexCommandError(f"--limit must be 1 or more, not {args.limit}")
@@ -139,33 +139,76 @@ def cmd_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
     except QueryError as error:
         raise IndexCommandError(f"search: {error}") from None
     everywhere = args.all or bool(query.projects)
+    scope = None if everywhere else cwd
+    problem = unreadable_folder(base, scope)
+    if problem is not None:  # never taken for "no session holds it"
+        raise IndexCommandError(problem)
     err = SafeOutput(sys.stderr)
-    with _opened(err, fallback=True) as index:
-        _update(index, base, None if everywhere else cwd, show_progress=False)
-        projects = None if everywhere else [cwd_folder_name(cwd)]
+    projects = None if everywhere else [cwd_folder_name(cwd)]
+    with SearchIndex() as searched:
         try:
-            hits = search_index(index, query, projects=projects, limit=args.limit)
+            searched.update(base, scope)
+            if searched.notice is not None:
+                err.line(f"ink-tui: {searched.notice}")
+            with searched.open() as index:
+                result = search(index, query, projects=projects, limit=args.limit)
         except IndexUnavailable as error:
             raise IndexCommandError(str(error)) from None
     if args.json:
-        out.json([hit.to_json() for hit in hits])
-    elif hits:
-        out.write(_hit_lines(hits, show_project=everywhere))
+        out.json(result.to_json())
+    elif result.hits:
+        _print_hits(result, out, show_project=everywhere, colour=_colour(out))
     else:
         where = "any project" if everywhere else "this project (--all searches every project)"
         err.line(f"ink-tui: no record in {where} matches {' '.join(args.query)}")
-    return EXIT_OK if hits else EXIT_NO_HITS
+    return EXIT_OK if result.hits else EXIT_NO_HITS
 
 
-def _hit_lines(hits: list[SearchHit], *, show_project: bool) -> str:
-    lines: list[str] = []
+def _colour(out: SafeOutput) -> bool:
+    """Mark the matched words: on a terminal, unless ``NO_COLOR`` is set."""
+    isatty = getattr(out.stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("NO_COLOR")
+
+
+_MARK_ON, _MARK_OFF = "\x1b[1;31m", "\x1b[0m"  # bold red, as grep marks a match
+
+
+def _print_hits(result: SearchResult, out: SafeOutput, *, show_project: bool, colour: bool) -> None:
+    """Each session's line, then its hits (time, role, snippet); the cut, if any, last."""
     current: Path | None = None
-    for hit in hits:
+    for hit in result.hits:
         if hit.file != current:
             current = hit.file
-            where = f"{hit.project} · " if show_project else ""
-            short = (hit.session_id or "?")[:8]
-            lines.append(f"{hit.heading()}  [{where}{short}]  {hit.file}")
+            out.line(_session_line(hit, show_project=show_project))
         when = (hit.timestamp or "")[:16].replace("T", " ")
-        lines.append(f"  {when:16}  {hit.role:<9}  {hit.snippet}")
-    return "\n".join(lines) + "\n"
+        out.write(f"  {when:16}  {hit.role:<9}  ")
+        _write_marked(out, hit, colour)
+        out.write("\n")
+    if result.truncated:
+        hidden = result.total_hits - len(result.hits)
+        out.line(
+            f"… {plural(hidden, 'more hit')} in {plural(result.cut_sessions, 'session')} not shown"
+            f" (--limit {result.total_hits} shows every hit)"
+        )
+
+
+def _session_line(hit: SearchHit, *, show_project: bool) -> str:
+    where = f"{hit.project} · " if show_project else ""
+    short = (hit.session_id or "?")[:8]
+    count = plural(hit.session_hits, "hit")
+    return f"{hit.heading()}  [{where}{short} · {count}]  {hit.file}"
+
+
+def _write_marked(out: SafeOutput, hit: SearchHit, colour: bool) -> None:
+    """The snippet, its marked words between our own colour codes (the text through the door)."""
+    if not colour or not hit.marks:
+        out.write(hit.snippet)
+        return
+    done = 0
+    for start, end in hit.marks:
+        out.write(hit.snippet[done:start])
+        out.stream.write(_MARK_ON)
+        out.write(hit.snippet[start:end])
+        out.stream.write(_MARK_OFF)
+        done = end
+    out.write(hit.snippet[done:])

@@ -11,8 +11,9 @@ text builders below therefore return session text as it is: the door makes it sa
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, Final, TextIO, cast
 
 from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.safetext import json_visible, visible
@@ -30,7 +31,11 @@ __all__ = [
     "SafeOutput",
     "check_lines",
     "check_verdict",
+    "columns",
+    "fit_end",
+    "fit_start",
     "json_text",
+    "pad",
     "repair_steps",
     "session_table",
     "transcript",
@@ -77,21 +82,74 @@ class SafeOutput:
         return cast(TextIO, self)
 
 
+TITLE_COLUMNS: Final = 60
+"""Terminal columns of a title in ``ink-tui list``; a longer one is cut and ends in ``…``."""
+PROJECT_COLUMNS: Final = 40
+"""The widest project column of ``ink-tui list --all``; a longer folder name keeps its end."""
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: East Asian wide and fullwidth characters count two,
+    combining marks none."""
+    if text.isascii():
+        return len(text)
+    return sum(_width(char) for char in text)
+
+
+def _width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def fit_end(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns: cut at the end, trailing spaces stripped, ``…``."""
+    if columns(text) <= width:
+        return text
+    kept: list[str] = []
+    used = 0
+    for char in text:
+        used += _width(char)
+        if used > width - 1:
+            break
+        kept.append(char)
+    return "".join(kept).rstrip() + "…"
+
+
+def fit_start(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, its end kept: ``…`` then the last columns."""
+    if columns(text) <= width:
+        return text
+    return "…" + fit_end(text[::-1], width)[-2::-1].lstrip()
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns."""
+    return text + " " * max(0, width - columns(text))
+
+
 def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
-    """One line per session: id prefix, age, messages, size, [project], title (and why hidden)."""
+    """One line per session: id prefix, age, messages, size, [project], title (and why hidden).
+
+    Columns line up in a terminal: the project column is as wide as its widest folder (at most
+    :data:`PROJECT_COLUMNS`), and a title longer than :data:`TITLE_COLUMNS` is cut with ``…``
+    (session text is made visible first, so the widths are those printed)."""
+    rows = list(rows)
+    projects = [fit_start(visible(row.project_folder), PROJECT_COLUMNS) for row in rows]
+    project_width = max(map(columns, projects), default=0)
     lines = []
-    for row in rows:
-        ident = (row.id or "?")[:8]
+    for row, project in zip(rows, projects, strict=True):
+        ident = visible((row.id or "?")[:8])
         count = "-" if row.message_count is None else str(row.message_count)
         parts = [
-            f"{ident:8}",
+            pad(ident, 8),
             f"{relative_age(row.mtime, time.time()):>8}",
             f"{count:>5} {'msg ' if count == '1' else 'msgs'}",
             f"{human_size(row.size):>9}",
         ]
         if show_project:
-            parts.append(row.project_folder)
-        title = row.title or ""
+            parts.append(pad(project, project_width))
+        title = fit_end(visible(row.title or ""), TITLE_COLUMNS)
         if row.hidden_reason:
             title = f"{title}  [hidden by Ink: {row.hidden_reason}]".strip()
         parts.append(title)

@@ -16,6 +16,8 @@ import platformdirs
 APP_NAME = "ink-tui"
 SESSIONS_DIR_ENV = "INK_SESSIONS_DIR"
 DEFAULT_SESSIONS_DIR = "~/.ink/sessions"
+IMP_SESSIONS_DIR = "~/.imp/sessions"
+"""Where imp-era builds kept sessions. Ink never reads it (spec §1): nothing there resumes."""
 CONFIG_FILE_NAME = "config.toml"
 
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
@@ -52,6 +54,32 @@ def sessions_dir(flag: str | os.PathLike[str] | None = None) -> Path:
     else:
         chosen = os.environ.get(SESSIONS_DIR_ENV) or DEFAULT_SESSIONS_DIR
     return Path(chosen).expanduser()
+
+
+def ink_sessions_dir() -> Path:
+    """Ink's own sessions folder, ``~/.ink/sessions`` (Ink has no variable to move it)."""
+    return Path(DEFAULT_SESSIONS_DIR).expanduser()
+
+
+def imp_sessions_dir() -> Path:
+    """The imp-era sessions folder, ``~/.imp/sessions``."""
+    return Path(IMP_SESSIONS_DIR).expanduser()
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def under_imp(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is in ``~/.imp/sessions`` (symlinks followed), where Ink never looks:
+    ``ink -r`` cannot resume it. Not when that is where ``~/.ink/sessions`` leads too."""
+    where = Path(path).expanduser().resolve()
+    imp, ink = imp_sessions_dir().resolve(), ink_sessions_dir().resolve()
+    return _inside(where, imp) and not _inside(where, ink)
 
 
 def project_dir(sessions_dir: str | os.PathLike[str], cwd: str) -> Path:

@@ -10,6 +10,10 @@ Lone surrogates (a JSON ``"\\ud83d"`` with no pair: a model cut mid-emoji writes
 them) cannot be encoded as UTF-8: :func:`visible` and :func:`utf8_safe` show each as U+FFFD, as
 Node does when it prints one. :func:`json_visible` is the door for JSON text (``--json``): it
 escapes what the JSON encoder leaves raw and a terminal would obey, keeping the JSON value.
+
+:func:`one_line` is the door for a name printed inside one line (a file path in a report row or
+an error line): as :func:`visible`, and the newline and the tab shown too (``␊``, ``␉``), so a
+name can neither fake a line of output nor shift a column.
 """
 
 from __future__ import annotations
@@ -17,12 +21,16 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["json_visible", "keep_sgr", "utf8_safe", "visible"]
+__all__ = ["json_visible", "keep_sgr", "one_line", "utf8_safe", "visible"]
 
 # C0 except \t and \n; DEL; C1; bidi embeddings, overrides and isolates; line/paragraph separators;
 # lone surrogates (UTF-8 cannot encode them).
 _UNSAFE: Final = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
+# The same, and the tab and the newline: for text that must stay on one line.
+_UNSAFE_IN_LINE: Final = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
 )
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # What a JSON encoder leaves raw inside strings and a terminal obeys. Not C0: the encoder escapes
@@ -49,6 +57,13 @@ def visible(text: str) -> str:
     """``text`` with every control character made visible (``\\n`` and ``\\t`` kept) and every
     lone surrogate shown as U+FFFD: safe to print, and always encodable as UTF-8."""
     return _UNSAFE.sub(_show, text)
+
+
+def one_line(text: str) -> str:
+    """``text`` as :func:`visible` shows it, on one line: the newline and the tab are shown too
+    (``␊``, ``␉``, their control pictures). For a name (a file path, a title) printed inside a
+    line: it cannot start a line of its own or shift a column."""
+    return _UNSAFE_IN_LINE.sub(_show, text)
 
 
 def utf8_safe(text: str) -> str:

@@ -15,6 +15,8 @@ from ink_tui.session.writer import SessionWriter
 
 __all__ = [
     "CWD",
+    "LONG_PATH",
+    "LONG_PROMPT",
     "MAIN_END",
     "MAIN_START",
     "NOTES_END",
@@ -30,6 +32,11 @@ MAIN_END = (
     "def sub(a: int, b: int) -> int:\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 )
 NOTES_END = "# Notes\n\nThe calculator adds, subtracts and multiplies.\nNo division yet."
+LONG_PATH = "src/calc_kit/internal/arithmetic/typed_ops.py"
+LONG_PROMPT = (
+    "move the typed helpers into src/calc_kit/internal/arithmetic and keep the old module "
+    "importable for one more release"
+)
 
 
 class SessionScript:
@@ -95,7 +102,9 @@ class SessionScript:
         )
 
 
-def changes_session(sessions_dir: Path, cwd: str = CWD, **writer_options: Any) -> Path:
+def changes_session(
+    sessions_dir: Path, cwd: str = CWD, *, long_names: bool = False, **writer_options: Any
+) -> Path:
     """Three turns over three files, every state known:
 
     - ``calc/main.py``: read (MAIN_START), edited twice in turn 1, a failed edit in turn 2,
@@ -103,6 +112,8 @@ def changes_session(sessions_dir: Path, cwd: str = CWD, **writer_options: Any) -
     - ``NOTES.md``: created by a write in turn 2, then edited in turn 3 (NOTES_END), and one
       failed edit;
     - ``calc/old.py``: edited with nothing read before: start unknown.
+
+    ``long_names``: a fourth turn with a long prompt creates :data:`LONG_PATH` (a deep path).
     """
     script = SessionScript(project_dir(sessions_dir, cwd), cwd, **writer_options)
     script.prompt("add type hints to calc/main.py")
@@ -127,4 +138,8 @@ def changes_session(sessions_dir: Path, cwd: str = CWD, **writer_options: Any) -
     )
     script.edit("calc/old.py", "x = 1", "x = 2")
     script.answer("all done")
+    if long_names:
+        script.prompt(LONG_PROMPT)
+        script.write(LONG_PATH, "def add(a: int, b: int) -> int:\n    return a + b\n")
+        script.answer("moved")
     return script.path

@@ -11,6 +11,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from testdata import task_record
+
 from ink_tui.paths import project_dir
 from ink_tui.session.writer import SessionWriter
 
@@ -100,13 +102,11 @@ def write_family(
             "stopReason": "tool_use",
         }
     )
-    record = {
-        "version": 1,
-        "status": "completed",
-        "parentSessionId": parent.session_id,
-        "childId": child.session_id,
-        "transcript": {"present": True, "path": str(child.path)},
-    }
+    record = task_record(
+        parentSessionId=parent.session_id,
+        childId=child.session_id,
+        transcript={"present": True, "path": str(child.path)},
+    )
     result = {
         "toolCallId": "t1",
         "toolName": "task",

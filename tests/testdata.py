@@ -35,6 +35,7 @@ __all__ = [
     "copy_session",
     "copy_tree",
     "session_file",
+    "task_record",
     "torn_note",
     "tree_mtime",
 ]
@@ -171,3 +172,21 @@ def session_facts(session: SessionFile, payloads_from: int = 0) -> dict[str, Any
         "leaf": session.leaf_id,
         "seq": (session._seq, session._last_entry_seq),
     }
+
+
+def task_record(**fields: Any) -> dict[str, Any]:
+    """A ``taskRecord`` Ink's ``parseTaskRecord`` accepts (spec §2), with ``fields`` added or
+    replaced (``childId``, ``transcript``, ``status``…)."""
+    record: dict[str, Any] = {
+        "version": 1,
+        "timestamp": "2026-11-20T09:01:39.000Z",
+        "attemptId": "attempt-1",
+        "sourceId": "source-1",
+        "launched": True,
+        "cwd": "/home/ada/code/calc-kit",
+        "status": "completed",
+        "turns": 2,
+        "textPresent": True,
+    }
+    record.update(fields)
+    return record

@@ -17,6 +17,7 @@ from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from ink_tui.agent import replies
 from ink_tui.agent.compact import (
     CompactionPlan,
     estimate_tokens,
@@ -31,15 +32,9 @@ from ink_tui.agent.providers import BadArgument, ProviderError, resolve_endpoint
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
-from ink_tui.agent.replies import empty_reply_notice, renamed_ids_notice, unreadable_arguments
 from ink_tui.agent.start import ChatStart
-from ink_tui.agent.tools import (
-    TOOLS,
-    needs_approval,
-    run_tool,
-    validate_arguments,
-)
-from ink_tui.agent.windows import context_window, should_compact
+from ink_tui.agent.tools import TOOLS, needs_approval, run_tool, validate_arguments
+from ink_tui.agent.windows import compaction_notice, context_window, should_compact
 from ink_tui.humanize import plural
 from ink_tui.logs import log_exception
 from ink_tui.session.records import THINKING_LEVELS
@@ -115,6 +110,7 @@ class ChatEngine:
         self.replies_written = 0  # the last send's replies in the file (each with its results)
         self._ids_said = False  # the pane was told once that call ids get replaced
         self._thinking_chosen = start.thinking_override  # --thinking or /think: ours wins
+        self._window_noted = False  # Ink's note on an invalid INK_CONTEXT_WINDOW was shown
 
     @property
     def cwd(self) -> Path:
@@ -201,14 +197,14 @@ class ChatEngine:
         still sent, as with Ink.
         """
         window = await asyncio.to_thread(context_window, model, self.env)  # may read a file
+        if window.note is not None and not self._window_noted:  # Ink says it once, too
+            self._window_noted = True
+            self.sink.on_notice(window.note)
         estimate = estimate_tokens(self.messages, self.compaction_boundary)
         plan = plan_compaction(self.messages, self.compaction_boundary)
         if not should_compact(estimate, window) or plan is None:
             return
-        self.sink.on_notice(
-            f"the context is about {estimate:,} tokens, over Ink's automatic-compaction "
-            f"trigger ({window.trigger:,} for a {window.tokens:,}-token window): compacting first"
-        )
+        self.sink.on_notice(compaction_notice(estimate, window))
         try:
             self.sink.on_notice(await self._compact_with(plan, model))
         except (CompactionError, ProviderError) as error:
@@ -250,7 +246,7 @@ class ChatEngine:
                     outcome.status = "interrupted"
                     return outcome
                 sent, reply = reply, await self.store.unique_calls(reply, self.messages)
-                renamed = None if self._ids_said else renamed_ids_notice(sent, reply)
+                renamed = None if self._ids_said else replies.renamed_ids_notice(sent, reply)
                 if renamed is not None:
                     self.sink.on_notice(renamed)
                     self._ids_said = True
@@ -259,12 +255,16 @@ class ChatEngine:
                 outcome.steps += 1
                 calls = [b for b in reply.get("blocks", ()) if b.get("type") == "toolCall"]
                 if not calls:
-                    empty = empty_reply_notice(reply)
+                    empty = replies.empty_reply_notice(reply)
                     if empty is not None:
                         self.sink.on_notice(empty)
                     self.replies_written += 1
                     return outcome
-                results = await self._run_calls(calls)
+                if replies.cut_at_output_limit(reply):  # Ink never runs its calls (spec §6)
+                    self.sink.on_notice(replies.output_limit_notice(len(calls)))
+                    results = replies.output_limit_results(calls)
+                else:
+                    results = await self._run_calls(calls)
                 await self._record({"role": "toolResult", "results": results})
                 self.replies_written += 1
                 if self._stop.is_set():
@@ -368,7 +368,7 @@ class ChatEngine:
             if self._stop.is_set():
                 results.append(_result(call_id, name, INTERRUPTED_TEXT, True))
                 continue
-            unreadable = unreadable_arguments(name, call.get("arguments"))
+            unreadable = replies.unreadable_arguments(name, call.get("arguments"))
             if unreadable is not None:  # recorded as {}: never run on a guess
                 self.sink.on_notice(unreadable[0])
             problem = (

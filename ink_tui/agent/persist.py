@@ -2,9 +2,11 @@
 
 Before the first record (Ink's resume rules, spec §6 and §9): re-read the file, repair a torn
 final line, write a ``position`` marker when going on from an earlier entry, close the dangling
-calls of the last turn with Ink's unknown-outcome result, persist a ``--model`` that differs
-from the restored one, and a ``--thinking`` (or ``INK_THINKING``) level that differs from the
-restored one as a ``thinkingLevelChange`` (so that the next resume restores the level used).
+calls of the last turn with Ink's unknown-outcome result (the calls of a reply cut at the
+output token limit with Ink's output-limit result: Ink never runs them), persist a ``--model``
+that differs from the restored one, and a ``--thinking`` (or ``INK_THINKING``) level that differs
+from the restored one as a ``thinkingLevelChange`` (so that the next resume restores the level
+used).
 Every append checks that the file is still the size we last saw; when another process (Ink in
 another terminal) appended meanwhile, the chat is told what arrived and chooses where to go on
 from. All methods that touch the file run it in a thread.
@@ -25,11 +27,8 @@ from ink_tui.agent.call_ids import file_call_ids, messages_call_ids, unique_call
 from ink_tui.agent.start import DEFAULT_THINKING, ChatStart
 from ink_tui.humanize import plural
 from ink_tui.session.context import Context, build_context
-from ink_tui.session.pairing import (
-    UNKNOWN_OUTCOME_TEXT,
-    pair_tool_calls,
-    synthesize_missing_results,
-)
+from ink_tui.session.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
+from ink_tui.session.pairing import pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
 from ink_tui.session.shapes import list_items
@@ -63,10 +62,12 @@ class Conflict:
 
 
 def closing_message(messages: list[Message]) -> Message | None:
-    """The ``toolResult`` closing a context's dangling calls (Ink's child-resume repair)."""
+    """The ``toolResult`` closing a context's dangling calls (Ink's child-resume repair): the
+    unknown-outcome text, or for the calls of a reply cut at the output token limit, which Ink
+    never runs, Ink's output-limit text."""
     if not pair_tool_calls(messages).dangling:
         return None
-    return synthesize_missing_results(messages, UNKNOWN_OUTCOME_TEXT)
+    return resume_closure(messages, UNKNOWN_OUTCOME_TEXT)
 
 
 def _thinking_to_persist(start: ChatStart) -> str | None:

@@ -8,8 +8,16 @@ from typing import Any
 
 from ink_tui.agent.providers.assemble import EMPTY_TEXT, InvalidArguments
 from ink_tui.agent.tools import TOOLS
+from ink_tui.session.fillins import OUTPUT_LIMIT_STOP, output_limit_text
 
-__all__ = ["empty_reply_notice", "renamed_ids_notice", "unreadable_arguments"]
+__all__ = [
+    "cut_at_output_limit",
+    "empty_reply_notice",
+    "output_limit_notice",
+    "output_limit_results",
+    "renamed_ids_notice",
+    "unreadable_arguments",
+]
 
 Message = dict[str, Any]
 SHOWN_ARGUMENTS = 200  # characters of the model's text quoted back to it
@@ -29,6 +37,33 @@ def empty_reply_notice(reply: Message) -> str | None:
         f"the model sent an empty reply (stop reason {reply.get('stopReason')}): it is written "
         "as Ink writes one; send again to go on"
     )
+
+
+def cut_at_output_limit(reply: Message) -> bool:
+    """Whether ``reply`` stopped at the output token limit: Ink runs none of its calls."""
+    return reply.get("stopReason") == OUTPUT_LIMIT_STOP
+
+
+def output_limit_notice(calls: int) -> str:
+    """The pane's notice for a reply cut at the output token limit that holds tool calls."""
+    they = "its tool call was" if calls == 1 else f"its {calls} tool calls were"
+    return (
+        f"the reply hit the output token limit, so {they} not run (Ink never runs the calls of "
+        "such a reply: their arguments may be cut); the model is told to re-issue them"
+    )
+
+
+def output_limit_results(calls: list[Message]) -> list[Message]:
+    """The results Ink gives the calls of a reply cut at the output token limit: none runs."""
+    return [
+        {
+            "toolCallId": str(call.get("id")),
+            "toolName": str(call.get("name")),
+            "content": output_limit_text(call.get("name")),
+            "isError": True,
+        }
+        for call in calls
+    ]
 
 
 def unreadable_arguments(name: str, arguments: object) -> tuple[str, str] | None:

@@ -8,7 +8,6 @@ before the first write.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,8 @@ from ink_tui.catalog.scan import iter_summaries
 from ink_tui.humanize import plural
 from ink_tui.paths import project_dir
 from ink_tui.session.context import build_context
+from ink_tui.session.fillins import OUTPUT_LIMIT_STOP
+from ink_tui.session.leases import lease_note
 from ink_tui.session.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
 from ink_tui.session.records import THINKING_LEVELS
@@ -35,9 +36,6 @@ from ink_tui.session.tree import ModelRef, restored_model
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
 
 Message = dict[str, Any]
-
-LEASE_GRACE_SECONDS = 60.0
-"""Ink's child-resume lease: a holder refreshes its file every 20 s and is gone after 60 s."""
 
 
 @dataclass(slots=True)
@@ -60,18 +58,32 @@ class ChatStart:
     read_only: str | None = None  # why ink-tui must not write to this file
     cwd_missing: bool = False  # the session's cwd is not a folder here
 
+    def _cut(self, call: ToolCall) -> bool:
+        """Whether ``call`` belongs to a reply cut at the output token limit (never run)."""
+        message = self.messages[call.message_index]
+        return isinstance(message, dict) and message.get("stopReason") == OUTPUT_LIMIT_STOP
+
     @property
     def warning(self) -> str | None:
         """What the pane says before the first message, plainly."""
         notes: list[str] = []
-        if self.dangling:
-            names = ", ".join(f"{call.name} ({call.id})" for call in self.dangling)
-            it, they = ("it", "it is") if len(self.dangling) == 1 else ("them", "they are")
+        cut = [call for call in self.dangling if self._cut(call)]
+        unknown = [call for call in self.dangling if call not in cut]
+        if unknown:
+            names = ", ".join(f"{call.name} ({call.id})" for call in unknown)
+            it, they = ("it", "it is") if len(unknown) == 1 else ("them", "they are")
             notes.append(
-                f"{plural(len(self.dangling), 'tool call')} of the last turn never got a result: "
+                f"{plural(len(unknown), 'tool call')} of the last turn never got a result: "
                 f"{names}. {they.split()[0].capitalize()} may have partly run. When you send, "
                 f"{they} closed with Ink's unknown-outcome result; check the real state (files, "
                 f"processes) before retrying {it}."
+            )
+        if cut:
+            names = ", ".join(f"{call.name} ({call.id})" for call in cut)
+            notes.append(
+                f"The last reply hit the output token limit, so Ink never ran its "
+                f"{plural(len(cut), 'tool call')} ({names}). When you send, they are closed "
+                "with Ink's output-limit result, which asks the model to re-issue them."
             )
         if self.cwd_missing:
             notes.append(
@@ -167,7 +179,7 @@ def load_chat(
             "Ink?): continuing would cut it, so nothing is written; "
             f"`ink-tui repair --force {path}` cuts it knowingly, keeping a copy beside it"
         )
-    start.read_only = start.read_only or _leased(path) or _not_writable(path)
+    start.read_only = start.read_only or lease_note(path) or _not_writable(path)
     return start
 
 
@@ -189,25 +201,6 @@ def _not_writable(path: Path) -> str | None:
         return None
     what = "folder" if existing.is_dir() else "file"
     return f"the {what} {existing} is read-only: nothing can be written to it"
-
-
-def _leased(path: Path) -> str | None:
-    """A child (subagent) session that Ink is resuming now: its lease is fresh."""
-    lease_dir = path.with_name(path.name + ".lease")
-    now = time.time()
-    try:
-        leases = [lease for lease in lease_dir.iterdir() if lease.name.startswith("lease-")]
-    except OSError:
-        return None  # no lease folder: nobody holds it
-    for lease in leases:
-        try:
-            fresh = now - lease.stat().st_mtime < LEASE_GRACE_SECONDS
-        except OSError:
-            continue  # released while we looked
-        if fresh:
-            pid = lease.name.split("-")[1] if lease.name.count("-") >= 2 else "?"
-            return f"Ink is resuming this subagent session now (lease held by process {pid})"
-    return None
 
 
 def new_chat(

@@ -8,11 +8,19 @@ there is one, then the same static table. Discovery (a live provider's model lis
 
 The trigger (``provider/compaction-settings.ts@55fae342``) with the 32,768-token reserve:
 ``min(floor(0.85·W), W - 32768)`` for a known window, ``max(1, floor(0.85·W))`` for a window no
-larger than the reserve, and the legacy ``W - 32768`` (98,304) for the fallback window.
+larger than the reserve, and the legacy ``W - 32768`` (98,304) for the fallback window, in
+JavaScript's double arithmetic.
+
+``INK_CONTEXT_WINDOW`` (spec §4.5, ``models.ts@0bea585d`` ``envInt``) is read with JavaScript's
+``Number()``: used, as a known window and as is (``1e5``, `` 100000 ``, ``0x10``, ``100000.5``),
+when it is finite and above 0; otherwise ignored, with Ink's note ``ink: ignoring invalid
+INK_CONTEXT_WINDOW="<value>" (not a positive number)`` (the value as ``JSON.stringify`` writes
+it), which the chat shows once.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,13 +29,17 @@ from typing import Any, Final, Literal
 
 import orjson
 
+from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.jsvalues import string_to_number
 from ink_tui.session.tree import ModelRef
 
 __all__ = [
     "DEFAULT_CONTEXT_WINDOW",
     "RESERVE_TOKENS",
     "ContextWindow",
+    "compaction_notice",
     "context_window",
+    "env_window",
     "should_compact",
     "trigger_tokens",
 ]
@@ -76,19 +88,21 @@ STATIC_WINDOWS: Final[Mapping[str, int]] = {
 class ContextWindow:
     """A model's context window, where it came from, and when Ink would compact."""
 
-    tokens: int
+    tokens: int | float  # INK_CONTEXT_WINDOW may be 100000.5: Ink uses it as it is
     source: Source
+    note: str | None = None  # Ink's note for an INK_CONTEXT_WINDOW it ignored
 
     @property
-    def trigger(self) -> int:
+    def trigger(self) -> int | float:
         return trigger_tokens(self.tokens, known=self.source != "fallback")
 
 
-def trigger_tokens(window: int, *, known: bool) -> int:
-    """The estimate above which Ink compacts automatically (``compactionSettingsFor``)."""
+def trigger_tokens(window: int | float, *, known: bool) -> int | float:
+    """The estimate above which Ink compacts automatically (``compactionSettingsFor``), in
+    JavaScript's arithmetic (``Math.floor(0.85 * W)`` on doubles)."""
     if not known:
         return window - RESERVE_TOKENS
-    ratio = (85 * window) // 100  # floor(0.85 * W), exact for integers
+    ratio = math.floor(0.85 * window)
     if window > RESERVE_TOKENS:
         return min(ratio, window - RESERVE_TOKENS)
     return max(1, ratio)
@@ -99,14 +113,25 @@ def should_compact(estimate: int, window: ContextWindow) -> bool:
     return estimate > window.trigger
 
 
-def _positive(raw: str | None) -> int | None:
+def compaction_notice(estimate: int, window: ContextWindow) -> str:
+    """What the chat says before compacting automatically."""
+    return (
+        f"the context is about {estimate:,} tokens, over Ink's automatic-compaction "
+        f"trigger ({window.trigger:,} for a {window.tokens:,}-token window): compacting first"
+    )
+
+
+def env_window(raw: str | None) -> tuple[int | float | None, str | None]:
+    """``INK_CONTEXT_WINDOW`` as Ink reads it: ``(window, None)`` when ``Number(raw)`` is finite
+    and above 0; ``(None, note)`` with Ink's stderr note when it is set but not; ``(None,
+    None)`` when unset."""
     if raw is None:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        return None
-    return int(value) if value > 0 and value != float("inf") else None
+        return None, None
+    value = string_to_number(raw)
+    if math.isfinite(value) and value > 0:
+        return (int(value) if value.is_integer() else value), None
+    shown = encode_json(raw).decode("utf-8")  # JSON.stringify(raw)
+    return None, f"ink: ignoring invalid INK_CONTEXT_WINDOW={shown} (not a positive number)"
 
 
 def _catalog_window(path: Path, model: ModelRef) -> int | None:
@@ -131,11 +156,18 @@ def _catalog_window(path: Path, model: ModelRef) -> int | None:
 
 
 def context_window(model: ModelRef | None, env: Mapping[str, str] | None = None) -> ContextWindow:
-    """``model``'s window as Ink finds it: environment, cached catalog, static table, fallback."""
+    """``model``'s window as Ink finds it: environment, cached catalog, static table, fallback
+    (with Ink's note when ``INK_CONTEXT_WINDOW`` was set but ignored)."""
     environ: Mapping[str, str] = os.environ if env is None else env
-    from_env = _positive(environ.get("INK_CONTEXT_WINDOW"))
+    from_env, note = env_window(environ.get("INK_CONTEXT_WINDOW"))
     if from_env is not None:
         return ContextWindow(from_env, "env")
+    found = _registry_window(model, environ)
+    return ContextWindow(found.tokens, found.source, note)
+
+
+def _registry_window(model: ModelRef | None, environ: Mapping[str, str]) -> ContextWindow:
+    """The window without the environment: cached catalog, static table, fallback."""
     if model is not None:
         home = environ.get("HOME") or str(Path.home())
         catalog = environ.get("INK_CATALOG_PATH") or str(

@@ -10,13 +10,19 @@
   occurs, inside longer runs too (``结构化`` finds ``把日志改成结构化输出``);
 - filters: ``project:NAME`` (the project folder or cwd contains NAME; searches every project),
   ``model:NAME`` (the session's model contains NAME), ``role:user|assistant|tool``,
-  ``after:DATE`` (on or after; ``2026-10``, ``2026-10-05``), ``before:DATE`` (strictly before).
+  ``after:DATE`` (on or after; ``2026``, ``2026-10``, ``2026-10-05``, ``2026-10-05T14:30``,
+  seconds and a trailing ``Z`` allowed), ``before:DATE`` (strictly before). A date that does not
+  exist (``2026-13-45``, ``2026-02-30``, ``2026-99``, hour 25) is a query error naming the bad
+  part, never a filter that quietly matches nothing.
 
 Parsing never raises anything but :class:`QueryError`, whose message is one line for the user.
+:meth:`Term.pattern` finds a term in a text the way the index matched it, for marking every
+wanted term and phrase in a snippet.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field
 from typing import Final
@@ -30,8 +36,15 @@ _FILTERS: Final = ("project", "model", "role", "after", "before")
 _PIECE: Final = re.compile(
     r'(?P<neg>-?)(?:(?P<key>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"?|(?P<bare>[^\s"]*))'
 )
-_DATE: Final = re.compile(r"\d{4}(-\d{2}(-\d{2}([T ][0-9:.]+Z?)?)?)?")
+_DATE: Final = re.compile(
+    r"(?P<year>\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2})(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})"
+    r"(?::(?P<second>\d{2})(?:\.\d{1,9})?)?Z?)?)?)?"
+)
 _WORD_CHAR: Final = re.compile(r"\w")
+_TOKEN: Final = re.compile(r"[^\W_]+")  # a word as the index's tokenizer sees it
+_BETWEEN: Final = r"[\W_]+"  # what separates the words of a phrase in the text
+_NOT_WORD_BEFORE: Final = r"(?<![^\W_])"
+_NOT_WORD_AFTER: Final = r"(?![^\W_])"
 
 
 class QueryError(ValueError):
@@ -63,6 +76,20 @@ class Term:
         """What a snippet looks for in the text: the term as written, then its words."""
         words = [word for word in re.split(r"\W+", self.text) if word]
         return [self.text, *words]
+
+    def pattern(self) -> re.Pattern[str] | None:
+        """Where this term occurs in a text as the index matches it (case ignored): its words
+        in order, whole, with any punctuation or spaces between them (the last one a prefix for
+        ``word*``), and each run of two or more CJK characters anywhere. ``None``: nothing in
+        it can be found."""
+        pieces: list[str] = []
+        words = _TOKEN.findall(CJK_RUN.sub(" ", self.text))
+        if words:
+            phrase = _BETWEEN.join(re.escape(word) for word in words)
+            end = r"[^\W_]*" if self.prefix else _NOT_WORD_AFTER
+            pieces.append(f"{_NOT_WORD_BEFORE}{phrase}{end}")
+        pieces += [re.escape(run) for run in CJK_RUN.findall(self.text) if len(run) >= 2]
+        return re.compile("|".join(pieces), re.IGNORECASE) if pieces else None
 
 
 @dataclass(slots=True)
@@ -104,9 +131,36 @@ def _nothing_to_find(query: Query) -> str:
 
 
 def _date(key: str, value: str) -> str:
-    if not _DATE.fullmatch(value):
+    """``value`` as the index's timestamps are compared with it; :class:`QueryError` naming the
+    bad part when it is not a date, or one that does not exist."""
+    found = _DATE.fullmatch(value)
+    if found is None:
         raise QueryError(f"{key}: takes a date like 2026-10-05 or 2026-10, not {value!r}")
+    bad = _impossible(found)
+    if bad is not None:
+        raise QueryError(f"{key}:{value} is not a date: {bad}")
     return value.replace(" ", "T")
+
+
+def _impossible(date: re.Match[str]) -> str | None:
+    """What makes a well-formed date impossible (``"there is no month 13"``), else ``None``."""
+    year = int(date["year"])
+    if year == 0:
+        return "there is no year 0000"
+    if date["month"] is None:
+        return None
+    month = int(date["month"])
+    if not 1 <= month <= 12:
+        return f"there is no month {date['month']} (01 to 12)"
+    if date["day"] is None:
+        return None
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= int(date["day"]) <= days:
+        return f"{date['year']}-{date['month']} has no day {date['day']} (01 to {days})"
+    for part, top in (("hour", 23), ("minute", 59), ("second", 59)):
+        if date[part] is not None and int(date[part]) > top:
+            return f"there is no {part} {date[part]} (00 to {top})"
+    return None
 
 
 def _add_filter(query: Query, key: str, value: str) -> None:

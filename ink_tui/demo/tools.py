@@ -138,9 +138,12 @@ def task(b: SessionBuilder, call_id: str) -> tuple[Record, Any, bool, Record | N
         "binding": binding(b),
         "tools": list(CHILD_TOOLS),
         "timeoutMs": 600000,
-        "transcript": {"present": child_path is not None, "path": _ink_path(b, child_path)},
+        "transcript": {"present": True, "path": _ink_path(b, child_path)},
         "usage": {"inputTokens": b.rng.randint(4000, 40000), "outputTokens": 1210},
     }
+    if child_path is None:  # run with INK_CHILD_SESSIONS=0: no child session was written
+        del record["childId"]
+        record["transcript"] = {"present": False, "why": "disabled"}
     text = f"{answer}\n\n(child {child_id[:8]}: completed in {turns} turns)"
     return args, text, False, record
 

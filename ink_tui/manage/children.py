@@ -3,14 +3,16 @@
 Children live in ``<project>/children/`` (spec §1). Which children belong to which session, and
 which are orphans, follows Ink's ``/sessions prune`` (``src/core/session/prune.ts@3c659997``):
 
-- a file's header is its FIRST line (up to the first newline, not the first non-blank one),
-  parsed as JSON; a file whose first line does not parse has no header id;
+- every folder of the sessions root is scanned, each on its own;
+- a file's header is its FIRST line (up to the first newline, not the first non-blank one; the
+  whole file if it has none), parsed as JSON; any string ``id`` counts (no ``type`` or
+  ``version`` check); a file whose first line does not parse has no header id;
 - a child names its parent in ``launch.parentSessionId``; a child without one is never an orphan;
 - a child is an orphan when no top-level ``*.jsonl`` of the same project folder has that header
-  id;
-- a child's lease is the directory ``<child>.jsonl.lease/``; it holds a live child when any
-  candidate file in it (``.staging-*`` files are never claims) was touched in the last 60 s, or
-  names in its JSON a ``pid`` that is alive (``kill(pid, 0)`` succeeds, or fails with EPERM).
+  id (never matched by file name, nor across folders);
+- a child's lease (``<child>.jsonl.lease/``) holds a live child by Ink's rule, which lives once in
+  :mod:`ink_tui.session.leases` (a fresh candidate, or a live ``pid``; ``EPERM`` counts as
+  alive).
 
 Deleting a session takes its children with it: those naming it in ``launch.parentSessionId`` or
 in the header's ``parent`` (and theirs, recursively), each with its lease folder.
@@ -26,6 +28,8 @@ from typing import Any, Final
 
 from ink_tui.session.files import NotARegularFile, open_regular
 from ink_tui.session.jsoncodec import decode_line
+from ink_tui.session.leases import LEASE_GRACE_SECONDS, lease_dir, lease_is_live
+from ink_tui.session.ownwrites import last_foreign_write
 from ink_tui.session.subagents import jsonl_files
 
 __all__ = [
@@ -39,12 +43,9 @@ __all__ = [
     "orphan_children",
 ]
 
-LEASE_GRACE_SECONDS: Final = 60.0
-"""A lease candidate touched this recently holds its child (Ink's ``STALE_GRACE_MS``)."""
 RECENT_WRITE_SECONDS: Final = 30.0
 """A child written this recently is taken as running (as the picker marks a session live)."""
-HEADER_LIMIT: Final = 16 * 1024 * 1024
-"""A first line longer than this is not read as a header (Ink reads it whole; nothing real is)."""
+CHUNK: Final = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +58,22 @@ class Orphan:
 
 
 def first_line_header(path: Path) -> dict[str, Any] | None:
-    """The JSON object on the file's first line, as Ink's prune reads it; ``None`` when there is
-    none (an empty first line, invalid JSON, not an object, not a regular file, unreadable)."""
+    """The JSON object before the file's first newline (the whole file if it has none), as
+    Ink's prune reads it: decoded as UTF-8 with replacement characters, then ``JSON.parse``d.
+    ``None`` when there is none (an empty first line, invalid JSON, not an object, not a regular
+    file, unreadable). The line is read whole, however long, as Ink reads it."""
     try:
         with open_regular(path) as stream:
-            line = stream.readline(HEADER_LIMIT + 1)
+            parts: list[bytes] = []
+            while True:
+                chunk = stream.readline(CHUNK)
+                parts.append(chunk)
+                if not chunk or chunk.endswith(b"\n"):
+                    break
     except (OSError, NotARegularFile):
         return None
-    if len(line) > HEADER_LIMIT:
-        return None
     try:
-        value = decode_line(line.rstrip(b"\r\n"))
+        value = decode_line(b"".join(parts).rstrip(b"\n"))
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
@@ -83,54 +89,6 @@ def _launch_parent(header: dict[str, Any] | None) -> str | None:
     launch = header.get("launch") if header is not None else None
     parent = launch.get("parentSessionId") if isinstance(launch, dict) else None
     return parent if isinstance(parent, str) else None
-
-
-def lease_dir(child: Path) -> Path:
-    """The lease folder of a child session file (it may not exist)."""
-    return child.with_name(child.name + ".lease")
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except PermissionError:
-        return True  # EPERM: it exists, owned by someone else
-    except (ProcessLookupError, OverflowError, ValueError):
-        return False
-    return True
-
-
-def _is_pid(value: Any) -> bool:
-    """A JavaScript number that names a process: a whole number above 0."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return value > 0 and value == int(value)
-
-
-def lease_is_live(child: Path, now: float | None = None) -> bool:
-    """Whether the child's lease holds it (Ink's ``leaseHoldsLiveChild``)."""
-    folder = lease_dir(child)
-    now = time.time() if now is None else now
-    try:
-        if not folder.is_dir() or folder.is_symlink():
-            return False
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return False
-    for name in names:
-        if name.startswith(".staging-"):
-            continue
-        candidate = folder / name
-        try:
-            if now - candidate.stat().st_mtime <= LEASE_GRACE_SECONDS:
-                return True
-            payload = first_line_header(candidate)
-        except OSError:
-            continue
-        pid = payload.get("pid") if payload is not None else None
-        if isinstance(pid, int | float) and _is_pid(pid) and _pid_alive(int(pid)):
-            return True
-    return False
 
 
 def children_of(session: Path, session_id: str) -> list[Path]:
@@ -189,6 +147,6 @@ def child_is_running(child: Path, *, answered: bool, now: float | None = None) -
     if answered:
         return False
     try:
-        return now - child.stat().st_mtime < RECENT_WRITE_SECONDS
+        return now - last_foreign_write(child) < RECENT_WRITE_SECONDS  # a label is not Ink
     except OSError:
         return False

@@ -1,24 +1,34 @@
 """Deleting a session: it moves to the trash with its children and their lease folders.
 
-A session being written is never deleted: one Ink (or anything) wrote in the last
-:data:`LIVE_SECONDS`, or a child of which a live lease holds (Ink's rule,
-:func:`ink_tui.manage.children.lease_is_live`). The plan says why, and nothing moves.
+Only a session file inside the sessions folder moves (:mod:`ink_tui.manage.roots`: a regular
+``*.jsonl`` file whose first line is a session header, inside a root once symbolic links are
+resolved); its children and their lease folders pass the same check, or nothing moves.
+
+A session being written is never deleted: something other than ink-tui wrote it (or a child) in
+the last :data:`LIVE_SECONDS` (ink-tui's own rename or label does not count:
+:func:`ink_tui.session.ownwrites.last_foreign_write`), or a live lease holds a child (Ink's
+rule, :func:`ink_tui.manage.children.lease_is_live`). The plan says why, and nothing moves.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from ink_tui.humanize import plural
 from ink_tui.manage import trash
 from ink_tui.manage.children import children_of, first_line_header, lease_dir, lease_is_live
+from ink_tui.manage.roots import not_a_lease_folder, not_a_session_file
+from ink_tui.safetext import one_line
+from ink_tui.session.ownwrites import last_foreign_write
 
 __all__ = ["LIVE_SECONDS", "DeletePlan", "delete", "plan_delete"]
 
 LIVE_SECONDS: Final = 60.0
-"""A session (or child) written this recently may be in use: it is not deleted."""
+"""A session (or child) written this recently by another program may be in use."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +38,7 @@ class DeletePlan:
     session: Path
     session_id: str
     title: str
+    roots: tuple[Path, ...]
     children: list[Path] = field(default_factory=list)
     leases: list[Path] = field(default_factory=list)
     refusal: str | None = None
@@ -37,35 +48,51 @@ class DeletePlan:
         return [self.session, *self.children, *self.leases]
 
     def describe(self) -> str:
-        """``the session "title" (id) and its 2 child sessions``."""
-        named = f'"{self.title}" ({self.session_id[:8]})' if self.title else self.session.name
+        """``the session "title" (id) and its 2 child sessions``, on one line."""
+        named = (
+            f'"{one_line(self.title)}" ({self.session_id[:8]})'
+            if self.title
+            else one_line(self.session.name)
+        )
         count = len(self.children)
-        more = f" and its {count} child session{'s' if count != 1 else ''}" if count else ""
+        more = f" and its {plural(count, 'child session')}" if count else ""
         return f"the session {named}{more}"
 
 
 def _age(path: Path, now: float) -> float | None:
     try:
-        return now - path.stat().st_mtime
+        return now - last_foreign_write(path)
     except OSError:
         return None
 
 
-def plan_delete(session: Path, *, title: str = "", now: float | None = None) -> DeletePlan:
-    """What deleting ``session`` would move, or why it must not (``refusal``)."""
+def plan_delete(
+    session: Path, *, roots: Sequence[Path], title: str = "", now: float | None = None
+) -> DeletePlan:
+    """What deleting ``session`` would move, or why it must not (``refusal``). Only files
+    inside ``roots`` (:func:`ink_tui.manage.roots.deletable_roots`) are ever moved."""
     now = time.time() if now is None else now
-    header = first_line_header(session)
-    own = header.get("id") if header is not None else None
-    session_id = own if isinstance(own, str) else ""
-    children = children_of(session, session_id) if session_id else []
+    plan = DeletePlan(session, "", title, tuple(roots))
+    problem = not_a_session_file(session, plan.roots)
+    if problem is not None:
+        return _refused(plan, problem)
+    header = first_line_header(session) or {}
+    session_id = str(header.get("id", ""))
+    children = children_of(session, session_id)
     leases = [lease_dir(child) for child in children if lease_dir(child).exists()]
-    plan = DeletePlan(session, session_id, title, children, leases)
-    if not session.exists():
-        return _refused(plan, f"{session} does not exist")
+    plan = DeletePlan(session, session_id, title, plan.roots, children, leases)
+    for child in children:
+        problem = not_a_session_file(child, plan.roots, it=f"its child {one_line(child.name)}")
+        if problem is not None:
+            return _refused(plan, problem)
+    for lease in leases:
+        problem = not_a_lease_folder(lease, plan.roots)
+        if problem is not None:
+            return _refused(plan, problem)
     for path in (session, *children):
         age = _age(path, now)
         if age is not None and age < LIVE_SECONDS:
-            whose = "it" if path == session else f"its child {path.name}"
+            whose = "it" if path == session else f"its child {one_line(path.name)}"
             return _refused(
                 plan,
                 f"{whose} was written {max(0, int(age))} s ago: Ink may be running it "
@@ -73,18 +100,21 @@ def plan_delete(session: Path, *, title: str = "", now: float | None = None) -> 
             )
     for child in children:
         if lease_is_live(child, now):
-            return _refused(plan, f"a live lease holds its child {child.name}: a subagent runs")
+            name = one_line(child.name)
+            return _refused(plan, f"a live lease holds its child {name}: a subagent runs")
     return plan
 
 
 def _refused(plan: DeletePlan, reason: str) -> DeletePlan:
-    return DeletePlan(plan.session, plan.session_id, plan.title, plan.children, plan.leases, reason)
+    return DeletePlan(
+        plan.session, plan.session_id, plan.title, plan.roots, plan.children, plan.leases, reason
+    )
 
 
 def delete(plan: DeletePlan) -> trash.TrashEntry:
     """Move what ``plan`` names to the trash (checked again just before: a session may have
     come alive since the plan was made). Raises :class:`~ink_tui.manage.trash.TrashError`."""
-    again = plan_delete(plan.session, title=plan.title)
+    again = plan_delete(plan.session, roots=plan.roots, title=plan.title)
     if again.refusal is not None:
         raise trash.TrashError(f"not deleted: {again.refusal}")
     return trash.put(again.paths, "delete", session_id=again.session_id, title=again.title)

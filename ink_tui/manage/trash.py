@@ -5,13 +5,17 @@ makes one entry, a folder named ``<UTC time>-<8 hex>`` holding:
 
 - ``entry.json``: what was moved, from where, when, and why (``delete`` or ``prune``), with the
   session's id and title for the listing;
-- ``files/0``, ``files/1``…: the moved files and lease folders, in the order of ``entry.json``.
+- ``files/0``, ``files/1``…: the moved files and lease folders, in the order of ``entry.json``;
+- ``.lock``: what a restore (or an empty) of the entry holds, so that two never run at once.
 
-Moving keeps the bytes and the modification times (a rename on the same file system, else a copy
-that keeps them, then the original removed). Restoring moves everything back, and refuses if
-anything now stands where a file was (nothing is overwritten). ``empty`` removes entries for
-good. Nothing here reads a session's content: :mod:`ink_tui.manage.deleting` and
-:mod:`ink_tui.manage.pruning` decide what goes in.
+Moving in and out is all or nothing (:func:`ink_tui.manage.moving.transfer`): a rename on the
+same file system, else a copy that is fsync-ed and compared before the originals go; any failure
+undoes every move, so a session is never cut, and an entry is never half restored. Restoring
+refuses, moving nothing, if anything stands where a file was (a file that appears meanwhile is
+never replaced either: the rename into place refuses to replace). A failed move into the trash
+leaves no entry folder behind. ``empty`` removes entries for good. Nothing here reads a
+session's content: :mod:`ink_tui.manage.deleting` and :mod:`ink_tui.manage.pruning` decide
+what goes in.
 """
 
 from __future__ import annotations
@@ -20,12 +24,15 @@ import errno
 import os
 import secrets
 import shutil
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from ink_tui.manage.moving import LOCK_FILE, Stranded, entry_lock, lock_entry, transfer
 from ink_tui.paths import data_dir
+from ink_tui.safetext import one_line
 from ink_tui.session.jsoncodec import decode_line, encode_json
 
 __all__ = [
@@ -98,28 +105,38 @@ def _private_dir(path: Path) -> None:
         folder.mkdir(mode=0o700, exist_ok=True)
 
 
-def _move(source: Path, target: Path) -> None:
-    """Move a file or folder, keeping its bytes and modification times, across file systems."""
+def _failure(error: OSError, where: Path) -> str:
+    """``<path>: No space left on device``: the path the error names, else ``where``."""
+    if isinstance(error, Stranded):
+        return str(error)
+    path = error.filename if error.filename is not None else where
+    return f"{one_line(os.fsdecode(path))}: {error.strerror or error}"
+
+
+def _write_entry_file(path: Path, entry: TrashEntry) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.rename(source, target)
+        data = memoryview(encode_json(entry.to_json()) + b"\n")
+        while data:
+            written = os.write(fd, data)
+            if written <= 0:
+                raise OSError(errno.EIO, "the system stopped writing")
+            data = data[written:]
+        os.fsync(fd)
     except OSError as error:
-        if error.errno != errno.EXDEV:  # else: another file system
-            raise
-        if source.is_dir():
-            shutil.copytree(source, target, symlinks=True, copy_function=shutil.copy2)
-            shutil.rmtree(source)
-        else:
-            shutil.copy2(source, target, follow_symlinks=False)
-            source.unlink()
+        error.filename = str(path) if error.filename is None else error.filename
+        raise
+    finally:
+        os.close(fd)
 
 
 def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") -> TrashEntry:
-    """Move ``paths`` (files and lease folders) into a new trash entry. If a move fails midway,
-    what was moved is moved back and :class:`TrashError` says why."""
+    """Move ``paths`` (files and lease folders) into a new trash entry, all or nothing: if
+    anything fails, everything stays (or is put back) where it was, no entry folder is left,
+    and :class:`TrashError` names the path and the reason."""
     now = datetime.now(UTC)
     entry_id = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(4)}"
     folder = trash_dir() / entry_id
-    _private_dir(folder / "files")
     items = tuple(
         TrashItem(path.absolute(), str(index), path.is_dir() and not path.is_symlink())
         for index, path in enumerate(paths)
@@ -127,20 +144,24 @@ def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") 
     entry = TrashEntry(
         entry_id, folder, kind, now.isoformat().replace("+00:00", "Z"), items, session_id, title
     )
-    fd = os.open(folder / ENTRY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as stream:
-        stream.write(encode_json(entry.to_json()) + b"\n")
-    moved: list[TrashItem] = []
+    made = False
     try:
-        for item in items:
-            _move(item.original, folder / "files" / item.stored)
-            moved.append(item)
+        _private_dir(trash_dir())
+        os.mkdir(folder, 0o700)
+        made = True
+        os.mkdir(folder / "files", 0o700)
+        _write_entry_file(folder / ENTRY_FILE, entry)
+        os.close(os.open(folder / LOCK_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        moves = [(item.original, folder / "files" / item.stored) for item in items]
+        transfer(moves, make_parents=False, drop_sources=True)
+    except Stranded as error:  # files are in the entry: it stays
+        raise TrashError(f"not moved to the trash: {error}") from None
     except OSError as error:
-        for item in reversed(moved):
-            _move(folder / "files" / item.stored, item.original)
-        shutil.rmtree(folder, ignore_errors=True)
-        where = error.filename or ""
-        raise TrashError(f"cannot move {where} to the trash: {error.strerror}") from None
+        if made:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise TrashError(
+            f"not moved to the trash: {_failure(error, folder)} (nothing was moved)"
+        ) from None
     return entry
 
 
@@ -154,7 +175,9 @@ def _read_entry(folder: Path) -> TrashEntry | None:
     items = tuple(
         TrashItem(Path(item["original"]), str(item["stored"]), bool(item.get("dir")))
         for item in raw["items"]
-        if isinstance(item, dict) and isinstance(item.get("original"), str)
+        if isinstance(item, dict)
+        and isinstance(item.get("original"), str)
+        and str(item.get("stored", "")).isdigit()  # a name under files/, never a path
     )
     return TrashEntry(
         folder.name,
@@ -182,29 +205,77 @@ def find_entry(entry_id: str) -> TrashEntry:
     matches = [entry for entry in list_trash() if entry.id.startswith(entry_id)] if entry_id else []
     if len(matches) != 1:
         what = "no trash entry" if not matches else f"{len(matches)} trash entries"
-        raise TrashError(f'{what} matching "{entry_id}" (see ink-tui trash list)')
+        shown = one_line(entry_id)
+        raise TrashError(f'{what} matching "{shown}" (see ink-tui trash list)')
     return matches[0]
 
 
 def restore(entry: TrashEntry) -> list[Path]:
-    """Move everything of ``entry`` back where it was; returns the restored paths. Refuses,
-    moving nothing, if anything stands where one of them was."""
+    """Move everything of ``entry`` back where it was, all or nothing; returns the restored
+    paths. Refuses, moving nothing, if anything stands where one of them was; on any failure
+    what moved is moved back and the entry stays whole in the trash."""
+    try:
+        lock = lock_entry(entry.folder)
+    except OSError as error:
+        if not os.path.lexists(entry.folder):
+            raise TrashError(
+                f"not restored: the trash entry {entry.id} is gone (restored or emptied meanwhile)"
+            ) from None
+        raise TrashError(
+            f"not restored: {_failure(error, entry.folder)} (nothing was moved)"
+        ) from None
+    try:
+        return _restore_locked(entry)
+    finally:
+        os.close(lock)
+
+
+def _restore_locked(entry: TrashEntry) -> list[Path]:
+    if not (entry.folder / ENTRY_FILE).exists():
+        raise TrashError(
+            f"not restored: the trash entry {entry.id} is gone (restored or emptied meanwhile)"
+        )
     taken = [item.original for item in entry.items if os.path.lexists(item.original)]
     if taken:
-        raise TrashError(f"not restored: {taken[0]} exists again (nothing was moved)")
-    missing = [item for item in entry.items if not (entry.folder / "files" / item.stored).exists()]
+        raise TrashError(
+            f"not restored: {one_line(str(taken[0]))} exists again (nothing was moved)"
+        )
+    missing = [
+        item for item in entry.items if not os.path.lexists(entry.folder / "files" / item.stored)
+    ]
     if missing:
-        raise TrashError(f"not restored: the trash lost {missing[0].original} (nothing was moved)")
-    for item in entry.items:
-        _private_dir(item.original.parent)
-        _move(entry.folder / "files" / item.stored, item.original)
+        raise TrashError(
+            f"not restored: the trash lost {one_line(str(missing[0].original))} (nothing was moved)"
+        )
+    moves = [(entry.folder / "files" / item.stored, item.original) for item in entry.items]
+    try:
+        transfer(moves, make_parents=True, drop_sources=False)
+    except Stranded as error:
+        raise TrashError(f"not restored: {error}") from None
+    except FileExistsError as error:
+        raise TrashError(
+            f"not restored: {_failure(error, entry.folder)}: it appeared meanwhile; everything "
+            f"stays in the trash entry {entry.id} (nothing was moved)"
+        ) from None
+    except OSError as error:
+        raise TrashError(
+            f"not restored: {_failure(error, entry.folder)}; everything stays in the trash "
+            f"entry {entry.id} (nothing was moved)"
+        ) from None
+    with suppress(OSError):  # the entry first, so that it is never listed without its files
+        os.unlink(entry.folder / ENTRY_FILE)
     shutil.rmtree(entry.folder, ignore_errors=True)
     return [item.original for item in entry.items]
 
 
 def empty_trash(entries: list[TrashEntry] | None = None) -> int:
     """Remove trash entries for good (all of them by default); returns how many."""
-    chosen = list_trash() if entries is None else entries
-    for entry in chosen:
-        shutil.rmtree(entry.folder)
-    return len(chosen)
+    removed = 0
+    for entry in list_trash() if entries is None else entries:
+        try:
+            with entry_lock(entry.folder):  # not while it is being restored
+                shutil.rmtree(entry.folder)
+        except FileNotFoundError:
+            continue  # restored or emptied meanwhile
+        removed += 1
+    return removed

@@ -106,8 +106,9 @@ def normalise_path(requested: str, cwd: str, *, tool: str) -> str:
 
 
 def shown_path(absolute: str, cwd: str) -> str:
-    """``absolute`` relative to ``cwd`` when it is inside it, else as it is."""
-    if cwd and (absolute == cwd or absolute.startswith(cwd.rstrip("/") + "/")):
+    """``absolute`` relative to ``cwd`` when it is inside it, else as it is (a cwd of ``/``
+    holds every path: they are shown absolute, as named)."""
+    if cwd.rstrip("/") and (absolute == cwd or absolute.startswith(cwd.rstrip("/") + "/")):
         return posixpath.relpath(absolute, cwd)
     return absolute
 
@@ -148,6 +149,7 @@ class FileChanges:
 
     absolute: str
     path: str  # as shown: relative to the session's cwd when inside it
+    cwd: str = ""  # the session's cwd, which relative paths resolve against
     calls: list[ChangeCall] = field(default_factory=list)
     start: str | None = None
     start_known: bool = False
@@ -294,7 +296,7 @@ def collect_changes(turns: Iterable[Turn], cwd: str) -> list[FileChanges]:
                     entry._read(content)
                 continue
             if entry is None:
-                entry = files[absolute] = FileChanges(absolute, shown_path(absolute, cwd))
+                entry = files[absolute] = FileChanges(absolute, shown_path(absolute, cwd), cwd)
                 entry._current = reads.pop(absolute, None)
             kind: CallKind = "write" if exchange.name == "write" else "edit"
             call = ChangeCall(kind, _outcome(exchange), index, turn.key, item.key, arguments)

@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
+from ink_tui.session.fillins import (
+    FORCE_QUIT_REASON,
+    INTERRUPTED_REASON,
+    MAX_TURNS_REASON,
+    UNKNOWN_OUTCOME_TEXT,
+    is_unknown_outcome,
+)
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.shapes import (
     MISSING,
@@ -23,6 +30,8 @@ from ink_tui.session.shapes import (
 
 __all__ = [
     "FORCE_QUIT_REASON",
+    "INTERRUPTED_REASON",
+    "MAX_TURNS_REASON",
     "UNKNOWN_OUTCOME_TEXT",
     "Pairing",
     "ToolCall",
@@ -34,33 +43,6 @@ __all__ = [
 ]
 
 Message = dict[str, Any]
-
-FORCE_QUIT_REASON: Final = "(force quit before this tool ran)"
-INTERRUPTED_REASON: Final = "(interrupted before this tool ran)"
-MAX_TURNS_REASON: Final = "(not executed: reached max turns)"
-UNKNOWN_OUTCOME_TEXT: Final = (
-    "[ink] this tool call was interrupted before a result was recorded — the outcome is unknown; "
-    "it may have partially executed. Re-inspect or re-run it before relying on its effects."
-)
-"""The closure current Ink's continuation writes (``child-resume.ts@b1deda4d``); ink-tui too."""
-_UNKNOWN_OUTCOME_OPENINGS: Final = tuple(
-    f"[{tag}] this tool call was interrupted before a result was recorded"
-    for tag in ("ink", "imp")  # imp-era builds wrote the same text tagged [imp]
-)
-
-
-def is_unknown_outcome(result: Any) -> bool:
-    """Whether a tool result is a continuation's closure (``[ink]`` or imp-era ``[imp]``).
-
-    Such a result pairs its call like any other; the call may have partly run.
-    """
-    if not isinstance(result, dict) or result.get("isError") is not True:
-        return False
-    content = result.get("content")
-    if isinstance(content, list):  # blocks: the text of the first one
-        first = content[0] if content else None
-        content = first.get("text") if isinstance(first, dict) else None
-    return isinstance(content, str) and content.startswith(_UNKNOWN_OUTCOME_OPENINGS)
 
 
 @dataclass(slots=True)

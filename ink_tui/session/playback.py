@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ink_tui.humanize import plural
+from ink_tui.session.fillins import fill_in
 from ink_tui.session.peek import EntryPeek
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.shapes import list_items
@@ -207,11 +208,18 @@ def _results(message: dict[str, Any]) -> tuple[str, str]:
     results = [r for r in list_items(message.get("results")) if isinstance(r, dict)]
     names = ", ".join(dict.fromkeys(str(r.get("toolName", "?")) for r in results)) or "a tool"
     body = "\n".join(
-        f"← {r.get('toolName', '?')} {'error' if r.get('isError') else 'ok'}\n"
-        f"{content_text(r.get('content'))}"
+        f"← {r.get('toolName', '?')} {_outcome(r)}\n{content_text(r.get('content'))}"
         for r in results
     )
     return f"result of {names}", body
+
+
+def _outcome(result: dict[str, Any]) -> str:
+    """``ok``, ``error``, or what Ink's fill-in says (``not run: output limit``…)."""
+    said = fill_in(result)
+    if said is not None:
+        return said.label
+    return "error" if result.get("isError") else "ok"
 
 
 def _head_body(record: dict[str, Any], kind: str) -> tuple[str, str, bool]:

@@ -1,6 +1,7 @@
 """A ``task`` call's subagent session: the child file its result names.
 
-Ink's ``task`` tool persists a ``taskRecord`` beside the result (spec §2): its ``childId`` is the
+Ink's ``task`` tool persists a ``taskRecord`` beside the result (spec §2; read as Ink reads it,
+:mod:`ink_tui.session.taskrecord`, an invalid one being absent): its ``childId`` is the
 child session's header id (the child's ``launch.childId`` too), and ``transcript.path`` the file
 Ink wrote, on the machine that ran it. Children live in the project folder's ``children/`` (a
 child's own children beside it). The file is found by the transcript's file name first (checked
@@ -23,6 +24,7 @@ from typing import Any, Final
 
 from ink_tui.session.files import NotARegularFile, open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.taskrecord import task_record
 from ink_tui.session.view import Item, Turn
 
 __all__ = [
@@ -56,17 +58,16 @@ class ChildHead:
 
 
 def task_child_id(result: Any) -> str | None:
-    """The child session id a ``task`` result's ``taskRecord`` names, if any."""
-    record = result.get("taskRecord") if isinstance(result, dict) else None
-    child = record.get("childId") if isinstance(record, dict) else None
-    return child if isinstance(child, str) and child else None
+    """The child session id a ``task`` result's ``taskRecord`` names, if any (a record Ink's
+    ``parseTaskRecord`` rejects names nothing: Ink treats it as absent)."""
+    record = task_record(result)
+    return record.child_id if record is not None else None
 
 
 def _transcript_name(result: Any) -> str | None:
-    record = result.get("taskRecord") if isinstance(result, dict) else None
-    transcript = record.get("transcript") if isinstance(record, dict) else None
-    path = transcript.get("path") if isinstance(transcript, dict) else None
-    return PurePath(path.replace("\\", "/")).name if isinstance(path, str) and path else None
+    record = task_record(result)
+    path = record.transcript_path if record is not None else None
+    return PurePath(path.replace("\\", "/")).name if path else None
 
 
 def child_folder(session: Path) -> Path:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ink_tui.session.pairing import is_unknown_outcome
+from ink_tui.session.fillins import FillIn, fill_in, is_unknown_outcome
 from ink_tui.session.reader import Entry, Marker
 from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.session.skills import skill_summary
@@ -116,6 +116,12 @@ class ToolExchange:
         if is_unknown_outcome(self.result):
             return "unknown"  # closed by a continuation: it may have partly run
         return "error" if self.result.get("isError") else "ok"
+
+    @property
+    def fill_in(self) -> FillIn | None:
+        """What Ink's fill-in result says happened (not run: output limit, abandoned after an
+        interrupt, blocked by an extension…); ``None`` for a real result, or none yet."""
+        return None if self.result is None else fill_in(self.result)
 
     @property
     def key_argument(self) -> str:

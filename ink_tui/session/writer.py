@@ -12,6 +12,8 @@
   written is cut off again at once (the file goes back to its size before the write, exactly
   what Ink's repair would do to that torn line; a file this writer was creating is removed) and
   :class:`RecordNotWrittenError` says so.
+- ``own_writes=True`` (rename, label): each append is noted in ink-tui's ledger
+  (:mod:`ink_tui.session.ownwrites`), so that it does not make the session look busy.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.ownwrites import note_own_append
 from ink_tui.session.reader import SessionFile
 from ink_tui.session.records import is_valid_model
 from ink_tui.session.tree import ModelRef
@@ -104,8 +107,10 @@ class SessionWriter:
         size: int,
         clock: Callable[[], datetime] | None = None,
         random_hex: Callable[[], str] | None = None,
+        own_writes: bool = False,
     ) -> None:
         self.path = path
+        self.own_writes = own_writes  # each append is noted in the ledger of ink-tui's writes
         self.header = header
         self.exists = exists
         self.leaf_id = leaf_id
@@ -164,6 +169,7 @@ class SessionWriter:
         *,
         clock: Callable[[], datetime] | None = None,
         random_hex: Callable[[], str] | None = None,
+        own_writes: bool = False,
     ) -> SessionWriter:
         """Append to an opened session, after its leaf. The file must end with a newline."""
         if not session.ends_with_newline or session.dropped_final_line is not None:
@@ -177,6 +183,7 @@ class SessionWriter:
             size=session.size,
             clock=clock,
             random_hex=random_hex,
+            own_writes=own_writes,
         )
 
     # -- records -----------------------------------------------------------------------------
@@ -195,13 +202,19 @@ class SessionWriter:
         return entry_id in self._ids
 
     def append_entry(
-        self, entry_type: str, fields: Record, *, parent_id: str | None = None
+        self,
+        entry_type: str,
+        fields: Record,
+        *,
+        parent_id: str | None = None,
+        then_position: bool = False,
     ) -> Record:
         """Append a tree entry (``type, id, parentId, timestamp`` then ``fields``) after the leaf.
 
         ``parent_id`` overrides the parent (a fork in place, as ``/tree`` then a new message).
         Returns the record written; the leaf becomes its id (except for a ``label``, which never
-        moves the leaf).
+        moves the leaf). ``then_position`` (a label): a ``position`` marker naming the leaf follows
+        it in the same write (a label after the marker that decided the leaf would undo it).
         """
         record: Record = {
             "type": entry_type,
@@ -213,7 +226,8 @@ class SessionWriter:
             if key in record:
                 raise ValueError(f"field {key!r} is reserved")
             record[key] = value
-        self._write([record])
+        marker = {"type": "position", "leafId": self.leaf_id}
+        self._write([record, marker] if then_position else [record])
         self._ids.add(record["id"])
         if entry_type != "label":  # labels never move the leaf
             self.leaf_id = record["id"]
@@ -247,7 +261,7 @@ class SessionWriter:
             return
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND)  # read too: what it wrote is checked
         try:
-            size = os.fstat(fd).st_size
+            size = (before := os.fstat(fd)).st_size
             if size != self._size:
                 raise ConcurrentWriteError(
                     f"{self.path}: the file changed since it was read ({self._size} -> {size} "
@@ -259,7 +273,9 @@ class SessionWriter:
                     "does not end with a newline); nothing was written"
                 )
             _write_or_undo(fd, self.path, payload, size, created=False)
-            _check_landed(fd, self.path, payload, size)
+            end = _check_landed(fd, self.path, payload, size)
+            if self.own_writes and end == size + len(payload):  # right after the bytes checked
+                note_own_append(self.path, before, os.fstat(fd), end=end)
         finally:
             os.close(fd)
         # Another writer's whole records may have come first: the size it knew plus this record

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 from waiting import wait_for, workers_finished
 
@@ -24,6 +25,7 @@ from ink_tui.ui.widgets.session_tree import SessionTree
 CWD = "/home/ada/code/keep"
 OLD = time.time() - 3600
 HOSTILE = "evil \x1b]0;pwned\x07 \x1b[2J [bold]x[/]"
+MARKUP = "not markup: [bold]x[/] [link=http://x]y[/]"
 
 
 def _session(base: Path, prompt: str, *, age: float = 3600) -> Path:
@@ -124,6 +126,30 @@ async def test_y_copies_the_command_resuming_it_in_ink(tmp_path: Path, make_app:
         await wait_for(pilot, lambda: copied[-1] == str(path), "the path")
 
 
+async def test_y_on_an_imp_session_offers_to_copy_it_into_inks_folder_never_ink_r(
+    tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    base = home / ".imp" / "sessions"  # the user pointed ink-tui at the imp-era folder
+    path = _session(base, "from the imp days")
+    session_id = open_session(path, warn=None).header["id"]
+    app = make_app(sessions_dir=base, cwd=CWD)
+    copied: list[str] = []
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        app.copy_to_clipboard = copied.append
+        await _picker(pilot)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, CopyScreen), "the copy choices")
+        assert not any("ink -r" in text for _, text in app.screen.choices)
+        await pilot.press("r")
+        resume = f"cd {CWD} && ink -r {session_id}"
+        await wait_for(pilot, lambda: copied == [resume], "the command, once copied")
+        copy = home / ".ink" / "sessions" / path.parent.name / path.name
+        assert copy.read_bytes() == path.read_bytes()
+        await wait_for(pilot, lambda: "Ink resumes it with" in _notes(app), "the note")
+
+
 async def test_P_prunes_orphans_after_showing_them(tmp_path: Path, make_app: Any) -> None:
     base = tmp_path / "sessions"
     _session(base, "a parent")
@@ -136,6 +162,7 @@ async def test_P_prunes_orphans_after_showing_them(tmp_path: Path, make_app: Any
         await pilot.press("P")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert writer.path.name in app.screen.body
+        assert f"in every project folder under {base} (Ink's /sessions prune)" in app.screen.body
         await pilot.press("y")
         await wait_for(pilot, lambda: not writer.path.exists(), "the orphan moved")
         await wait_for(pilot, lambda: "pruned 1 orphaned" in _notes(app), "the note")
@@ -155,11 +182,16 @@ async def test_session_view_r_L_Y(tmp_path: Path, make_app: Any) -> None:
         await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the name prompt")
-        app.screen.query_one(Input).value = HOSTILE
+        app.screen.query_one(Input).value = HOSTILE  # Ink's editor never takes an ESC
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "control characters" in _notes(app), "the refusal")
+        assert _last(path)["type"] == "message"
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the name prompt")
+        app.screen.query_one(Input).value = MARKUP
         await pilot.press("enter")
         header = screen.query_one("#session-header")
-        await wait_for(pilot, lambda: "pwned" in str(header.render()), "the new title")
-        assert "\x1b" not in str(header.render())
+        await wait_for(pilot, lambda: "[bold]x[/]" in str(header.render()), "the new title")
         os.utime(path, (OLD, OLD))
         await pilot.press("g", "L")  # label the first prompt
         await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the label prompt")

@@ -85,7 +85,7 @@ async def test_typing_finds_matches_and_enter_opens_the_branch_that_holds_them(
     app = make_app(sessions_dir=base, cwd=CWD)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _search(pilot, app, "needlefish")
-        assert "2 hits in 1 sessions" in _text(screen.query_one("#search-note", Static))
+        assert "2 hits in 1 session\n" in _text(screen.query_one("#search-note", Static))
         results = screen.query_one(SearchResults)
         assert results.chosen is not None and results.chosen.entry_id in ("u2", "a2")
         first = results.chosen.entry_id
@@ -129,7 +129,7 @@ async def test_tab_searches_every_project_and_a_bad_query_says_why(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _search(pilot, app, "plain")
         note = screen.query_one("#search-note", Static)
-        assert "in 1 sessions" in _text(note)
+        assert "in 1 session\n" in _text(note)
         await pilot.press("tab")
         await wait_for(pilot, lambda: "in 2 sessions" in _text(note), "both projects' hits")
         assert "All projects" in _text(screen.query_one("#search-scope", Static))

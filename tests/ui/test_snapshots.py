@@ -12,7 +12,7 @@ Refresh after a deliberate change to the UI (then look at the SVGs before commit
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
     for n in picker preview session help error chat search stats timeline changes subagents; do
-        cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done
+        cp tests/ui/__snapshots__/test_snapshots/test_$n.svg docs/screenshots/$n.svg; done
 
 (one line in the README's Development section).
 """
@@ -36,15 +36,15 @@ from ink_tui.ui.widgets.preview import SessionPreview
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).resolve().parent / "__snapshots__" / "test_snapshots"
-SCREENSHOTS = ROOT / "screenshots"
-# screenshots/NAME.svg <- test_NAME
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+# docs/screenshots/NAME.svg <- test_NAME
 SHOTS = (
     *("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline"),
     *("changes", "subagents"),
 )
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
-    "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg screenshots/$n.svg; done"
+    "cp tests/ui/__snapshots__/test_snapshots/test_$n.svg docs/screenshots/$n.svg; done"
 )
 
 SIZE = (120, 36)
@@ -174,14 +174,19 @@ def test_help(snap_compare: SnapCompare, demo_app: Any) -> None:
 
 
 def test_changes(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> None:
-    """The changes view (D in the session view) of a hand-made session: every file's net
-    change, the first file's diff with its failed edit."""
+    """The changes view (D in the session view) of a hand-made session, its turns shown (t):
+    every file's net change on one line (a deep path shortened from the left, long turn titles
+    cut with …), the first file's diff with its failed edit."""
     import changesdata
 
     ids = iter(range(1, 1000))
     sessions = tmp_path / "sessions"
     path = changesdata.changes_session(
-        sessions, clock=lambda: NOW, random_hex=lambda: f"{next(ids):016x}", file_uuid="0" * 36
+        sessions,
+        long_names=True,
+        clock=lambda: NOW,
+        random_hex=lambda: f"{next(ids):016x}",
+        file_uuid="0" * 36,
     )
     app = make_app(sessions_dir=sessions, cwd=changesdata.CWD, open_path=path, clock=clock)
 
@@ -192,7 +197,7 @@ def test_changes(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> No
         screen = pilot.app.screen
         assert isinstance(screen, ChangesScreen)
         await wait_for(pilot, lambda: "mul" in str(screen.diff.content), "the first diff")
-        await settle(pilot)
+        await press_and_settle(pilot, "t")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
@@ -272,12 +277,13 @@ def test_chat(
 
 @pytest.mark.parametrize("name", SHOTS)
 def test_screenshots_match_the_snapshots(name: str) -> None:
-    """``screenshots/`` (shown in the README) holds copies of the snapshots, kept current."""
+    """``docs/screenshots/`` (shown in the README and the docs) holds copies of the snapshots,
+    kept current."""
     snapshot = SNAPSHOTS / f"test_{name}.svg"
     screenshot = SCREENSHOTS / f"{name}.svg"
     refresh = f"refresh with: {REFRESH}"
     assert snapshot.exists(), f"no snapshot {snapshot.name}: run the snapshot tests first"
-    assert screenshot.exists(), f"screenshots/{name}.svg is missing; {refresh}"
+    assert screenshot.exists(), f"docs/screenshots/{name}.svg is missing; {refresh}"
     assert screenshot.read_bytes() == snapshot.read_bytes(), (
-        f"screenshots/{name}.svg differs from its snapshot; {refresh}"
+        f"docs/screenshots/{name}.svg differs from its snapshot; {refresh}"
     )

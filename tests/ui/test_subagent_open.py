@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from testdata import task_record
 from waiting import wait_for
 
 from ink_tui.session.subagents import find_child
@@ -34,11 +35,10 @@ def _family(base: Path, *, with_child: bool = True) -> tuple[Path, Path]:
     parent.append_message(
         {"role": "assistant", "blocks": [call], "usage": {"inputTokens": 1, "outputTokens": 1}}
     )
-    record = {
-        "version": 1,
-        "childId": child.session_id,
-        "transcript": {"present": True, "path": f"/elsewhere/children/{child.path.name}"},
-    }
+    record = task_record(
+        childId=child.session_id,
+        transcript={"present": True, "path": f"/elsewhere/children/{child.path.name}"},
+    )
     result = {
         "toolCallId": "t1",
         "toolName": "task",
@@ -52,13 +52,17 @@ def _family(base: Path, *, with_child: bool = True) -> tuple[Path, Path]:
 
 def test_the_child_is_found_by_its_transcript_name_or_its_header_id(tmp_path: Path) -> None:
     parent, child = _family(tmp_path)
-    result = {"taskRecord": {"childId": child.stem, "transcript": {"path": "/x/" + child.name}}}
+    transcript = {"present": True, "path": "/x/" + child.name}
+    result = {"taskRecord": task_record(childId=child.stem, transcript=transcript)}
     assert find_child(parent, result) is None  # the name matches, the header id does not
     session_id = child.read_text().split('"id":"', 1)[1].split('"', 1)[0]
-    assert find_child(parent, {"taskRecord": {"childId": session_id}}) == child
-    assert find_child(child, {"taskRecord": {"childId": session_id}}) == child  # beside it
-    assert find_child(parent, {"taskRecord": {"childId": "gone"}}) is None
+    assert find_child(parent, {"taskRecord": task_record(childId=session_id)}) == child
+    assert find_child(child, {"taskRecord": task_record(childId=session_id)}) == child  # beside it
+    assert find_child(parent, {"taskRecord": task_record(childId="gone")}) is None
     assert find_child(parent, {"no": "record"}) is None
+    # a record Ink's parseTaskRecord rejects (no sourceId) names nothing: Ink treats it as absent
+    invalid = {key: v for key, v in task_record(childId=session_id).items() if key != "sourceId"}
+    assert find_child(parent, {"taskRecord": invalid}) is None
 
 
 async def _on_the_task_row(pilot: Any) -> tuple[SessionScreen, SessionTree]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from testdata import Family, copy_family
+from testdata import Family, copy_family, task_record
 from waiting import wait_for, workers_finished
 
 from ink_tui.ui.messages import OpenSession
@@ -244,7 +244,7 @@ async def test_a_call_answered_while_following_reads_its_child_again(
         assert _labels(call)[0].endswith("stopped without a result")
         await pilot.press("f")
         await wait_for(pilot, lambda: screen.live.following, "following the parent")
-        record = {"version": 1, "childId": "c41b0000-0000-4000-8000-00000000000b"}
+        record = task_record(childId="c41b0000-0000-4000-8000-00000000000b")
         result = {
             "toolCallId": "task_3",
             "toolName": "task",

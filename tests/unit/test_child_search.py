@@ -197,10 +197,10 @@ def test_cli_search_shows_the_breadcrumb_and_json_the_parent_file(tmp_path: Path
     assert WORD in out.splitlines()[1]
     code, out, err = cli.run("search", WORD, "--json", *where)
     assert code == 0, err
-    [hit] = json.loads(out)
+    [hit] = json.loads(out)["hits"]
     assert hit["file"] == str(family.child) and hit["parentFile"] == str(family.parent)
     code, out, _ = cli.run("search", "problem", "--json", *where)
-    assert code == 0 and [hit["parentFile"] for hit in json.loads(out)] == [None]
+    assert code == 0 and [hit["parentFile"] for hit in json.loads(out)["hits"]] == [None]
 
 
 def test_the_breadcrumb_never_carries_an_escape_sequence(tmp_path: Path, cli: Any) -> None:

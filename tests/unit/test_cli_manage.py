@@ -45,11 +45,12 @@ def test_rename_of_a_live_session_is_one_line_and_writes_nothing(cli: Any) -> No
 
 def test_hostile_names_and_labels_never_reach_the_terminal(cli: Any) -> None:
     path = _session(cli.sessions, "hostile")
-    code, out, _ = cli.run("rename", str(path), "evil \x1b]0;pwned\x07 \x1b[2J name")
-    assert code == 0 and "\x1b" not in out and "\x07" not in out
-    os.utime(path, (OLD, OLD))
+    before = path.read_bytes()
+    code, out, err = cli.run("rename", str(path), "evil \x1b]0;pwned\x07 \x1b[2J name")
+    assert code == 2 and out == "" and "\x1b" not in err and "\x07" not in err
     code, out, err = cli.run("label", str(path), "missing\x1b[2J", "x")
     assert code == 2 and "\x1b" not in err
+    assert path.read_bytes() == before
 
 
 def test_label_and_remove_it(cli: Any) -> None:
@@ -88,7 +89,7 @@ def test_trash_restore_of_an_unknown_id_and_empty(cli: Any) -> None:
     cli.run("delete", str(path), "--yes")
     assert cli.run("trash", "empty")[0] == 2  # no terminal: needs --yes
     code, out, _ = cli.run("trash", "empty", "--yes")
-    assert (code, out) == (0, "deleted 1 trash entries for good\n")
+    assert (code, out) == (0, "deleted 1 trash entry for good\n")
 
 
 def test_prune_lists_then_moves_orphans(cli: Any) -> None:
@@ -101,7 +102,9 @@ def test_prune_lists_then_moves_orphans(cli: Any) -> None:
     assert writer.path.exists()
     code, out, _ = cli.run("prune", "--yes")
     assert code == 0 and "pruned 1 orphaned child session(s)" in out and not writer.path.exists()
-    assert cli.run("prune")[1] == "no orphaned child sessions found\n"
+    assert cli.run("prune")[1] == (
+        f"no orphaned child sessions found (looked in every project folder under {base})\n"
+    )
 
 
 def test_context_and_check_find_a_subagent_session_by_its_id(cli: Any) -> None:

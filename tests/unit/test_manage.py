@@ -16,7 +16,8 @@ import pytest
 from ink_tui.catalog.scan import list_sessions
 from ink_tui.manage import trash
 from ink_tui.manage.children import children_of, lease_is_live, orphan_children
-from ink_tui.manage.deleting import delete, plan_delete
+from ink_tui.manage.deleting import DeletePlan, delete
+from ink_tui.manage.deleting import plan_delete as plan_in
 from ink_tui.manage.naming import NamingError, label_entry, rename, resume_command
 from ink_tui.manage.pruning import plan_prune, prune
 from ink_tui.session import open_session
@@ -46,6 +47,12 @@ def _child(project: Path, parent_id: str, name: str, *, age: float = 3600) -> Pa
 
 def _snapshot(paths: list[Path]) -> dict[Path, tuple[bytes, int]]:
     return {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in paths}
+
+
+def plan_delete(path: Path, **options: object) -> DeletePlan:
+    """The plan for a session of the test's sessions folder (``<tmp>/sessions``)."""
+    root = next(parent for parent in path.parents if parent.name == "sessions")
+    return plan_in(path, roots=(root,), **options)  # type: ignore[arg-type]
 
 
 def _records(path: Path) -> list[dict[str, object]]:

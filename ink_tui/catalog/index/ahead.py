@@ -43,7 +43,9 @@ class RowsAhead:
     def _read(self) -> None:
         try:
             from ink_tui.catalog.index.listing import indexed_rows
+            from ink_tui.session.ownwrites import own_writes
 
+            own_writes.refresh()  # the rows' "live" marker knows ink-tui's own writes
             self._result = indexed_rows(self.base_dir, self.cwd, first=FIRST_ROWS)
         except Exception:  # a bug: nothing is taken, the picker reads the rows (and says it)
             self._result = None

@@ -6,7 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
+from ink_tui.catalog.index.store import CatalogIndex, path_key, unavailable
 
 __all__ = ["leaf_showing"]
 
@@ -26,7 +26,7 @@ def leaf_showing(index: CatalogIndex, path: Path, entry_id: str) -> str | None:
             (file_id,),
         ).fetchall()
     except sqlite3.Error as error:
-        raise IndexUnavailable(f"index {index.path} failed: {error}") from None
+        raise unavailable(index.path, error) from None
     nodes = {entry: (parent, kind, seq) for seq, entry, parent, kind in rows}
     target = nodes.get(entry_id)
     if target is None or target[1] == "label":

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -26,6 +26,8 @@ from ink_tui.catalog.scan import SUFFIX, project_folders
 from ink_tui.catalog.summary import summarize_file
 
 __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
+
+_WITHOUT: Final = "sessions are read from the files"  # what the picker does without the index
 
 _Stored = tuple[str, str]  # a file's path and its picker row (JSON), as the index holds them
 
@@ -107,9 +109,9 @@ def indexed_rows(
             stored = _stored_rows(index, _folders(base_dir, cwd))
             notice = index.notice
     except IndexUnavailable as error:
-        return IndexedRows(None, str(error))
+        return IndexedRows(None, f"{error}: {_WITHOUT}")
     except sqlite3.Error as error:
-        return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
+        return IndexedRows(None, f"the index failed ({error}): {_WITHOUT}")
     if not stored:
         return IndexedRows([], notice)
     present = _present(project_folders(base_dir, cwd))
@@ -159,9 +161,9 @@ def refreshed_rows(
             rows.sort(key=_order, reverse=True)
             return IndexedRows(rows, index.notice, report)
     except IndexUnavailable as error:
-        return IndexedRows(None, str(error))
+        return IndexedRows(None, f"{error}: {_WITHOUT}")
     except sqlite3.Error as error:
-        return IndexedRows(None, f"the index failed ({error}): sessions are read from the files")
+        return IndexedRows(None, f"the index failed ({error}): {_WITHOUT}")
 
 
 def indexed_title(path: Path, index_path: Path | None = None) -> str:

@@ -3,11 +3,17 @@
 The index is a cache of what the session files say: deleting it loses nothing. Opening it
 (:meth:`CatalogIndex.open`) never raises anything but :class:`IndexUnavailable`:
 
-- no file yet: it is created (folder 0700, file 0600);
+- no file yet: it is created (folder 0700, file 0600, never through a symlink);
+- a symlink, anything but a regular file (or its ``-wal``/``-shm`` file so), a symlinked cache
+  folder, or files this process cannot write (:mod:`.guard`): it is left alone, and
+  :class:`IndexUnavailable` says why; callers then read the files as without an index;
 - an older schema, or a file SQLite cannot read (corrupt, not a database): it is deleted and
   rebuilt, and :attr:`CatalogIndex.notice` says so in one line;
 - a newer schema (a newer ink-tui wrote it) or a database locked past the timeout: it is left
-  alone and :class:`IndexUnavailable` says why; callers then scan the files as without an index.
+  alone and :class:`IndexUnavailable` says why.
+
+A write that fails all the same (the file made read-only, or the disk full, after it was opened)
+raises :class:`IndexUnavailable` from :meth:`CatalogIndex.writing`, never SQLite's own error.
 
 Concurrency: WAL lets any number of readers run beside one writer without waiting. Writers
 (:meth:`CatalogIndex.writing`) take SQLite's write lock per file indexed (``BEGIN IMMEDIATE``), so
@@ -25,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
+from ink_tui.catalog.index import guard
 from ink_tui.paths import cache_dir
 
 __all__ = [
@@ -32,15 +39,19 @@ __all__ = [
     "SCHEMA_VERSION",
     "CatalogIndex",
     "IndexBusy",
+    "IndexReadOnly",
     "IndexUnavailable",
     "db_text",
     "default_index_path",
     "path_key",
+    "unavailable",
 ]
 
-SCHEMA_VERSION: Final = 4  # 2: the markers table (a session opens from the index); 3: rows
+SCHEMA_VERSION: Final = 5  # 2: the markers table (a session opens from the index); 3: rows
 # carry ``problem`` (a torn tail, dangling calls: the picker's filter of sessions with problems);
-# 4: subagent sessions (``children/``) are indexed too, with their header id and parent's id
+# 4: subagent sessions (``children/``) are indexed too, with their header id and parent's id;
+# 5: search ranks sessions over every match: ``texts`` slim (each text's length; the bodies in
+# ``bodies``), ``files.texts`` (how many texts a session has)
 INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
@@ -60,9 +71,11 @@ CREATE TABLE files(
     indexed_to INTEGER NOT NULL,      -- bytes read and kept (the start of the last line)
     fingerprint BLOB NOT NULL,        -- a hash of the bytes just before indexed_to
     scan TEXT,                        -- the scan state at indexed_to (JSON), NULL if broken
-    row TEXT NOT NULL                 -- the picker row (JSON)
+    row TEXT NOT NULL,                -- the picker row (JSON)
+    texts INTEGER NOT NULL DEFAULT 0  -- how many of its records have search text
 );
 CREATE INDEX files_project ON files(project);
+CREATE INDEX files_texts ON files(texts);   -- search's typical session size, read at once
 CREATE INDEX files_session ON files(session_id);
 CREATE TABLE entries(
     file_id INTEGER NOT NULL,
@@ -98,9 +111,13 @@ CREATE TABLE texts(
     offset INTEGER NOT NULL,
     role TEXT NOT NULL,
     timestamp TEXT,
-    body BLOB NOT NULL                -- the text indexed, zlib-compressed UTF-8
+    length INTEGER NOT NULL           -- characters indexed (search: a short text counts more)
 );
 CREATE INDEX texts_file ON texts(file_id, offset);
+CREATE TABLE bodies(
+    rowid INTEGER PRIMARY KEY,        -- texts' rowid
+    body BLOB NOT NULL                -- the text indexed, zlib-compressed UTF-8 (textpieces)
+);
 CREATE VIRTUAL TABLE texts_fts USING fts5(
     body, grams, project, role, content='', columnsize=0,
     tokenize='unicode61 remove_diacritics 2'
@@ -109,11 +126,32 @@ CREATE VIRTUAL TABLE texts_fts USING fts5(
 
 
 class IndexUnavailable(Exception):
-    """The index cannot be used now; the message is one line saying why."""
+    """The index cannot be used now; the message is one line saying why (``"the index <path>
+    is read-only"``), for the caller to end with what it does instead."""
 
 
 class IndexBusy(IndexUnavailable):
     """Another process held the write lock past the timeout (the caller may skip and go on)."""
+
+
+class IndexReadOnly(IndexUnavailable):
+    """A write to the index failed: it is read-only for this process."""
+
+
+def _code(error: sqlite3.Error) -> str:
+    return str(getattr(error, "sqlite_errorname", "") or "")
+
+
+def unavailable(path: Path, error: sqlite3.Error) -> IndexUnavailable:
+    """SQLite's ``error`` on the index at ``path``, as one line in ink-tui's words."""
+    code = _code(error)
+    if code.startswith("SQLITE_READONLY") or "readonly" in str(error):
+        return IndexReadOnly(f"the index {path} is read-only")
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return IndexBusy(f"the index {path} is locked by another process ({error})")
+    if code.startswith("SQLITE_FULL"):
+        return IndexUnavailable(f"the index {path} cannot grow: the disk is full")
+    return IndexUnavailable(f"the index {path} failed ({error})")
 
 
 def db_text(text: str) -> str:
@@ -138,24 +176,61 @@ def default_index_path() -> Path:
 
 
 def _remove_database(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
+    for suffix in ("", *guard.COMPANIONS):
+        try:
             Path(f"{path}{suffix}").unlink()
-
-
-def _create_private(path: Path) -> None:
-    """The folder (0700) and an empty file (0600), before SQLite opens it."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    if not path.exists():
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            raise IndexUnavailable(
+                f"the index {path} cannot be replaced ({error.strerror})"
+            ) from None
 
 
 def _connect(path: Path, timeout: float) -> sqlite3.Connection:
     connection = sqlite3.connect(
         path, timeout=timeout, isolation_level=None, check_same_thread=False
     )
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _close(connection: sqlite3.Connection | None) -> None:
+    if connection is not None:
+        connection.close()
+
+
+def _refuse(path: Path) -> None:
+    """:class:`IndexUnavailable` when the index at ``path`` must not be opened (:mod:`.guard`)."""
+    why = guard.refusal(path)
+    if why is not None:
+        raise IndexUnavailable(why)
+    why = guard.read_only(path)
+    if why is not None:
+        raise IndexReadOnly(why)
+
+
+def _checked_connect(path: Path) -> sqlite3.Connection:
+    """A connection to the index at ``path``, made (if missing) and checked first (see
+    :mod:`.guard`); :class:`IndexUnavailable` when it must not be used."""
+    try:
+        guard.create_private(path)
+    except OSError as error:
+        raise IndexUnavailable(f"the index {path} cannot be created ({error.strerror})") from None
+    _refuse(path)
+    known = guard.identity(path)
+    if isinstance(known, str):
+        raise IndexUnavailable(known)
+    connection = _connect(path, WRITE_TIMEOUT)
+    why = guard.changed(path, known)  # SQLite has made its -wal and -shm files by now
+    if why is not None:
+        connection.close()
+        raise IndexUnavailable(why)
     return connection
 
 
@@ -171,13 +246,14 @@ class CatalogIndex:
     def open(cls, path: Path | None = None, *, rebuild: bool = False) -> CatalogIndex:
         """Open (creating, upgrading or rebuilding as the module doc says) the index at ``path``."""
         path = default_index_path() if path is None else path
+        _refuse(path)  # before anything is created, removed or opened there
         notice: str | None = None
         if rebuild:
             _remove_database(path)
         for attempt in (1, 2):
+            connection: sqlite3.Connection | None = None
             try:
-                _create_private(path)
-                connection = _connect(path, WRITE_TIMEOUT)
+                connection = _checked_connect(path)
                 version = connection.execute("PRAGMA user_version").fetchone()[0]
                 if version == 0:  # new, or being created by another process right now
                     _create_schema(connection)
@@ -188,25 +264,31 @@ class CatalogIndex:
                 if version > SCHEMA_VERSION:
                     connection.close()
                     raise IndexUnavailable(
-                        f"index {path} was written by a newer ink-tui (schema {version}, this one "
-                        f"reads {SCHEMA_VERSION}): not used"
+                        f"the index {path} was written by a newer ink-tui (schema {version}, "
+                        f"this one reads {SCHEMA_VERSION})"
                     )
                 connection.close()
                 notice = f"index {path} had schema {version}: rebuilt"
             except sqlite3.OperationalError as exc:
-                if "locked" in str(exc) or "busy" in str(exc):
-                    raise IndexUnavailable(f"index {path} is locked: not used ({exc})") from None
+                _close(connection)
+                failure = unavailable(path, exc)
+                if isinstance(failure, IndexBusy | IndexReadOnly):
+                    raise failure from None
                 if attempt == 2:
-                    raise IndexUnavailable(f"index {path} cannot be used: {exc}") from None
+                    raise failure from None
                 notice = f"index {path} could not be read ({exc}): rebuilt"
             except sqlite3.DatabaseError as exc:
+                _close(connection)
                 if attempt == 2:
-                    raise IndexUnavailable(f"index {path} cannot be used: {exc}") from None
+                    raise unavailable(path, exc) from None
                 notice = f"index {path} was damaged ({exc}): rebuilt"
             except OSError as exc:
-                raise IndexUnavailable(f"index {path} cannot be created: {exc}") from None
+                _close(connection)
+                raise IndexUnavailable(
+                    f"the index {path} cannot be created ({exc.strerror or exc})"
+                ) from None
             _remove_database(path)
-        raise IndexUnavailable(f"index {path} cannot be used")  # pragma: no cover
+        raise IndexUnavailable(f"the index {path} cannot be used")  # pragma: no cover
 
     def close(self) -> None:
         """Close the connection (the index stays on disk)."""
@@ -220,18 +302,30 @@ class CatalogIndex:
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE``); :class:`IndexBusy` if the lock is held."""
+        """One write transaction (``BEGIN IMMEDIATE``); :class:`IndexBusy` if the lock is held,
+        :class:`IndexUnavailable` if a write fails (read-only, disk full): rolled back."""
         try:
             self.connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise IndexBusy(f"index {self.path} is busy: {exc}") from None
+        except sqlite3.Error as exc:
+            raise unavailable(self.path, exc) from None
         try:
             yield self.connection
+        except sqlite3.Error as exc:
+            self._roll_back()
+            raise unavailable(self.path, exc) from None
         except BaseException:
-            self.connection.execute("ROLLBACK")
+            self._roll_back()
             raise
         else:
-            self.connection.execute("COMMIT")
+            try:
+                self.connection.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._roll_back()
+                raise unavailable(self.path, exc) from None
+
+    def _roll_back(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled it back itself
+            self.connection.execute("ROLLBACK")
 
     def size_bytes(self) -> int:
         """The database's size on disk, its WAL included."""

@@ -133,8 +133,8 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
 
     connection = index.connection
     doomed = connection.execute(
-        "SELECT t.rowid, t.body, t.role, f.project FROM texts t JOIN files f ON f.id = t.file_id "
-        "WHERE t.file_id = ? AND t.offset >= ?",
+        "SELECT t.rowid, b.body, t.role, f.project FROM texts t JOIN files f ON f.id = t.file_id "
+        "JOIN bodies b ON b.rowid = t.rowid WHERE t.file_id = ? AND t.offset >= ?",
         (file_id, from_offset),
     ).fetchall()
     deletions = []
@@ -147,6 +147,7 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
         "VALUES ('delete', ?, ?, ?, ?, ?)",
         deletions,
     )
+    connection.executemany("DELETE FROM bodies WHERE rowid = ?", [(row[0],) for row in doomed])
     connection.execute(
         "DELETE FROM texts WHERE file_id = ? AND offset >= ?", (file_id, from_offset)
     )
@@ -210,16 +211,24 @@ def _store(index: CatalogIndex, read: _Read) -> None:
     first = connection.execute("SELECT coalesce(max(rowid), 0) + 1 FROM texts").fetchone()[0]
     texts = found.texts
     connection.executemany(
-        "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, body) "
+        "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, length) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (first + n, file_id, t.seq, t.offset, t.role, t.timestamp, pack_text(t.body))
+            (first + n, file_id, t.seq, t.offset, t.role, t.timestamp, len(t.body))
             for n, t in enumerate(texts)
         ],
     )
     connection.executemany(
+        "INSERT INTO bodies(rowid, body) VALUES (?, ?)",
+        [(first + n, pack_text(t.body)) for n, t in enumerate(texts)],
+    )
+    connection.executemany(
         "INSERT INTO texts_fts(rowid, body, grams, project, role) VALUES (?, ?, ?, ?, ?)",
         [(first + n, db_text(t.body), t.grams, project, t.role) for n, t in enumerate(texts)],
+    )
+    connection.execute(
+        "UPDATE files SET texts = (SELECT count(*) FROM texts WHERE file_id = ?) WHERE id = ?",
+        (file_id, file_id),
     )
 
 
@@ -272,7 +281,7 @@ def update_index(
             work.append((item.path, prior, info.st_size, child))
             report.sessions_changed += not child
     total = sum(size for _, _, size, _ in work)
-    work.reverse()  # oldest first: rowids then follow time, and search ranks newest by rowid
+    work.reverse()  # oldest first: rowids then follow time
     batch: list[_Read] = []
     for path, prior, _, child in work:
         if cancelled is not None and cancelled.is_set():

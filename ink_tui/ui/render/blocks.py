@@ -17,6 +17,7 @@ from ink_tui.humanize import plural
 from ink_tui.session.changediff import edit_arguments_diff
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.skills import skill_summary
+from ink_tui.session.taskrecord import record_line, task_record
 from ink_tui.session.view import Item, ToolExchange, Turn
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.huge import (
@@ -64,10 +65,16 @@ def status_mark(
     exchange: ToolExchange, running_since: float | None = None, now: float = 0.0
 ) -> Text:
     """``✓ ok``, ``✗ error``, ``… no result``, or ``⟳ running 12s`` while a followed call runs
-    (since ``running_since``, at ``now`` on the app's clock)."""
+    (since ``running_since``, at ``now`` on the app's clock); for Ink's fill-in results what
+    they say happened: ``⊘ not run: output limit``, ``? abandoned after interrupt``,
+    ``⊘ blocked by extension NAME``, ``? unknown outcome``…"""
     if running_since is not None and exchange.result is None:
         elapsed = max(0, int(now - running_since))
         return Text(f"⟳ running {elapsed}s", style=f"bold {palette.current.warning}")
+    fill_in = exchange.fill_in
+    if fill_in is not None:  # Ink's own result for a call it did not run (or see finish)
+        mark = "⊘" if fill_in.ran == "no" else "?"
+        return plain(f"{mark} {fill_in.label}", palette.current.warning)
     mark = _MARKS[exchange.status]
     colour = {"ok": palette.current.ok, "error": palette.current.error}.get(
         exchange.status, palette.current.warning
@@ -76,6 +83,13 @@ def status_mark(
         exchange.status
     ]
     return Text(f"{mark} {label}", style=colour)
+
+
+def _output_style(exchange: ToolExchange) -> str:
+    """A result's colour: an error's, or (a fill-in: Ink did not run the call) a warning's."""
+    if exchange.fill_in is not None:
+        return palette.current.warning
+    return palette.current.error if exchange.status == "error" else ""
 
 
 def _image_note(block: dict[str, Any]) -> RenderableType:
@@ -203,6 +217,18 @@ def _tool_header(item: Item, exchange: ToolExchange, options: RenderOptions) -> 
     )
 
 
+def _task_line(exchange: ToolExchange) -> Text | None:
+    """Under a ``task`` call: what its result's task record says (status, turns, health,
+    worktree, transcript); a record Ink cannot read is said to be treated as absent."""
+    result = exchange.result
+    if exchange.name != "task" or not isinstance(result, dict) or "taskRecord" not in result:
+        return None
+    record = task_record(result)
+    if record is None:
+        return plain("  ⤷ a task record Ink cannot read (treated as absent)", "dim italic")
+    return plain(f"  ⤷ {record_line(record)}", palette.current.accent)
+
+
 def _duplicates(exchange: ToolExchange) -> Text:
     return plain(
         f"  ⚠ result recorded {exchange.duplicate_results + 1} times", palette.current.error
@@ -215,6 +241,9 @@ def _tool_block(
     if item_is_huge(item):
         return _huge_tool_block(item, exchange, options)
     parts: list[RenderableType] = [_tool_header(item, exchange, options)]
+    task = _task_line(exchange)
+    if task is not None:
+        parts.append(task)
     detail = _call_detail(exchange, options)
     if detail is not None:
         parts.append(Padding(detail, (0, 0, 0, 2)))
@@ -234,7 +263,7 @@ def _tool_block(
                     body.append(plain(f"… {plural(more, 'more line')} (o: show all)", "dim italic"))
             else:
                 body.append(piece)
-        style = palette.current.error if exchange.status == "error" else ""
+        style = _output_style(exchange)
         parts.append(Padding(Group(*body), (0, 0, 0, 2), style=style))
     if exchange.duplicate_results:
         parts.append(_duplicates(exchange))
@@ -259,7 +288,7 @@ def _huge_detail(exchange: ToolExchange, options: RenderOptions) -> list[Piece]:
 def _huge_output(exchange: ToolExchange, mode: OutputMode) -> list[Piece]:
     assert exchange.result is not None
     content = exchange.result.get("content")
-    style = palette.current.error if exchange.status == "error" else ""
+    style = _output_style(exchange)
     if mode == "full":
         return content_pieces(content, _image_note, colours=True, indent=2, style=style)
     pieces: list[Piece] = []
@@ -278,7 +307,10 @@ def _huge_output(exchange: ToolExchange, mode: OutputMode) -> list[Piece]:
 
 def _huge_tool_block(item: Item, exchange: ToolExchange, options: RenderOptions) -> Pieces:
     """A tool row holding a huge argument or output: the same parts, huge texts in pieces."""
-    parts = [_fixed(_tool_header(item, exchange, options)), *_huge_detail(exchange, options)]
+    task = _task_line(exchange)
+    parts = [_fixed(_tool_header(item, exchange, options))]
+    parts += [_fixed(task)] if task is not None else []
+    parts += _huge_detail(exchange, options)
     mode: OutputMode = "full" if item.key in options.expanded else options.output
     if exchange.result is None and item.key in options.running:
         parts.append(_fixed(plain("  … waiting for the result", "dim italic")))

@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
+from ink_tui.safetext import one_line
 from ink_tui.session.changediff import DiffLine, diff_lines, net_counts, summary_parts, turn_diff
 from ink_tui.session.changes import FileChanges, collect_changes
 from ink_tui.session.errors import SessionError
@@ -36,6 +37,7 @@ from ink_tui.session.view import Turn
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.changes_rows import FileLine, TurnLine
 
 if TYPE_CHECKING:
     from ink_tui.ui.screens.session_keys import SessionView
@@ -212,7 +214,7 @@ class ChangesScreen(Screen[Jump | None]):
     @on(Failed)
     def _failed(self, message: Failed) -> None:
         self.title_line.update(plain("Changes", "bold"))
-        self.diff.update(plain(f"cannot read the changes: {message.reason}", "bold"))
+        self.diff.update(plain(f"cannot read the changes: {one_line(message.reason)}", "bold"))
 
     def _title(self) -> Text:
         known = [net for net in self.nets if net is not None]
@@ -240,19 +242,15 @@ class ChangesScreen(Screen[Jump | None]):
                 rows += [_Row(index, turn) for turn in change.turns]
         return rows
 
-    def _label(self, row: _Row) -> Text:
+    def _label(self, row: _Row) -> FileLine | TurnLine:
+        """The row's line: one line at any width (laid out as it is drawn)."""
         change = self.files[row.file]
         if row.turn is None:
-            text = plain(change.path, "bold")
-            text.append_text(plain("  " + self.summaries[row.file], "dim"))
-            return text
+            return FileLine(change.path, self.summaries[row.file])
         mine = [call for call in change.calls if call.turn == row.turn]
         failed = sum(1 for call in mine if call.failed)
         title = self.turns[row.turn].title if row.turn < len(self.turns) else ""
-        text = plain(f"   turn {row.turn + 1} · {title[:60]}")
-        if failed:
-            text.append_text(plain(f"  ✗ {failed} failed", palette.current.error))
-        return text
+        return TurnLine(row.turn, title, failed, palette.current.error)
 
     def _fill(self, keep: _Row | None = None) -> None:
         options = self.files_list
@@ -295,10 +293,10 @@ class ChangesScreen(Screen[Jump | None]):
 
     def _diff_of(self, change: FileChanges, row: _Row) -> Text:
         if row.turn is not None:
-            head = plain(f"{change.path} · turn {row.turn + 1}\n", "bold")
+            head = plain(f"{one_line(change.path)} · turn {row.turn + 1}\n", "bold")
             head.append_text(diff_text(turn_diff(change, row.turn)))
             return head
-        head = plain(f"{change.path}  {self.summaries[row.file]}\n", "bold")
+        head = plain(f"{one_line(change.path)}  {self.summaries[row.file]}\n", "bold")
         turn, count = self._next_turn(change), len(change.turns)
         where = f"Enter shows turn {turn + 1} in the session"
         where += (
@@ -306,13 +304,14 @@ class ChangesScreen(Screen[Jump | None]):
         )
         head.append_text(plain(where, "dim"))
         if not change.known:
-            why = f"not reconstructed: {change.why_unknown()}; t shows its changes turn by turn"
+            why = one_line(change.why_unknown())
+            why = f"not reconstructed: {why}; t shows its changes turn by turn"
             head.append_text(plain(why + "\n", "dim"))
             return head
         head.append_text(diff_text(diff_lines(change.start, change.end)))
         for call in change.calls:
             if call.failed:
-                line = f"✗ failed {call.kind} in turn {call.turn + 1}: {call.note}\n"
+                line = f"✗ failed {call.kind} in turn {call.turn + 1}: {one_line(call.note)}\n"
                 head.append_text(plain(line, palette.current.error))
         return head
 

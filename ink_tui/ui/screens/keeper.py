@@ -63,7 +63,7 @@ class SessionKeeper(Widget):
         elif what == "rename":
             self.rename(row.path, row.name or "")
         elif what == "delete":
-            self.delete(row.path, row.title)
+            self.delete(row.path, row.title, base)
         elif what == "copy":
             self.copy(row.id or "", row.path)
 
@@ -110,11 +110,13 @@ class SessionKeeper(Widget):
     # -- delete and undo -----------------------------------------------------------------------
 
     @work(thread=True, group="keep")
-    def delete(self, path: Path, title: str) -> None:
-        """Plan (children, liveness) in the worker, then ask, then move to the trash."""
+    def delete(self, path: Path, title: str, base: Path) -> None:
+        """Plan (children, liveness) in the worker, then ask, then move to the trash (only a
+        session file inside the sessions folder ``base``)."""
         from ink_tui.manage.deleting import plan_delete
+        from ink_tui.manage.roots import deletable_roots
 
-        plan = plan_delete(path, title=title)
+        plan = plan_delete(path, roots=deletable_roots(base), title=title)
         if plan.refusal is not None:
             self.app.call_from_thread(
                 self.notify, f"not deleted: {plan.refusal}", severity="warning"
@@ -162,14 +164,19 @@ class SessionKeeper(Widget):
 
     def copy(self, session_id: str, path: Path, message: str | None = None) -> None:
         """The copy menu: ``message`` (the row as the session view shows it) first when given,
-        then the session's id, its path and the command resuming it in Ink."""
+        then the session's id, its path and ``ink -r <id>``; for a session in ``~/.imp``, which
+        Ink never reads, the last choice copies the session into Ink's folder (``ink-tui
+        adopt``)."""
         from ink_tui.manage.naming import resume_command
+        from ink_tui.paths import ink_sessions_dir, under_imp
 
-        choices = [
-            ("i", "the session id", session_id),
-            ("p", "the file path", str(path)),
-            ("r", "the command resuming it in Ink", resume_command(session_id)),
-        ]
+        imp = under_imp(path)
+        resume = (
+            ("r", "Ink cannot resume it from ~/.imp: copy it into", f"{ink_sessions_dir()}/")
+            if imp
+            else ("r", "the command resuming it in Ink", resume_command(session_id))
+        )
+        choices = [("i", "the session id", session_id), ("p", "the file path", str(path)), resume]
         if message is not None:
             choices.insert(0, ("m", "the message as shown", message))
 
@@ -177,13 +184,38 @@ class SessionKeeper(Widget):
             if index is None:
                 return
             key, what, text = choices[index]
+            if key == "r" and imp:
+                self._adopt(path)
+                return
             self.app.copy_to_clipboard(text)
             if key == "m":
                 self.notify(f"copied the message: {len(text):,} characters", timeout=3)
             else:
-                self.notify(f"copied {what}: {text}", timeout=3)
+                self.notify(f"copied {what}: {text}", timeout=3, markup=False)
 
         self.app.push_screen(CopyScreen(choices), chosen)
+
+    @work(thread=True, group="keep")
+    def _adopt(self, path: Path) -> None:
+        """Copy an ``~/.imp`` session into Ink's folder; ``ink -r <id>`` goes to the clipboard."""
+        from ink_tui.manage.adopting import AdoptError, adopt, plan_adopt
+
+        try:
+            plan = plan_adopt(path)
+            adopt(plan)
+        except (AdoptError, OSError) as error:
+            self.app.call_from_thread(self.notify, str(error), severity="error", markup=False)
+            return
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            line = unforeseen(error, "copying the session into Ink's folder")
+            self.app.call_from_thread(self.notify, line, severity="error", timeout=15)
+            return
+        note = (
+            f"copied {plan.describe()} into {plan.target.parent}; Ink resumes it with "
+            f"{plan.resume} (copied to the clipboard)"
+        )
+        self.app.call_from_thread(self.app.copy_to_clipboard, plan.resume)
+        self.app.call_from_thread(self.notify, note, timeout=8, markup=False)
 
     # -- prune ---------------------------------------------------------------------------------
 
@@ -192,9 +224,11 @@ class SessionKeeper(Widget):
         from ink_tui.manage.pruning import plan_prune
 
         plan = plan_prune(base)
+        where = f"every project folder under {base}"  # Ink's rule: the whole sessions root
         if not plan.removable:
-            kept = f" ({len(plan.exempt)} held by a live lease)" if plan.exempt else ""
-            self.app.call_from_thread(self.notify, f"no orphaned child sessions{kept}", timeout=4)
+            kept = f"; {len(plan.exempt)} held by a live lease" if plan.exempt else ""
+            note = f"no orphaned child sessions (looked in {where}{kept})"
+            self.app.call_from_thread(self.notify, note, timeout=4, markup=False)
             return
         names = [orphan.path.name for orphan in plan.removable]
         shown = names[:PREVIEW_NAMES]
@@ -203,7 +237,8 @@ class SessionKeeper(Widget):
         count = len(names)
         body = "\n".join(
             [
-                f"{count} child session(s) whose parent session is gone (Ink's /sessions prune):",
+                f"{count} child session(s) whose parent session is gone, in {where} "
+                "(Ink's /sessions prune):",
                 *shown,
             ]
         )

@@ -6,6 +6,12 @@ Enter opens the session on the branch that holds the match, scrolled to it and h
 the session's own search set to the matched words so ``n``/``N`` go through that session's
 matches; Esc there comes back here, the results kept. A match inside a subagent session opens
 that session over its parent's view (``OpenSession.within``), or alone when the parent is gone.
+
+Every hit is reachable (the best sessions first, at most :data:`LIMIT` hits dealt out over them);
+the note under the results says how many matched in all when not all are shown. When the index
+cannot be used (read-only, a symlink…), the files are searched without it, through a temporary
+index kept while the screen is open (:class:`~ink_tui.catalog.index.fallback.SearchIndex`), and a
+notice says why.
 """
 
 from __future__ import annotations
@@ -22,11 +28,12 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.worker import get_current_worker
 
-from ink_tui.catalog.index import CatalogIndex, IndexUnavailable, update_index
+from ink_tui.catalog.index import IndexUnavailable
 from ink_tui.catalog.index.branches import leaf_showing
+from ink_tui.catalog.index.fallback import SearchIndex
 from ink_tui.catalog.query import QueryError, parse_query
-from ink_tui.catalog.search import SearchHit, search_index
-from ink_tui.humanize import human_size
+from ink_tui.catalog.search import SearchHit, SearchResult, search
+from ink_tui.humanize import human_size, plural
 from ink_tui.logs import unforeseen
 from ink_tui.paths import cwd_folder_name
 from ink_tui.ui.keymap import bind
@@ -57,10 +64,12 @@ class SearchScreen(Screen[None]):
 
     @dataclass
     class Indexed(Message):
-        """The index is up to date for the scope (or could not be used: ``problem``)."""
+        """The index is up to date for the scope (or could not be used: ``problem``);
+        ``notice``: the user's index was rebuilt, or the files are searched without it."""
 
         all_projects: bool
         problem: str | None = None
+        notice: str | None = None
 
     @dataclass
     class Indexing(Message):
@@ -75,7 +84,7 @@ class SearchScreen(Screen[None]):
         """A query's hits (or why it could not run)."""
 
         generation: int
-        hits: list[SearchHit]
+        result: SearchResult | None
         problem: str | None = None
 
     def __init__(self, sessions_dir: Path, cwd: str) -> None:
@@ -90,6 +99,8 @@ class SearchScreen(Screen[None]):
         self._typing: Timer | None = None
         self._said = ""
         self._now = 0.0
+        self._told: set[str] = set()  # notices shown (once each)
+        self.searched = SearchIndex()  # the user's index, or one made from the files
 
     def compose(self) -> ComposeResult:
         yield Static(id="search-scope")
@@ -114,21 +125,22 @@ class SearchScreen(Screen[None]):
 
         worker = get_current_worker()
         try:
-            with CatalogIndex.open() as index:
-                update_index(
-                    index,
-                    self.sessions_dir,
-                    None if all_projects else self.cwd,
-                    progress=progress,
-                    cancelled=worker.cancelled_event,
-                )
+            self.searched.update(
+                self.sessions_dir,
+                None if all_projects else self.cwd,
+                progress=progress,
+                cancelled=worker.cancelled_event,
+            )
         except IndexUnavailable as error:
             self.post_message(self.Indexed(all_projects, str(error)))
             return
         except Exception as error:  # a bug: logged with its traceback, said in one line
             self.post_message(self.Indexed(all_projects, unforeseen(error, "the index")))
             return
-        self.post_message(self.Indexed(all_projects))
+        self.post_message(self.Indexed(all_projects, notice=self.searched.notice))
+
+    def on_unmount(self) -> None:
+        self.searched.close()  # a temporary index made from the files is deleted
 
     @on(Indexing)
     def _indexing(self, message: Indexing) -> None:
@@ -143,6 +155,9 @@ class SearchScreen(Screen[None]):
         if message.problem is not None:
             self._say(message.problem)
             return
+        if message.notice is not None and message.notice not in self._told:
+            self._told.add(message.notice)  # once, not at each change of scope
+            self.notify(message.notice, severity="warning", timeout=8)
         self.ready.add(message.all_projects)
         self._say("")
         self._run_query()
@@ -171,35 +186,34 @@ class SearchScreen(Screen[None]):
         try:
             query = parse_query(text)
         except QueryError as error:
-            self.post_message(self.Answered(generation, [], str(error)))
+            self.post_message(self.Answered(generation, None, str(error)))
             return
         everywhere = all_projects or bool(query.projects)
         projects = None if everywhere else [cwd_folder_name(self.cwd)]
         try:
-            with CatalogIndex.open() as index:
-                hits = search_index(index, query, projects=projects, limit=LIMIT, now=self._now)
+            with self.searched.open() as index:
+                result = search(index, query, projects=projects, limit=LIMIT, now=self._now)
         except IndexUnavailable as error:
-            self.post_message(self.Answered(generation, [], str(error)))
+            self.post_message(self.Answered(generation, None, str(error)))
             return
         except Exception as error:  # a bug: logged with its traceback, said in one line
-            self.post_message(self.Answered(generation, [], unforeseen(error, "the search")))
+            self.post_message(self.Answered(generation, None, unforeseen(error, "the search")))
             return
-        self.post_message(self.Answered(generation, hits))
+        self.post_message(self.Answered(generation, result))
 
     @on(Answered)
     def _answered(self, message: Answered) -> None:
         if message.generation != self._generation:
             return  # a later query is under way
         self.answered = self._asked  # the query whose hits are shown
-        self.results.show(message.hits, show_project=self.all_projects)
-        if message.problem is not None:
-            self._say(message.problem)
-        elif not message.hits:
+        result = message.result
+        self.results.show([] if result is None else result.hits, show_project=self.all_projects)
+        if message.problem is not None or result is None:
+            self._say(message.problem or "")
+        elif not result.hits:
             self._say("no match" + ("" if self.all_projects else " in this project (Tab: all)"))
         else:
-            sessions = len({hit.file for hit in message.hits})
-            more = " (the first ones)" if len(message.hits) == LIMIT else ""
-            self._say(f"{len(message.hits)} hits in {sessions} sessions{more}")
+            self._say(_counts(result))
 
     # -- what the user sees ----------------------------------------------------------------------
 
@@ -255,7 +269,7 @@ class SearchScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="search-open")
     def _open(self, hit: SearchHit, words: str | None) -> None:
         try:
-            with CatalogIndex.open() as index:
+            with self.searched.open() as index:
                 leaf = leaf_showing(index, hit.file, hit.entry_id)
         except IndexUnavailable:
             leaf = None  # the current branch: the match may not be on it, the view says so
@@ -280,3 +294,15 @@ class SearchScreen(Screen[None]):
         except QueryError:
             return None
         return wanted[0].text if wanted else None
+
+
+def _counts(result: SearchResult) -> str:
+    """The note under the results: how many hits, and, when the limit cut some, how many in
+    all (the best sessions' best hits are the ones shown)."""
+    if not result.truncated:
+        return f"{plural(len(result.hits), 'hit')} in {plural(result.sessions_shown, 'session')}"
+    return (
+        f"{len(result.hits)} of {plural(result.total_hits, 'hit')} shown, from "
+        f"{result.sessions_shown} of {plural(result.total_sessions, 'session')} "
+        "(the best sessions first)"
+    )

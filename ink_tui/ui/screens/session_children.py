@@ -28,6 +28,7 @@ from ink_tui.session.branchview import load_branch
 from ink_tui.session.errors import SessionError
 from ink_tui.session.reader import open_session
 from ink_tui.session.subagents import child_of_task, launching_call, task_child_id
+from ink_tui.session.taskrecord import no_transcript, task_record
 from ink_tui.session.view import Item, Turn, TurnChanges
 from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_rows, reading_row
 
@@ -154,7 +155,7 @@ class SessionChildren(Widget):
         path = call.child()
         child_id = task_child_id(call.result)
         if path is None:
-            return ChildState(child_id)
+            return ChildState(child_id, absent=no_transcript(task_record(call.result)))
         pending = call.result is None
         running = child_is_running(path, answered=not pending)
         try:
@@ -290,19 +291,23 @@ class SessionChildren(Widget):
         except Exception as error:  # a bug: logged with its traceback, said in one line
             self.app.call_from_thread(self.notify, unforeseen(error, "finding the subagent"))
             return
-        self.app.call_from_thread(self._push, path, task_child_id(call.result), at, title, running)
-
-    def _push(
-        self, path: Path | None, child_id: str | None, at: str | None, title: str, running: bool
-    ) -> None:
-        if path is None:
+        child_id = task_child_id(call.result)
+        if path is None:  # why, as its task record says (INK_CHILD_SESSIONS=0…) or as looked for
+            absent = no_transcript(task_record(call.result))
             note = (
-                f"the subagent session {child_id} is not in children/ (pruned, or elsewhere)"
+                f"no subagent session: {absent}"
+                if absent is not None
+                else f"the subagent session {child_id} is not in children/ (pruned, or elsewhere)"
                 if child_id is not None
                 else "no subagent session found for this call yet"
             )
-            self.notify(note, severity="warning", timeout=6, markup=False)
+            self.app.call_from_thread(
+                self.notify, note, severity="warning", timeout=6, markup=False
+            )
             return
+        self.app.call_from_thread(self._push, path, at, title, running)
+
+    def _push(self, path: Path, at: str | None, title: str, running: bool) -> None:
         from ink_tui.ui.screens.session import SessionScreen
 
         follow = running and not at  # opened on a row of its own: stay there (f follows)

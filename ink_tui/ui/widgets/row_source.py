@@ -33,6 +33,7 @@ from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
 from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
 from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
+from ink_tui.session.ownwrites import own_writes
 
 __all__ = ["IndexNotice", "IndexProgress", "RowsFound", "RowsRefreshed", "SessionRowSource"]
 
@@ -138,6 +139,7 @@ class SessionRowSource(Widget):
         ``shown``: the first rows, already in the table (read ahead of the app); else they are
         read here."""
         worker = get_current_worker()
+        own_writes.refresh()  # which rows only ink-tui wrote lately (not "live")
         cwd = None if all_projects else self.cwd
         first = self._first_rows(cwd) if shown is None else shown
         if first.notice is not None:
@@ -200,6 +202,7 @@ class SessionRowSource(Widget):
     def restat(
         self, all_projects: bool, generation: int, known: dict[Path, tuple[float, int]]
     ) -> None:
+        own_writes.refresh()  # which rows only ink-tui wrote lately (not "live")
         if self.index_usable:
             scope = None if all_projects else self.cwd
             fresh = _guarded(lambda: refreshed_rows(self.sessions_dir, scope))

@@ -1,8 +1,9 @@
 """The hits of a search across sessions, grouped by session, one line each.
 
-A session's line (title, project, how many hits) cannot be selected; a subagent session's title
-follows its parent's (``<parent title> ▸ task ▸ <child title>``); each hit below it shows the
-record's time, its role and the snippet, the matched words marked. Everything shown is session
+A session's line (title, project, how many of its records matched, and how many of them are
+shown when not all are) cannot be selected; a subagent session's title follows its parent's
+(``<parent title> ▸ task ▸ <child title>``); each hit below it shows the record's time, its role
+and the snippet, every wanted term and phrase marked. Everything shown is session
 text and goes through the safe door (:func:`ink_tui.ui.render.safe.plain`).
 """
 
@@ -15,17 +16,18 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ink_tui.catalog.search import SearchHit
+from ink_tui.humanize import plural
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["SearchResults"]
 
 
-def _session_line(hit: SearchHit, count: int, *, show_project: bool) -> Text:
+def _session_line(hit: SearchHit, shown: int, *, show_project: bool) -> Text:
     line = plain(hit.heading(), "bold")
     where = f"  {hit.project} ·" if show_project else " "
-    line.append_text(plain(f"{where} {(hit.session_id or '?')[:8]} · {count} hit"))
-    if count != 1:
-        line.append("s")
+    total = hit.session_hits
+    count = plural(total, "hit") if shown >= total else f"{shown} of {plural(total, 'hit')}"
+    line.append_text(plain(f"{where} {(hit.session_id or '?')[:8]} · {count}"))
     line.no_wrap = True
     line.overflow = "ellipsis"
     return line
@@ -35,10 +37,12 @@ def _hit_line(hit: SearchHit) -> Text:
     when = (hit.timestamp or "")[:16].replace("T", " ")
     line = Text(f"  {when:16}  ", style="dim")
     line.append_text(plain(f"{hit.role:<9} ", "italic"))
-    start = len(line)
-    line.append_text(plain(hit.snippet))
-    if hit.match_end > hit.match_start:
-        line.stylize("bold reverse", start + hit.match_start, start + hit.match_end)
+    done = 0
+    for start, end in hit.marks:  # every wanted term and phrase, each piece through the door
+        line.append_text(plain(hit.snippet[done:start]))
+        line.append_text(plain(hit.snippet[start:end], "bold reverse"))
+        done = end
+    line.append_text(plain(hit.snippet[done:]))
     line.no_wrap = True
     line.overflow = "ellipsis"
     return line

@@ -46,6 +46,7 @@ class ChildState:
     running: bool = False  # Ink writes it now: a live lease, or written in the last seconds
     pending: bool = False  # the call has no result (running, or stopped without one)
     problem: str | None = None  # the file could not be read: why, in one line
+    absent: str | None = None  # why no child file exists, as its task record says
 
 
 @dataclass(slots=True)
@@ -69,6 +70,8 @@ def _head(state: ChildState) -> Text:
     loaded = state.loaded
     name = _short(state.child_id or (str(loaded.session.header.get("id", "")) if loaded else ""))
     if state.path is None:
+        if state.absent is not None:  # the record says why none was kept (INK_CHILD_SESSIONS=0…)
+            return plain(f"⤷ no subagent session: {state.absent}", "dim italic")
         if state.child_id is None:
             return plain("⤷ no subagent session found for this call yet", "dim italic")
         where = "not in children/ (pruned, or on another machine)"
