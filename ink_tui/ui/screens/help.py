@@ -97,7 +97,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-scroll"):
                 yield Static(self._text, id="help-keys")
             notes = [getattr(self.target, "HELP_NOTE", "")]  # what a screen adds about its keys
-            if self.typing:
+            if self.typing and not notes[0]:  # the chat's own note says it already
                 notes.append(TYPING_NOTE)
             notes.append(CLOSING_NOTE)
             yield Static(plain("\n".join(note for note in notes if note)), id="help-palette")
