@@ -67,16 +67,19 @@ class KeyRow:
 
 
 def _declared(node: DOMNode) -> list[Binding]:
-    """The bindings ink-tui's classes declare for ``node`` (Textual's own are left out), one per
-    key, a subclass's winning over its base's."""
-    by_key: dict[str, Binding] = {}
+    """The bindings ink-tui's classes declare for ``node`` (Textual's own are left out), each
+    key's as its nearest class declares them (Space: pause while playing back, else open)."""
+    by_key: dict[str, list[Binding]] = {}
     for cls in reversed(type(node).__mro__):
         if not cls.__module__.startswith("ink_tui."):
             continue
+        own: dict[str, list[Binding]] = {}
         for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", ())):
-            by_key.pop(binding.key, None)  # a subclass's key comes in its own place
-            by_key[binding.key] = binding
-    return list(by_key.values())
+            own.setdefault(binding.key, []).append(binding)
+        for key, bindings in own.items():
+            by_key.pop(key, None)  # a subclass's key comes in its own place
+            by_key[key] = bindings
+    return [binding for bindings in by_key.values() for binding in bindings]
 
 
 def _chain(screen: Screen[object]) -> list[DOMNode]:

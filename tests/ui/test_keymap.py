@@ -26,7 +26,7 @@ from waiting import wait_for, workers_finished
 import ink_tui.ui
 from ink_tui.paths import project_dir
 from ink_tui.ui.keymap import EXCEPTIONS, VERB, VERBS, markdown_table
-from ink_tui.ui.screens.help import HelpScreen
+from ink_tui.ui.screens.help import HelpScreen, help_rows
 from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.search import SearchScreen
@@ -370,3 +370,26 @@ async def test_the_footer_shows_the_keys_of_the_part_with_the_focus(
         assert ("j", "") in shown and ("k", "") in shown  # grouped: "j k Move"
         assert ("O", "Slowest first / in order") in shown
         assert all(key != "s" for key, _ in shown)
+
+
+async def test_the_playback_keys_work_and_are_listed_only_while_playing_back(
+    tmp_path: Path, make_app: Any
+) -> None:
+    path = _session(tmp_path, ["one", "two"])
+    app = make_app(cwd=CWD, open_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _session_view(pilot)
+        rows = {row.description: row.keys for row in help_rows(screen)}
+        assert rows["Open / close the row"] == "Space" and "Step one record" not in rows
+        await pilot.press("g", "p")
+        await wait_for(pilot, lambda: screen.playback.player is not None, "playing back")
+        rows = {row.description: row.keys for row in help_rows(screen)}
+        assert rows["Pause / play"] == "Space"  # the priority one: it pauses
+        assert "Open / close the row" not in rows
+        assert rows["Step one record"] == "." and rows["Play faster"] == "+"
+        await pilot.press("space")
+        await wait_for(pilot, lambda: screen.playback.player.paused, "paused by Space")
+        await pilot.press("p")  # stop
+        await wait_for(pilot, lambda: screen.playback.player is None, "stopped")
+        rows = {row.description: row.keys for row in help_rows(screen)}
+        assert rows["Open / close the row"] == "Space" and "Pause / play" not in rows
