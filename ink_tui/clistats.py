@@ -1,5 +1,6 @@
 """``ink-tui stats``: usage and estimated cost of this project's sessions (``--all``: every
-project), grouped by model, project, day or week.
+project), grouped by model, project, day or week; ``ink-tui stats SESSION``: one session's work
+as Ink's ``/status`` shows it (:mod:`ink_tui.session.usage_totals`).
 
 Every record of every branch counts once (each was a paid model call); subagent sessions
 (``children/``) count in their project. Files are read only when they changed since the last
@@ -12,9 +13,12 @@ import argparse
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ink_tui.clitext import CommandError, SafeOutput
+
+if TYPE_CHECKING:
+    from ink_tui.session.usage_totals import Bucket, PricedGroup, PricedTotals
 
 __all__ = ["add_commands", "cmd_stats", "run"]
 
@@ -34,13 +38,21 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         "in / out / cache read / cache write, and the cost estimated from a price table "
         '(defaults dated; override in config.toml: [prices."provider/modelId"] input = …, '
         "output = …, cache_read = …, cache_write = …, USD per million tokens). Every branch "
-        "counts: each record was a paid model call. Days are UTC.",
+        "counts: each record was a paid model call. Days are UTC. With SESSION: that "
+        "session's work as Ink's /status shows it (whole file, every branch, subagents by "
+        "their task records, summaries), priced at Ink's static rates.",
+    )
+    stats.add_argument(
+        "session",
+        nargs="?",
+        metavar="SESSION",
+        help="one session (path, id, id prefix or file name): Ink's /status totals",
     )
     stats.add_argument("--all", action="store_true", help="every project (default: this one)")
     stats.add_argument(
         "--by",
         choices=("model", "project", "day", "week"),
-        default="model",
+        default=None,
         help="one row per model (default), project, day or ISO week",
     )
     stats.add_argument(
@@ -82,12 +94,40 @@ def _collect(collect: Any, base: Path, scope: str | None, *, show_progress: bool
         return collect(base, scope, progress=advance)
 
 
+def _width() -> int | None:
+    """The terminal's width when stdout is one (the table fits it), else ``None``."""
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
 def cmd_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui stats [--all] [--by model|project|day|week] [--since DATE] [--json]``."""
+    """``ink-tui stats [--all] [--by model|project|day|week] [--since DATE] [--json]``, or
+    ``ink-tui stats SESSION [--json]``."""
     from ink_tui.catalog.prices import load_price_table
     from ink_tui.catalog.scan import unreadable_folder
-    from ink_tui.catalog.stats import SinceError, build_report, parse_since, report_table
+    from ink_tui.catalog.stats import (
+        KEY_WIDTH,
+        SinceError,
+        build_report,
+        fit_key,
+        flagged_note,
+        parse_since,
+        report_table,
+    )
     from ink_tui.catalog.usage import collect_usage
+
+    if args.session is not None:
+        given = [name for name, on in (("--all", args.all), ("--by", args.by is not None),
+                                       ("--since", args.since is not None)) if on]  # fmt: skip
+        if given:
+            raise StatsCommandError(
+                f"stats SESSION shows one session's totals: {', '.join(given)} only go with "
+                "the sessions of a project (leave SESSION out)"
+            )
+        return _session_stats(args, base, cwd, out)
 
     since = None
     if args.since is not None:
@@ -100,7 +140,7 @@ def cmd_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
     if problem is not None:
         raise StatsCommandError(problem)
     files = _collect(collect_usage, base, scope, show_progress=sys.stderr.isatty())
-    report = build_report(files, load_price_table(), args.by, since=since)
+    report = build_report(files, load_price_table(), args.by or "model", since=since)
     err = SafeOutput(sys.stderr)
     for line in report.problems:
         err.line(f"ink-tui: {line}")
@@ -112,11 +152,159 @@ def cmd_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
         when = "" if since is None else f" since {since.isoformat()}"
         out.line(f"no sessions in {where}{when}")
         return EXIT_OK
-    out.write(report_table(report))
+    out.write(report_table(report, _width()))
     if report.unpriced_models:
+        names = ", ".join(fit_key(model, KEY_WIDTH) for model in report.unpriced_models)
         out.line(
-            f"no price for {', '.join(report.unpriced_models)}: tokens counted, cost '?' "
+            f"no price for {names}: tokens counted, cost '?' "
             '(add [prices."provider/modelId"] to config.toml)'
         )
+    flagged = flagged_note(report)
+    if flagged is not None:
+        out.line(flagged)
     out.line(f"cost: estimated from list prices as of {report.prices_as_of}; days are UTC")
+    return EXIT_OK
+
+
+# -- one session: Ink's /status totals -------------------------------------------------------
+
+_BUCKET_NAMES = {"parent": "replies", "child": "subagents", "summarizer": "summaries"}
+_INCOMPLETE = {
+    "parent": "a model reply was recorded without usage (usageMissing)",
+    "child": "a subagent's work is not known (a task call without its record, launched "
+    "without usage, or usage marked incomplete)",
+    "summarizer": "a summary was recorded without usage (usageMissing)",
+}
+
+
+def _counts(bucket: Bucket) -> list[str]:
+    figures = (bucket.input, bucket.output, bucket.cache_read, bucket.cache_write)
+    return [f"{bucket.calls:,}", *(f"{value:,}" for value in figures)]
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """Rows as text: the first column left-aligned (in terminal cells), the rest right."""
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        first = row[0] + " " * (widths[0] - cell_len(row[0]))
+        rest = (cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True))
+        lines.append("  ".join([first, *rest]).rstrip())
+    return lines
+
+
+def _rates_note(priced: PricedTotals) -> str:
+    """What the dollars are: Ink's static rates, and when its own figure may differ."""
+    from ink_tui.session.rates import INK_RATES_SOURCE
+
+    if priced.money() is None:
+        return "no usage recorded"
+    if not priced.estimate:
+        return "no usage names a provider/model reference: Ink prices none of it either"
+    catalog = "Ink prices from the pi.dev catalog first, which ink-tui cannot read"
+    if not priced.known:
+        return (
+            f"no rate in Ink's static table ({INK_RATES_SOURCE}) for these models; {catalog}, "
+            "so its /status may show dollars here"
+        )
+    return (
+        f"dollars at Ink's static rates ({INK_RATES_SOURCE}): an estimate; {catalog}, so its "
+        "/status may show other dollars"
+    )
+
+
+def _session_json(session_id: str, path: Path, priced: PricedTotals) -> dict[str, Any]:
+    from ink_tui.session.rates import INK_RATES_SOURCE
+
+    totals = priced.totals
+    return {
+        "session": session_id,
+        "file": str(path),
+        "work": priced.work(),
+        "buckets": {
+            name: {**bucket.to_json(), "incomplete": totals.incomplete[name]}
+            for name, bucket in totals.buckets.items()
+        },
+        "total": totals.total.to_json(),
+        "incomplete": totals.is_incomplete,
+        "usd": priced.usd,
+        "money": priced.money(),
+        "subscription": priced.subscription,
+        "unpricedTokens": priced.unpriced.tokens,
+        "estimate": priced.estimate,
+        "rates": INK_RATES_SOURCE,
+        "byModel": [
+            {
+                "reference": group.reference,
+                **group.bucket.to_json(),
+                "priced": group.rate is not None,
+                "subscription": group.rate is not None and group.rate.subscription,
+                "costUsd": None
+                if group.rate is None
+                else group.rate.cost(*_tokens_of(group.bucket)),
+            }
+            for group in priced.groups
+        ],
+    }
+
+
+def _tokens_of(bucket: Bucket) -> tuple[float, float, float, float]:
+    return (bucket.input, bucket.output, bucket.cache_read, bucket.cache_write)
+
+
+_MODEL_HEAD = ["by model (declared)", "calls", "in", "out", "cache read", "cache write", "cost"]
+
+
+def _model_row(group: PricedGroup) -> list[str]:
+    """A declared reference's usage and its cost at Ink's static rates (``no rate``: none)."""
+    from ink_tui.catalog.stats import KEY_WIDTH, fit_key
+    from ink_tui.session.usage_totals import js_to_fixed
+
+    name = "(none declared)" if group.reference is None else fit_key(group.reference, KEY_WIDTH)
+    if group.rate is None:
+        cost = "no rate"
+    else:
+        usd = group.rate.cost(*_tokens_of(group.bucket))
+        cost = f"${js_to_fixed(usd, 3)}{' (sub)' if group.rate.subscription else ''}"
+    return [name, *_counts(group.bucket), cost]
+
+
+def _session_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui stats SESSION [--json]``: the session's work as Ink's ``/status`` shows it."""
+    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.session import SessionError, open_session
+    from ink_tui.session.usage_totals import session_usage
+
+    path = resolve_session(base, cwd, args.session)
+    err = SafeOutput(sys.stderr)
+    try:
+        session = open_session(path, warn=err.as_textio())
+        priced = session_usage(session).priced()
+    except SessionError as error:
+        raise StatsCommandError(error.one_line()) from None
+    except OSError as error:
+        raise StatsCommandError(f"{path}: {error.strerror or error}") from None
+    if args.json:
+        out.json(_session_json(session.session_id, path, priced))
+        return EXIT_OK
+    totals = priced.totals
+    out.line(f"{path}")
+    out.line(f"{priced.work()}    (Ink's /status: the whole file, every branch)")
+    out.line("")
+    head = ["", "calls", "in", "out", "cache read", "cache write"]
+    rows = [[_BUCKET_NAMES[name], *_counts(bucket)] for name, bucket in totals.buckets.items()]
+    for line in _aligned([head, *rows, ["total", *_counts(totals.total)]]):
+        out.line(line)
+    for name, missing in totals.incomplete.items():
+        if missing:
+            out.line(f"incomplete ({_BUCKET_NAMES[name]}, the ! of the work): {_INCOMPLETE[name]}")
+    if priced.groups:
+        out.line("")
+        out.line(
+            "\n".join(_aligned([_MODEL_HEAD, *(_model_row(group) for group in priced.groups)]))
+        )
+    out.line("")
+    out.line(_rates_note(priced))
     return EXIT_OK

@@ -16,7 +16,9 @@ A key is ``provider/modelId`` and matches that model and every model whose id st
 wins, a user's key winning over a default of the same length. A model no key matches has no
 price: its tokens are counted and its cost is unknown.
 
-Read by the command line and the app alike: no Textual here.
+Read by the command line and the app alike: no Textual here. The rate type, :class:`Price`, lives
+in the session layer (:mod:`ink_tui.session.rates`, beside Ink's own static rates, which Ink's
+``/status`` totals use); it is re-exported here.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ink_tui.paths import config_file
+from ink_tui.session.rates import Price
 
 __all__ = [
     "DEFAULT_PRICES",
@@ -39,33 +42,6 @@ __all__ = [
 ]
 
 PRICES_AS_OF: Final = "2026-12"
-
-
-@dataclass(frozen=True, slots=True)
-class Price:
-    """USD per million tokens."""
-
-    input: float
-    output: float
-    cache_read: float
-    cache_write: float
-
-    def cost(self, inputs: int, outputs: int, cache_read: int, cache_write: int) -> float:
-        """The USD cost of these token counts."""
-        return (
-            inputs * self.input
-            + outputs * self.output
-            + cache_read * self.cache_read
-            + cache_write * self.cache_write
-        ) / 1_000_000
-
-    def to_json(self) -> dict[str, float]:
-        return {
-            "input": self.input,
-            "output": self.output,
-            "cacheRead": self.cache_read,
-            "cacheWrite": self.cache_write,
-        }
 
 
 def _anthropic(inputs: float, outputs: float) -> Price:

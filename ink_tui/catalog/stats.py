@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Final, Literal
 
+from rich.cells import cell_len
+
 from ink_tui.catalog.prices import PRICES_AS_OF, PriceTable
-from ink_tui.catalog.usage import Counts, FileUsage
+from ink_tui.catalog.usage import ABSURD_TOKENS, Counts, FileUsage
 from ink_tui.humanize import compact_count
+from ink_tui.safetext import visible
 
 __all__ = [
     "GROUPS",
@@ -29,6 +32,8 @@ __all__ = [
     "StatsRow",
     "build_report",
     "cost_text",
+    "fit_key",
+    "flagged_note",
     "parse_since",
     "report_table",
     "row_cells",
@@ -38,6 +43,8 @@ __all__ = [
 Grouping = Literal["model", "project", "day", "week"]
 GROUPS: Final[tuple[Grouping, ...]] = ("model", "project", "day", "week")
 UNKNOWN: Final = "(unknown)"
+KEY_WIDTH: Final = 40  # cells of the first column at most, when the width is not known
+KEY_MIN_WIDTH: Final = 16  # cells it keeps however narrow the terminal
 _RELATIVE: Final = re.compile(r"(\d{1,5})([dw])")
 
 
@@ -69,7 +76,7 @@ def week_of(day: str) -> str:
         year, week, _ = date.fromisoformat(day).isocalendar()
     except ValueError:
         return ""
-    return f"{year}-W{week:02d}"
+    return f"{year:04d}-W{week:02d}"
 
 
 @dataclass(slots=True)
@@ -103,6 +110,7 @@ class StatsRow:
             "turns": counts.turns,
             "requests": counts.requests,
             "requestsWithoutUsage": counts.unreported,
+            "requestsWithAbsurdUsage": counts.flagged,
             "toolCalls": counts.tool_calls,
             "toolErrors": counts.tool_errors,
             "toolFailureRate": None if rate is None else round(rate, 4),
@@ -129,7 +137,7 @@ class StatsReport:
     group_by: Grouping
     rows: list[StatsRow]
     total: StatsRow
-    days: list[DayPoint]  # every day from the first to the last with activity, gaps as zeros
+    days: list[DayPoint]  # the days with activity, in order (quiet days are not held)
     unpriced_models: list[str]
     since: date | None = None
     problems: list[str] = field(default_factory=list)
@@ -157,16 +165,11 @@ def _group_key(group_by: Grouping, usage: FileUsage, day: str, model: str) -> st
     return week_of(day) or UNKNOWN
 
 
-def _fill_days(spent: dict[str, DayPoint]) -> list[DayPoint]:
-    known = sorted(day for day in spent if day)
-    if not known:
-        return []
-    first, last = date.fromisoformat(known[0]), date.fromisoformat(known[-1])
-    points = []
-    for offset in range((last - first).days + 1):
-        day = (first + timedelta(days=offset)).isoformat()
-        points.append(spent.get(day, DayPoint(day, 0, 0.0)))
-    return points
+def _active_days(spent: dict[str, DayPoint]) -> list[DayPoint]:
+    """The days with activity, in order: as many as the records' days, whatever span they
+    cover (a record of 0001-01-01 beside one of 9999-12-31 makes two points, not 3.6 million;
+    the chart fills in the quiet days of the span it draws)."""
+    return [spent[day] for day in sorted(day for day in spent if day)]
 
 
 def build_report(
@@ -231,7 +234,7 @@ def build_report(
         group_by=group_by,
         rows=ordered,
         total=total,
-        days=_fill_days(spent),
+        days=_active_days(spent),
         unpriced_models=sorted(unpriced),
         since=since,
         problems=[*problems, *prices.problems],
@@ -255,13 +258,14 @@ def cost_text(row: StatsRow) -> str:
 
 
 def row_cells(row: StatsRow) -> list[str]:
-    """The figures of a row as :data:`HEADERS` names them (tokens abbreviated: 1.2M)."""
+    """The figures of a row as :data:`HEADERS` names them (tokens abbreviated: 1.2M); the
+    calls of a row holding a flagged call (absurd usage, not counted) end in ``!``."""
     counts = row.counts
     rate = row.failure_rate
     return [
         str(row.sessions),
         str(counts.turns),
-        str(counts.requests),
+        f"{counts.requests}!" if counts.flagged else str(counts.requests),
         str(counts.tool_calls),
         "-" if rate is None else f"{100 * rate:.1f}%",
         compact_count(counts.input),
@@ -272,17 +276,51 @@ def row_cells(row: StatsRow) -> list[str]:
     ]
 
 
-def report_table(report: StatsReport) -> str:
-    """The report as aligned text: a row per group, then the total."""
+def flagged_note(report: StatsReport) -> str | None:
+    """What to say of the calls whose usage was absurd (``None``: there were none)."""
+    flagged = report.total.counts.flagged
+    if not flagged:
+        return None
+    calls = "1 model call reports" if flagged == 1 else f"{flagged:,} model calls report"
+    return (
+        f"flagged: {calls} over {ABSURD_TOKENS:,} tokens (corrupt or hand-made): counted as "
+        "calls (marked !), not in tokens or cost"
+    )
+
+
+def fit_key(key: str, width: int) -> str:
+    """``key`` (a model, project, day or week) made visible and cut to ``width`` terminal
+    cells with ``…``, so a 200-character model name cannot widen the table."""
+    text = visible(key)
+    if cell_len(text) <= width:
+        return text
+    kept, used = [], 0
+    for char in text:
+        size = cell_len(char)
+        if used + size > width - 1:
+            break
+        kept.append(char)
+        used += size
+    return "".join(kept) + "…"
+
+
+def report_table(report: StatsReport, width: int | None = None) -> str:
+    """The report as aligned text: a row per group, then the total, in ``width`` cells (a key
+    longer than fits, or than :data:`KEY_WIDTH` without a width, is cut with ``…``)."""
     head = [report.group_by, *HEADERS]
     lines = [[row.key, *row_cells(row)] for row in report.rows]
     lines.append(["total", *row_cells(report.total)])
-    widths = [max(len(line[i]) for line in [head, *lines]) for i in range(len(head))]
+    widths = [max(cell_len(line[i]) for line in [head, *lines]) for i in range(len(head))]
+    figures = sum(widths[1:]) + 2 * (len(widths) - 1)
+    room = KEY_WIDTH if width is None else max(KEY_MIN_WIDTH, width - figures)
+    for line in lines:
+        line[0] = fit_key(line[0], room)
+    widths[0] = max(cell_len(line[0]) for line in [head, *lines])
 
     def render(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
+        first = cells[0] + " " * (widths[0] - cell_len(cells[0]))
         rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
         return "  ".join([first, *rest]).rstrip()
 
-    rule = "-" * len(render(head))
+    rule = "-" * cell_len(render(head))
     return "\n".join([render(head), rule, *map(render, lines[:-1]), rule, render(lines[-1])]) + "\n"

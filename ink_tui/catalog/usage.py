@@ -16,6 +16,15 @@ ISO timestamps in UTC), the model ``provider/modelId``:
 - a tool call: its assistant message's; it failed when a result with ``isError: true`` answers
   it anywhere in the file.
 
+The day is read by :func:`ink_tui.session.timestamps.utc_day`: a date that cannot be (February
+30, month 13, year 0) is an unknown day (``""``), never an error.
+
+A call reporting more than :data:`ABSURD_TOKENS` tokens in one of its four counts (or a count
+that is not finite) is **flagged** (:attr:`Counts.flagged`): a call, its tokens in no sum or
+cost. No model Ink knows has a context window over about a million tokens, so such a figure is
+a corrupt or hand-made record (2^53 tokens would cost $198 billion). ``usageMissing: true``
+counts as a call without usage even beside a ``usage`` of zeros (as Ink writes it then).
+
 Files are read whole, line by line, never validated as Ink's ``open()`` does (a line that is not
 JSON is skipped: a file Ink cannot open still cost what its records say). Results are cached per
 file (:class:`UsageCache`, keyed by size, mtime and inode), so a second run reads only the files
@@ -25,6 +34,7 @@ that changed.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import threading
@@ -41,8 +51,10 @@ from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_lines
 from ink_tui.session.records import PROVIDERS
+from ink_tui.session.timestamps import utc_day
 
 __all__ = [
+    "ABSURD_TOKENS",
     "CACHE_FILE_NAME",
     "Counts",
     "FileUsage",
@@ -52,8 +64,9 @@ __all__ = [
     "scan_usage",
 ]
 
-CACHE_FILE_NAME: Final = "usage-v1.json"
-_DAY: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
+CACHE_FILE_NAME: Final = "usage-v2.json"  # v2: flagged calls, days read as UTC dates
+ABSURD_TOKENS: Final = 10**9  # more in one count of one call: flagged, never summed
+_USAGE_KEYS: Final = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _MODEL_CHARS: Final = 200
 
@@ -64,13 +77,14 @@ class Counts:
 
     turns: int = 0  # user prompts
     requests: int = 0  # model calls: assistant messages, compactions, branch summaries
-    unreported: int = 0  # model calls recorded without usage
+    unreported: int = 0  # model calls recorded without usage (or with usageMissing: true)
     tool_calls: int = 0
     tool_errors: int = 0
     input: int = 0  # tokens, cache excluded (as every provider Ink supports records them)
     output: int = 0
     cache_read: int = 0
     cache_write: int = 0
+    flagged: int = 0  # model calls whose usage is absurd (see ABSURD_TOKENS): tokens left out
 
     def add(self, other: Counts) -> None:
         for name in _COUNT_FIELDS:
@@ -128,11 +142,15 @@ def model_name(reference: str) -> str:
     return f"anthropic/{reference}"
 
 
-def _number(usage: dict[str, Any], key: str) -> int:
+def _number(usage: dict[str, Any], key: str) -> int | None:
+    """A token count: 0 for a negative, NaN or non-number one (not counted); ``None`` for an
+    absurd one (over :data:`ABSURD_TOKENS`, or infinite)."""
     value = usage.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        return 0  # a negative, NaN or non-number count is not counted
-    return int(value) if value < 2**53 else 0
+        return 0
+    if value > ABSURD_TOKENS or not math.isfinite(value):
+        return None
+    return int(value)
 
 
 class _FileScan:
@@ -174,11 +192,15 @@ class _FileScan:
         counts.requests += 1
         usage = record.get("usage")
         if isinstance(usage, dict):
-            counts.input += _number(usage, "inputTokens")
-            counts.output += _number(usage, "outputTokens")
-            counts.cache_read += _number(usage, "cacheReadTokens")
-            counts.cache_write += _number(usage, "cacheWriteTokens")
-        else:
+            values = [_number(usage, key) for key in _USAGE_KEYS]
+            if None in values:
+                counts.flagged += 1  # absurd: counted as a call, its tokens left out
+            else:
+                counts.input += values[0] or 0
+                counts.output += values[1] or 0
+                counts.cache_read += values[2] or 0
+                counts.cache_write += values[3] or 0
+        if not isinstance(usage, dict) or record.get("usageMissing") is True:
             counts.unreported += 1
         for turn_day in self.pending_turns:
             self.usage.bucket(turn_day, model).turns += 1
@@ -187,8 +209,8 @@ class _FileScan:
 
     def entry(self, record: dict[str, Any]) -> None:
         kind = record.get("type")
-        stamp = record.get("timestamp")
-        day = stamp[:10] if isinstance(stamp, str) and _DAY.match(stamp) else ""
+        moment = utc_day(record.get("timestamp"))
+        day = "" if moment is None else moment.isoformat()
         if kind in ("compaction", "branchSummary"):
             self.model_call(record, day)
             return

@@ -115,10 +115,11 @@ class ToolPart:
     output: list[Piece] = field(default_factory=list)
     output_cut: str = ""  # what of the output was left out (--tools cut)
     duplicates: int = 0
+    fill_in: str = ""  # what Ink's fill-in result says happened ("⊘ not run: output limit")
 
     @property
     def status_text(self) -> str:
-        return _STATUS_WORDS.get(self.status, self.status)
+        return self.fill_in or _STATUS_WORDS.get(self.status, self.status)
 
     @property
     def detail_note(self) -> str:
@@ -279,6 +280,8 @@ def _tool(exchange: ToolExchange, options: ExportOptions, redactor: Redactor) ->
     arguments = redactor.value(exchange.arguments)
     name = visible(exchange.name)
     part = ToolPart(name, visible(key_argument(exchange.name, arguments)), exchange.status, "none")
+    if exchange.fill_in is not None:
+        part.fill_in = exchange.fill_in.status
     shown = arguments if isinstance(arguments, dict) else {}
     if exchange.name == "bash":
         part.detail_kind, part.detail = "command", visible(str(shown.get("command", "")))

@@ -102,12 +102,13 @@ def _opened(part: ToolPart) -> str:
 
 
 def _tool(part: ToolPart) -> str:
-    css = "tool error" if part.status == "error" else "tool"
+    kind = "fill-in" if part.fill_in else part.status  # Ink's fill-in: said, never an error
+    css = "tool error" if kind == "error" else "tool"
     out = [
         f'<details class="{css}"{_opened(part)}><summary>',
         f'<span class="name">{_e(part.name)}</span> ',
         f'<span class="arg">{_e(part.summary[:300])}</span> ',
-        f'<span class="status-{_e(part.status)}">{_e(part.status_text)}</span></summary>\n',
+        f'<span class="status-{_e(kind)}">{_e(part.status_text)}</span></summary>\n',
     ]
     if part.detail_kind == "command":
         out.append(highlight(f"$ {part.detail}", "bash"))

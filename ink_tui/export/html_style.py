@@ -57,7 +57,7 @@ summary { cursor: pointer; padding: .35rem 0; overflow-wrap: anywhere; }
 summary .name { font-weight: 600; font-family: ui-monospace, monospace; }
 summary .arg { color: var(--muted); font-family: ui-monospace, monospace; font-size: 13px; }
 .status-ok { color: var(--ok); } .status-error { color: var(--error); }
-.status-missing, .status-unknown { color: var(--warn); }
+.status-missing, .status-unknown, .status-fill-in { color: var(--warn); }
 pre.output { white-space: pre-wrap; overflow-wrap: anywhere; }
 .error pre.output { border-color: var(--error); }
 .cut, .thinking summary, .image-note { color: var(--muted); font-style: italic; font-size: 13px; }

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
 
 from ink_tui.session.branchstats import (
     BranchStats,
@@ -20,7 +18,9 @@ from ink_tui.session.branchstats import (
 )
 from ink_tui.session.reader import Entry, Marker, SessionFile
 from ink_tui.session.resume import resumed_model, resumed_thinking, thinking_after
+from ink_tui.session.timestamps import timestamp_seconds
 from ink_tui.session.tree import branch, labels, session_name
+from ink_tui.session.usage_totals import UsageTotals, session_usage
 from ink_tui.session.view import Turn, TurnBuilder, TurnChanges, update_labels
 
 __all__ = [
@@ -49,6 +49,7 @@ class LoadedBranch:
     header: dict[str, str] = field(default_factory=dict)
     earlier: int = 0  # entries of the branch before ``entries`` (a first, partial load)
     from_tail: bool = False  # read from the end of the file, before the whole of it was checked
+    work: UsageTotals | None = None  # Ink's /status totals of the whole file (None: not read)
 
     @property
     def partial(self) -> bool:
@@ -108,6 +109,8 @@ class LoadedBranch:
             add_to_stats(self.stats, entries, changes)
         else:
             changes = []
+        if self.work is not None:  # every entry appended to the file, on any branch
+            self.work.add_all(entry.record for entry in (entries if arrived is None else arrived))
         self._update_header(entries, entries if arrived is None else arrived)
         return changes
 
@@ -178,7 +181,8 @@ def load_branch(
     """Walk the branch to ``leaf_id`` and build its rows. Raises ``SessionError``.
 
     With ``last``, only about the last ``last`` entries are built (from a user prompt on, so the
-    first turn is whole): what a big session's first screen needs, while the rest loads. With
+    first turn is whole): what a big session's first screen needs, while the rest loads.
+    Without it, Ink's ``/status`` totals of the whole file are counted too (``work``). With
     ``models``, the model switches of the file (``session_model`` markers) are rows too, placed
     among the entries shown in file order (the session view's replay; a preview of the last
     turns, read from the tail, has none).
@@ -193,6 +197,8 @@ def load_branch(
     builder, counted = _build(session, entries, markers)
     loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
     loaded.refresh_facts(counted)
+    if not earlier:  # the whole branch: the whole file's totals too
+        loaded.work = session_usage(session)
     return loaded
 
 
@@ -262,15 +268,8 @@ def running_calls(loaded: LoadedBranch, now: float) -> dict[str, float]:
     running: dict[str, float] = {}
     for item in loaded.turns[-1].items:
         if item.tool is not None and item.tool.result is None:
-            started = _epoch(item.entry.record.get("timestamp"))
+            started = timestamp_seconds(item.entry.record.get("timestamp"))
             if started is not None and now - started > STALE_CALL_SECONDS:
                 continue  # hours old: interrupted long ago, not running
             running[item.key] = started if started is not None else now
     return running
-
-
-def _epoch(timestamp: Any) -> float | None:
-    try:
-        return datetime.fromisoformat(str(timestamp).replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None

@@ -90,6 +90,13 @@ class FillIn:
     ran: Ran  # "no": it never ran; "maybe": it ran, or may have, and its end is unknown
     extension: str | None = None  # the extension that blocked it, when Ink names it
 
+    @property
+    def status(self) -> str:
+        """As a call's status says it, the same in the view, the replay and the export:
+        ``⊘ not run: output limit`` (it never ran), ``? abandoned after interrupt`` (it may
+        have)."""
+        return f"{'⊘' if self.ran == 'no' else '?'} {self.label}"
+
 
 _FIXED: Final[dict[str, FillIn]] = {
     MAX_TURNS_REASON: FillIn("max_turns", "not run: max turns", "no"),

@@ -14,6 +14,9 @@ The rules:
 - Skip idle gaps (on by default): a gap the user made (before a prompt, a name, a label, a
   thinking level change) lasts at most :data:`USER_IDLE_CAP` seconds; any other gap (the model
   writing, a tool running) at most :data:`MACHINE_IDLE_CAP` (a laptop asleep mid-run).
+- A record that is no part of a turn (a name, a label, a thinking level change) shows at once,
+  and the gap of the record after it runs from the turn record before it: a session renamed a
+  day later does not wait that day (:data:`ink_tui.session.turntime.OUTSIDE_TURNS`).
 - Timestamps that cannot be read (any one of the plan's): every record gets
   :data:`FIXED_PACE` seconds, and :attr:`Plan.note` says so. A record stamped earlier than the
   one before it (a clock moved back) shows at once.
@@ -35,6 +38,8 @@ from ink_tui.session.fillins import fill_in
 from ink_tui.session.peek import EntryPeek
 from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.shapes import list_items
+from ink_tui.session.timestamps import timestamp_seconds
+from ink_tui.session.turntime import OUTSIDE_TURNS
 from ink_tui.session.view import Turn, content_text, key_argument
 
 __all__ = [
@@ -47,7 +52,6 @@ __all__ = [
     "Plan",
     "PlayRecord",
     "build_plan",
-    "parse_timestamp",
     "revealed_length",
     "turn_entry",
 ]
@@ -127,19 +131,6 @@ class Plan:
 
     def total(self, skip_idle: bool) -> float:
         return self.starts(skip_idle)[-1]
-
-
-def parse_timestamp(value: Any) -> float | None:
-    """An ISO timestamp (``…Z`` or with an offset) as epoch seconds; ``None`` if unreadable."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        stamp = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if stamp.tzinfo is None:  # Ink writes UTC; a bare time is taken as UTC too
-        stamp = stamp.replace(tzinfo=UTC)
-    return stamp.timestamp()
 
 
 def revealed_length(body: str, fraction: float) -> int:
@@ -287,16 +278,18 @@ def build_plan(
     shown: list[tuple[Entry, str, str, bool, float | None, bool]] = []
     unreadable: int | None = None  # the line of the first unreadable timestamp
     previous: float | None = None
-    if first > 0:
-        before = entries[first - 1]
-        previous = parse_timestamp(EntryPeek(session).record(before).get("timestamp"))
+    back = first - 1  # the turn record before the part: its gaps run from there
+    while back >= 0 and entries[back].type in OUTSIDE_TURNS:
+        back -= 1
+    if back >= 0:
+        previous = timestamp_seconds(EntryPeek(session).record(entries[back]).get("timestamp"))
     for chunk in _chunks(part):
         peek = EntryPeek(session)  # read aside: the entries may be shown meanwhile
         peek.fetch(chunk)
         for entry in chunk:
             record = peek.record(entry)
             head, body, streams = _head_body(record, entry.type)
-            stamp = parse_timestamp(record.get("timestamp"))
+            stamp = timestamp_seconds(record.get("timestamp"))
             if stamp is None and unreadable is None:
                 unreadable = entry.line
             shown.append((entry, head, _cut(body), streams, stamp, _by_user(record, entry.type)))
@@ -306,16 +299,18 @@ def build_plan(
     backwards = 0
     records: list[PlayRecord] = []
     for entry, head, body, streams, stamp, by_user in shown:
+        outside = entry.type in OUTSIDE_TURNS  # shows at once, moves no clock
         if unreadable is not None:
             gap = FIXED_PACE if records or first else 0.0
-        elif previous is None or stamp is None:
+        elif previous is None or stamp is None or outside:
             gap = 0.0
         else:
             gap = stamp - previous
             if gap < 0:
                 backwards += 1
                 gap = 0.0
-        previous = stamp if stamp is not None else previous
+        if not outside:
+            previous = stamp if stamp is not None else previous
         keys = tuple(rows.get(entry.id, ()))
         records.append(
             PlayRecord(entry.id, entry.line, head, body, streams, keys, stamp, gap, by_user)

@@ -1,11 +1,16 @@
 """How long each turn took, how much of it went to tools, and the tokens it spent.
 
 From the records' own timestamps (Ink writes ``new Date().toISOString()`` when each record is
-appended): a turn lasts from its prompt to its last record; a tool call's time runs from the
-assistant record that made it to the record holding its result; the rest of the turn is the
-model's (thinking and writing, and whatever Ink did between). Tokens are the turn's assistant
-messages' ``usage``: input (cache reads and writes included) and output. A turn whose timestamps
-cannot be read has no duration (``None``), never a made-up one.
+appended; :mod:`ink_tui.session.timestamps` reads them): a turn lasts from its prompt to its
+last record; a tool call's time runs from the assistant record that made it to the record
+holding its result; the rest of the turn is the model's (thinking and writing, and whatever Ink
+did between). Tokens are the turn's assistant messages' ``usage``: input (cache reads and
+writes included) and output. A turn whose timestamps cannot be read has no duration
+(``None``), never a made-up one.
+
+Records that are not part of a turn (:data:`OUTSIDE_TURNS`: a name, a label, a thinking level
+change; ``session_model`` and ``position`` markers are no entries at all) never extend one: a
+session renamed a day after its last turn keeps that turn's time, and its span.
 
 Reading a timestamp never parses a dropped payload again (:meth:`Entry.peek_timestamp`), so the
 tree can label a window of turns without reading their big tool results back.
@@ -13,14 +18,33 @@ tree can label a window of turns without reading their big tool results back.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from ink_tui.session.entry import Entry
+from ink_tui.session.timestamps import timestamp_seconds
 from ink_tui.session.view import Turn
 
-__all__ = ["TurnTime", "entry_seconds", "short_duration", "turn_time"]
+__all__ = [
+    "OUTSIDE_TURNS",
+    "TurnTime",
+    "branch_span",
+    "entry_seconds",
+    "in_turn",
+    "short_duration",
+    "turn_time",
+]
+
+OUTSIDE_TURNS: Final = frozenset({"session_info", "label", "thinkingLevelChange"})
+"""Entry types that are no part of a turn: written when the user names, labels or changes the
+thinking level, maybe days after the turn before them."""
+_OUTSIDE_ITEMS: Final = frozenset({"session_info", "label", "thinking_level", "model_change"})
+
+
+def in_turn(entry: Entry) -> bool:
+    """Whether ``entry`` is part of a turn (a message, a compaction, a branch summary…)."""
+    return entry.type not in OUTSIDE_TURNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +69,20 @@ class TurnTime:
 
 def entry_seconds(entry: Entry) -> float | None:
     """The record's timestamp as seconds since the epoch; ``None`` when it is not a date."""
-    stamp = entry.peek_timestamp()
-    if not isinstance(stamp, str) or not stamp:
+    return timestamp_seconds(entry.peek_timestamp())
+
+
+def branch_span(entries: Sequence[Entry]) -> float | None:
+    """Seconds from the branch's first turn record to its last (``None``: a time unreadable,
+    or no turn record). Names, labels and thinking level changes are left out at both ends."""
+    first = next((entry for entry in entries if in_turn(entry)), None)
+    last = next((entry for entry in reversed(entries) if in_turn(entry)), None)
+    if first is None or last is None or first is last:
         return None
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except ValueError:
+    start, end = entry_seconds(first), entry_seconds(last)
+    if start is None or end is None:
         return None
-    if moment.tzinfo is None:
-        return None  # Ink always writes UTC with a Z: a local time is not comparable
-    return moment.timestamp()
+    return end - start
 
 
 def _count(usage: Any, key: str) -> int:
@@ -69,6 +97,8 @@ def turn_time(turn: Turn) -> TurnTime:
         entries[turn.user.id] = turn.user
     tool_seconds = 0.0
     for item in turn.items:
+        if item.kind in _OUTSIDE_ITEMS:
+            continue  # a name, a label, a thinking level or model change: not the turn's time
         entries.setdefault(item.entry.id, item.entry)
         tool = item.tool
         if tool is not None and tool.result_entry is not None:

@@ -43,9 +43,9 @@ def test_json_shape_and_totals(cli: Any, tree: Path) -> None:
     ]  # fmt: skip
     assert (report["groupBy"], report["since"], report["pricesAsOf"]) == ("model", None, "2026-12")
     assert list(report["total"]) == [
-        "key", "sessions", "turns", "requests", "requestsWithoutUsage", "toolCalls", "toolErrors",
-        "toolFailureRate", "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens",
-        "costUsd", "unpricedTokens",
+        "key", "sessions", "turns", "requests", "requestsWithoutUsage", "requestsWithAbsurdUsage",
+        "toolCalls", "toolErrors", "toolFailureRate", "inputTokens", "outputTokens",
+        "cacheReadTokens", "cacheWriteTokens", "costUsd", "unpricedTokens",
     ]  # fmt: skip
     total = report["total"]
     assert (total["sessions"], total["turns"], total["requests"]) == (3, 7, 8)

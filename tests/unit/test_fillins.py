@@ -155,6 +155,18 @@ def test_the_cli_replay_says_what_happened(sf: Any, cli: Any) -> None:
     assert "← bash error\n    boom" in out
 
 
+@pytest.mark.parametrize("form", ["md", "html"])
+def test_an_export_says_what_happened_never_error(sf: Any, cli: Any, form: str) -> None:
+    code, out, _ = cli.run("export", str(fill_in_session(sf)), "--format", form)
+    assert code == 0
+    for said in ("⊘ not run: output limit", "? abandoned after interrupt",
+                 "⊘ blocked by extension git-guard", "⊘ not run: interrupted"):  # fmt: skip
+        assert said in out
+    assert out.count("✗ error") == 1  # only the real failure ("boom")
+    if form == "html":
+        assert out.count('class="status-fill-in"') == 5
+
+
 # -- the chat ----------------------------------------------------------------------------------
 
 

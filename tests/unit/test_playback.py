@@ -18,11 +18,11 @@ from ink_tui.session.playback import (
     USER_IDLE_CAP,
     Plan,
     build_plan,
-    parse_timestamp,
     revealed_length,
     turn_entry,
 )
 from ink_tui.session.playclock import SPEEDS, STREAM_TICK, Playback
+from ink_tui.session.timestamps import timestamp_seconds as parse_timestamp
 
 
 def plan_of(path: Path) -> tuple[Plan, Any]:

@@ -73,8 +73,7 @@ def status_mark(
         return Text(f"⟳ running {elapsed}s", style=f"bold {palette.current.warning}")
     fill_in = exchange.fill_in
     if fill_in is not None:  # Ink's own result for a call it did not run (or see finish)
-        mark = "⊘" if fill_in.ran == "no" else "?"
-        return plain(f"{mark} {fill_in.label}", palette.current.warning)
+        return plain(fill_in.status, palette.current.warning)
     mark = _MARKS[exchange.status]
     colour = {"ok": palette.current.ok, "error": palette.current.error}.get(
         exchange.status, palette.current.warning

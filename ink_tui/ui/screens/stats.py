@@ -26,10 +26,13 @@ from ink_tui.catalog.prices import PriceTable, load_price_table
 from ink_tui.catalog.stats import (
     GROUPS,
     HEADERS,
+    KEY_WIDTH,
     DayPoint,
     Grouping,
     StatsReport,
     build_report,
+    fit_key,
+    flagged_note,
     row_cells,
 )
 from ink_tui.catalog.usage import FileUsage, collect_usage
@@ -47,14 +50,20 @@ CHART_MIN_DAYS: Final = 14  # and its shortest: the days before the first activi
 
 
 def chart_days(points: list[DayPoint], today: date) -> list[DayPoint]:
-    """The days to draw, quiet ones included: up to today (or the last active day, if later),
-    from the first with activity, but no more than :data:`CHART_DAYS` and no fewer than
-    :data:`CHART_MIN_DAYS` days."""
+    """The days to draw, quiet ones included: up to today (or tomorrow, when a record is
+    stamped then: a clock a little ahead), from the first with activity, but no more than
+    :data:`CHART_DAYS` and no fewer than :data:`CHART_MIN_DAYS` days. ``points`` are the
+    active days only, so the work is bounded by the window, whatever span they cover (a
+    record dated 9999-12-31 is not charted, nor are the years before the window)."""
     if not points:
         return []
     by_day = {point.day: point for point in points}
-    last = max(date.fromisoformat(points[-1].day), today)
-    first = min(date.fromisoformat(points[0].day), last - timedelta(days=CHART_MIN_DAYS - 1))
+    tomorrow = (today + timedelta(days=1)).isoformat()
+    shown = [point.day for point in points if point.day <= tomorrow]
+    if not shown:
+        return []  # every active day is after tomorrow: nothing to chart
+    last = max(date.fromisoformat(shown[-1]), today)
+    first = min(date.fromisoformat(shown[0]), last - timedelta(days=CHART_MIN_DAYS - 1))
     first = max(first, last - timedelta(days=CHART_DAYS - 1))
     days = ((first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1))
     return [by_day.get(day, DayPoint(day, 0, 0.0)) for day in days]
@@ -172,12 +181,17 @@ class StatsScreen(Screen[None]):
                 Text(cell, justify="right", style="bold" if total else "")
                 for cell in row_cells(row)
             ]
-            key = plain(row.key, "bold") if total else plain(row.key)
+            shown = fit_key(row.key, KEY_WIDTH)  # a 200-character model name is cut with …
+            key = plain(shown, "bold") if total else plain(shown)
             table.add_row(key, *cells)  # no row keys: a project may be called "total"
         self._show_chart()
         notes = [f"cost: estimates from list prices as of {report.prices_as_of}; days are UTC"]
         if report.unpriced_models:
-            notes.append(f"no price for {', '.join(report.unpriced_models)} (cost ?)")
+            names = ", ".join(fit_key(model, KEY_WIDTH) for model in report.unpriced_models)
+            notes.append(f"no price for {names} (cost ?)")
+        flagged = flagged_note(report)
+        if flagged is not None:
+            notes.append(flagged)
         notes.extend(report.problems[:3])
         if not report.rows:
             notes.insert(0, "no sessions" + ("" if self.all_projects else " in this project"))

@@ -15,7 +15,6 @@ labels and ids are session text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import ClassVar, Final
 
 from rich.style import Style
@@ -28,6 +27,7 @@ from textual.message import Message
 from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.session.entrytext import first_line, short_time
 from ink_tui.session.forks import BranchList, LeafRow
+from ink_tui.session.timestamps import timestamp_seconds
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
@@ -73,11 +73,8 @@ def fork_cell(row: LeafRow) -> str:
 
 def leaf_age(row: LeafRow, now: float) -> str:
     """The leaf's age from its timestamp (``?`` when it is not an ISO time)."""
-    try:
-        stamp = datetime.fromisoformat(row.timestamp).timestamp()
-    except ValueError:
-        return "?"
-    return relative_age(stamp, now)
+    stamp = timestamp_seconds(row.timestamp)
+    return "?" if stamp is None else relative_age(stamp, now)
 
 
 def _labels_text(row: LeafRow) -> str:

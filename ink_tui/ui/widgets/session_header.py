@@ -2,9 +2,15 @@
 
 Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule), the project,
 the model and the thinking level a resume restores, and the follow state; then the branch's
-counts and token usage. What does not fit is cut with ``…``: the project folder from its start
-(to a third of the room), then the title; on a very narrow terminal the folder is left out; the
-rest of a line is cut from its end.
+counts, the whole file's work as Ink's ``/status`` shows it (``work ↑12.3k ↓4.5k ~$0.123!``,
+:mod:`ink_tui.session.usage_totals`) and the branch's token usage. What does not fit is cut with
+``…``: the project folder from its start (to a third of the room), then the title; on a very
+narrow terminal the folder is left out; the rest of a line is cut from its end.
+
+While a big session is still read (its last turns shown first), nothing partial passes for
+final: the model and the thinking level (whole-file rules: the latest ``session_model``, the
+last ``thinkingLevelChange``) say they are being read when the file's end was read alone, and
+the counts say they are those of the last turns.
 """
 
 from __future__ import annotations
@@ -17,14 +23,16 @@ from textual.widgets import Static
 
 from ink_tui.humanize import compact_count, plural
 from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.turntime import entry_seconds, short_duration
+from ink_tui.session.turntime import branch_span, short_duration
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["HeaderState", "LiveState", "SessionHeader"]
+__all__ = ["HeaderState", "LiveState", "SessionHeader", "work_text"]
 
 MIN_TITLE = 12  # cells the title keeps, however narrow
 MIN_PROJECT = 16  # cells the project folder keeps when both are cut (else it is left out)
+READING_MODEL = "model and thinking level: reading the whole file…"
+READING_TURNS = "the last {turns} (reading the whole session…)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +91,15 @@ def first_line(state: HeaderState, width: int) -> Text:
     header = state.loaded.header
     title = plain(state.title, "bold")
     project = plain(header["project"], palette.current.argument)
-    facts = Text.assemble(
-        "  ",
-        plain(header["model"], palette.current.secondary),
-        "  thinking ",
-        plain(header["thinking"], palette.current.warning),
-    )
+    if state.loaded.from_tail:  # whole-file rules: not known before the whole file is read
+        facts = Text.assemble("  ", (READING_MODEL, "dim"))
+    else:
+        facts = Text.assemble(
+            "  ",
+            plain(header["model"], palette.current.secondary),
+            "  thinking ",
+            plain(header["thinking"], palette.current.warning),
+        )
     if state.loaded.leaf_id != state.loaded.session.leaf_id:  # chosen on the branches screen
         facts.append("  ⑂ not the current branch", style=f"bold {palette.current.warning}")
     live = Text.assemble("  ", _live_part(state.live)) if state.live is not None else Text()
@@ -106,31 +117,53 @@ def first_line(state: HeaderState, width: int) -> Text:
 
 
 def _span(state: HeaderState) -> str:
-    """`` over 3h12m``: from the branch's first record to its last (by their timestamps)."""
-    entries = state.loaded.entries
-    if state.loaded.partial or len(entries) < 2:
+    """`` over 3h12m``: from the branch's first turn record to its last (by their timestamps;
+    a name or a label written later does not lengthen it)."""
+    if state.loaded.partial:
         return ""
-    first, last = entry_seconds(entries[0]), entry_seconds(entries[-1])
-    if first is None or last is None or last - first < 1:
+    span = branch_span(state.loaded.entries)
+    if span is None or span < 1:
         return ""  # no dates, or all at once (a session made by a script): nothing to say
-    return f" over {short_duration(last - first)}"
+    return f" over {short_duration(span)}"
+
+
+def work_text(loaded: LoadedBranch) -> str:
+    """Ink's ``/status`` totals of the whole file: ``work ↑12.3k ↓4.5k ~$0.123!``, with
+    ``(estimate)`` after dollars Ink's own may differ from (it prices from the pi.dev catalog
+    first; these are its static rates); ``work …`` while the file is read."""
+    if loaded.work is None:
+        return "work …"
+    priced = loaded.work.priced()
+    return priced.work() + (" (estimate)" if priced.known and priced.estimate else "")
 
 
 def second_line(state: HeaderState, width: int) -> Text:
-    """The branch's counts and token usage, in ``width`` cells."""
-    stats = state.loaded.stats
+    """The branch's counts and token usage, and the file's work (Ink's ``/status`` totals), in
+    ``width`` cells. While only the last turns are read, it says so and counts those turns."""
+    loaded = state.loaded
+    stats = loaded.stats
     errors = f", {stats.tool_errors:,} failed" if stats.tool_errors else ""
     missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
     compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
-    text = Text(
-        f"{plural(stats.turns, 'turn')}{_span(state)} · {plural(stats.messages, 'message')} · "
-        f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions} · "
+    tokens = (
         f"tokens in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)} "
         f"cache r {compact_count(stats.cache_read_tokens)} "
-        f"w {compact_count(stats.cache_write_tokens)}",
-        style="dim",
+        f"w {compact_count(stats.cache_write_tokens)}"
     )
-    return _cut(text, width)
+    turns = plural(stats.turns, "turn")
+    if loaded.partial:  # a first look: these are the figures of the turns shown so far
+        head = f"{READING_TURNS.format(turns=turns)}: {plural(stats.messages, 'message')}"
+        parts = [head, f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions}"]
+        parts.append(tokens)
+    else:
+        parts = [
+            f"{turns}{_span(state)}",
+            plural(stats.messages, "message"),
+            f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions}",
+            work_text(loaded),
+            f"branch {tokens}",
+        ]
+    return _cut(Text(" · ".join(parts), style="dim"), width)
 
 
 class SessionHeader(Static):
