@@ -9,6 +9,7 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import SystemCommand
+from textual.binding import Binding
 from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -17,7 +18,8 @@ from textual.theme import Theme
 from ink_tui.paths import styles_dir
 from ink_tui.safetext import utf8_safe, visible
 from ink_tui.ui.config import UiConfig, load_config, save_config
-from ink_tui.ui.keys import APP_BINDINGS, screen_bindings
+from ink_tui.ui.keymap import key_name
+from ink_tui.ui.keys import APP_BINDINGS, working_keys
 from ink_tui.ui.messages import GoBack, OpenChat, OpenSession
 from ink_tui.ui.options import InkAppBase, LaunchOptions
 from ink_tui.ui.render.palette import use_theme
@@ -216,16 +218,21 @@ class InkApp(InkAppBase):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it, named as the help and the palette name it."""
+        return binding.key_display or key_name(binding.key)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Every key of the current screen is also a palette command."""
+        """Every key that works on the current screen is also a palette command, with its keys
+        named as a person names them (``G, End``)."""
         yield from super().get_system_commands(screen)
         seen: set[str] = set()
-        for binding in screen_bindings(screen):
-            if binding.action in seen or binding.action in ("quit", "command_palette"):
+        for row in working_keys(screen):
+            if row.action in seen or row.action in ("quit", "command_palette"):
                 continue
-            seen.add(binding.action)
+            seen.add(row.action)
             yield SystemCommand(
-                binding.description or binding.action,
-                f"key: {binding.key_display or binding.key}",
-                partial(self.run_action, binding.action, screen),
+                row.description,
+                f"key: {row.key_text}",
+                partial(self.run_action, row.action, row.node),
             )

@@ -210,8 +210,9 @@ async def test_the_palette_offers_the_session_screens_keys(tmp_path: Path, app_f
     async with app.run_test(size=SIZE) as pilot:
         screen = await session_ready(app, pilot)
         commands = {command.title: command.help for command in app.get_system_commands(screen)}
-        assert commands["Next turn"] == "key: ]"
-        assert commands["Prev turn"] == "key: ["
+        assert commands["Next turn"] == "key: ], }"
+        assert commands["Prev turn"] == "key: [, {"
+        assert commands["Bottom"] == "key: G, End"  # keys as a person names them
         assert commands["Search"] == "key: /"
         assert commands["Branches"] == "key: b"
         assert "Theme" in commands

@@ -360,7 +360,7 @@ async def test_an_unreachable_server_is_a_one_line_note_and_nothing_is_written(
 # -- 8. a new session from the picker ----------------------------------------------------
 
 
-async def test_n_in_the_picker_starts_a_session_written_with_its_first_message(
+async def test_c_in_the_picker_starts_a_session_written_with_its_first_message(
     chat_kit: Any, workdir: Path, llm: Any
 ) -> None:
     kit = chat_kit
@@ -370,7 +370,7 @@ async def test_n_in_the_picker_starts_a_session_written_with_its_first_message(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
         await wait_for(pilot, workers_finished(app), "the picker's rows")
-        await pilot.press("n")
+        await pilot.press("c")  # the chat pane's key, as in the session view
         screen = await kit.chat_ready(pilot)
         assert "a new session in" in kit.log(screen)
         assert "new session" in kit.static(screen, "#chat-header")

@@ -192,7 +192,7 @@ async def test_y_copies_a_message_holding_a_lone_surrogate(make_app: Any, tmp_pa
             "the session view",
         )
         await pilot.press("G")  # the last row: the reply cut mid-emoji
-        await pilot.press("y")
+        await pilot.press("y", "m")  # the copy menu: the message
         await wait_for(pilot, lambda: "cut mid-emoji" in app.clipboard, "the copy")
         texts = app.clipboard
         assert "cut mid-emoji \ufffd" in texts

@@ -141,7 +141,7 @@ async def test_y_on_an_imp_session_offers_to_copy_it_into_inks_folder_never_ink_
         await _picker(pilot)
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, CopyScreen), "the copy choices")
-        assert not any("ink -r" in text for _, text in app.screen.choices)
+        assert not any("ink -r" in text for _, _, text in app.screen.choices)
         await pilot.press("r")
         resume = f"cd {CWD} && ink -r {session_id}"
         await wait_for(pilot, lambda: copied == [resume], "the command, once copied")

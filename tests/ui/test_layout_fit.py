@@ -168,7 +168,7 @@ async def test_a_notification_is_one_line_at_the_bottom_right_above_the_footer(
 # -- the split -----------------------------------------------------------------------------------
 
 
-async def test_less_and_greater_resize_the_tree_and_the_width_is_kept(
+async def test_ctrl_arrows_resize_the_tree_and_the_width_is_kept(
     tmp_path: Path, make_app: Any
 ) -> None:
     path = _session(tmp_path / "s", PROMPTS)
@@ -178,10 +178,10 @@ async def test_less_and_greater_resize_the_tree_and_the_width_is_kept(
         screen = await _session_view(pilot)
         tree = screen.query_one(SessionTree)
         before = tree.outer_size.width
-        await pilot.press("greater_than_sign", "greater_than_sign")
+        await pilot.press("ctrl+right", "ctrl+right")
         await pilot.pause()
         assert tree.outer_size.width == before + 12  # 5 % of 118 columns, twice
-        await pilot.press("less_than_sign")
+        await pilot.press("ctrl+left")
         await pilot.pause()
         wider = tree.outer_size.width
         assert wider == before + 6

@@ -29,6 +29,7 @@ from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.chat_modals import ForkScreen
 from ink_tui.ui.screens.error import ErrorScreen
+from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.preview import SessionPreview
@@ -153,8 +154,10 @@ async def walk_picker_session_and_chat(make_app: Any, cwd: Path, path: Path, llm
             "the session view",
         )
         await pilot.press("g")
-        for _ in range(8):  # y on every row, top to bottom
-            await pilot.press("y")
+        for _ in range(8):  # y then m (the message) on every row, top to bottom
+            await pilot.press("y", "m")
+            if isinstance(app.screen, CopyScreen):  # a row with no message to copy
+                await pilot.press("escape")
             app.clipboard.encode("utf-8")  # the clipboard holds valid UTF-8
             await pilot.press("j")
         assert_safe(app)

@@ -314,7 +314,7 @@ async def test_empty_state_names_the_folders(tmp_path: Path, picker_app: Any) ->
         assert str(base) in text
         assert "home-ada-code-calc--kit" in text
         assert "--sessions-dir" in text and "INK_SESSIONS_DIR" in text
-        assert "n starts a new session" in text
+        assert "c starts a new session" in text
         assert _table(app).row_count == 0
 
 

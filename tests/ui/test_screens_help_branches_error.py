@@ -85,11 +85,12 @@ async def test_help_lists_the_session_keys_and_closes() -> None:
         screen = app.screen
         assert isinstance(screen, HelpScreen)
         text = static_text(screen, "#help-keys")
-        keys = {row.keys.split(" / ")[0] for row in screen.rows}
+        keys = {row.keys.split(", ")[0] for row in screen.rows}
         for key in ("[", "]", "/", "n", "t", "o", "y", "b", "q", "?", "ctrl+p"):
             assert key in keys, key
         assert "Next match" in text and "Previous match" in text  # show=False keys are listed
-        assert "j / ↓" in text and "Branches" in text and "Quit" in text
+        assert "j, ↓" in text and "Branches" in text and "Quit" in text
+        assert "[, {" in text and "], }" in text  # { and } go by turn too
         assert text.index("This screen") < text.index("Everywhere")
         assert "command palette (ctrl+p)" in static_text(screen, "#help-palette")
         await pilot.press("escape")

@@ -13,6 +13,7 @@ from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.writer import SessionWriter
+from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
@@ -259,7 +260,10 @@ async def test_y_copies_the_selected_row(tmp_path: Path, session_file: Path, mak
     async with app.run_test(size=(120, 40)) as pilot:
         await _loaded(pilot)
         await pilot.press("G", "k")
-        await pilot.press("y")
+        await pilot.press("y")  # the copy menu, the message first
+        await wait_for(pilot, lambda: isinstance(app.screen, CopyScreen), "the copy menu")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CopyScreen), "the copy")
         assert app.clipboard == "unique-needle in the last prompt"
 
 

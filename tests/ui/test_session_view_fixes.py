@@ -230,7 +230,8 @@ async def test_y_on_a_bash_call_copies_the_output_as_shown(tmp_path: Path, make_
         screen = await _loaded(pilot)
         await pilot.press("g", "l", "j", "j")  # turn 1, opened: its thinking, then the call
         assert "bash" in _label(screen.query_one(SessionTree).cursor_node)
-        await pilot.press("y")
+        await pilot.press("y", "m")  # the copy menu: the message
+        await wait_for(pilot, lambda: "bash pytest" in pilot.app.clipboard, "the copy")
         copied = pilot.app.clipboard
         assert copied.startswith("bash pytest -q\n")
         assert "\x1b" not in copied and "\x07" not in copied

@@ -15,6 +15,7 @@ from waiting import wait_for
 
 from ink_tui.session.view import Turn
 from ink_tui.ui.screens import session_window
+from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.screens.session_window import Span, span_around, turn_index
 from ink_tui.ui.widgets.session_tree import SessionTree
@@ -186,5 +187,11 @@ async def test_y_on_an_edge_row_copies_nothing(long_session: Path, make_app: Any
         assert edge is not None
         with tree.prevent(tree.NodeHighlighted):
             tree.move_cursor(edge)
-        await pilot.press("y")
+        await pilot.press("y")  # the copy menu, without a message to copy
+        menu = await wait_for(
+            pilot, lambda: app.screen if isinstance(app.screen, CopyScreen) else None, "the menu"
+        )
+        assert [key for key, _, _ in menu.choices] == ["i", "p", "r"]
+        await pilot.press("m", "escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CopyScreen), "the menu closed")
         assert copied == []

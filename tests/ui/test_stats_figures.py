@@ -48,7 +48,7 @@ async def test_impossible_dates_never_close_the_app(tmp_path: Path, make_app: An
         screen = await _open_stats(pilot)
         seen = [(screen.grouping, [row[0] for row in _rows(screen)])]
         for _ in range(3):
-            await pilot.press("b")
+            await pilot.press("O")  # group by (the order key)
             seen.append((screen.grouping, [row[0] for row in _rows(screen)]))
         assert seen == [
             ("model", ["anthropic/claude-sonnet-4-5", "total"]),
@@ -57,7 +57,7 @@ async def test_impossible_dates_never_close_the_app(tmp_path: Path, make_app: An
             ("week", ["(unknown)", "2026-W41", "total"]),
         ]
         assert _rows(screen)[-1][3] == "5"  # every call counted, dated or not
-        await pilot.press("c", "c")
+        await pilot.press("m", "m")  # the chart: cost, then tokens again
         assert app.is_running and app.screen is screen
         bars = screen.bars
         assert bars.points[-1].day == "2026-10-14" and len(bars.points) == 14

@@ -96,14 +96,14 @@ async def test_s_opens_this_projects_figures_and_tab_every_projects(stats_app: A
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, PickerScreen), "the picker")
 
 
-async def test_b_groups_by_project_day_week_then_model(stats_app: Any) -> None:
+async def test_O_groups_by_project_day_week_then_model(stats_app: Any) -> None:
     async with stats_app.run_test(size=(120, 36)) as pilot:
         screen = await _open_stats(pilot)
         await pilot.press("tab")
         await wait_for(pilot, lambda: len(_rows(screen)) == 5, "every project's models")
         seen = []
         for _ in range(4):
-            await pilot.press("b")
+            await pilot.press("O")
             seen.append((screen.grouping, [row[0] for row in _rows(screen)]))
         assert seen == [
             ("project", ["home-u-a", "home-u-b", "total"]),
@@ -117,7 +117,7 @@ async def test_b_groups_by_project_day_week_then_model(stats_app: Any) -> None:
         assert _rows(screen)[0][1:3] == ["2", "2"]
 
 
-async def test_c_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> None:
+async def test_m_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> None:
     async with stats_app.run_test(size=(120, 36)) as pilot:
         screen = await _open_stats(pilot)
         bars = screen.bars
@@ -131,13 +131,13 @@ async def test_c_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> No
         title = str(screen.query_one("#stats-chart-title").render())
         assert title.startswith("Tokens per day")
 
-        await pilot.press("c")
+        await pilot.press("m")
         assert bars.metric == "cost"
         lines = str(bars.render()).splitlines()[4:]
         assert lines[0].endswith("$0.02") and lines[1].endswith("$0.01")
         title = str(screen.query_one("#stats-chart-title").render())
         assert title.startswith("Cost (USD, priced models) per day")
-        await pilot.press("c")
+        await pilot.press("m")
         assert bars.metric == "tokens"
 
 

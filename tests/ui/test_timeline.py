@@ -71,7 +71,7 @@ async def test_turns_show_their_time_and_T_draws_them_as_bars(
         assert "slowest: turn 2 (3m04s)" in title and "tools 2m00s" in title
         slow = str(bars.render_line(1 - bars.scroll_offset.y).text)
         assert slow.count(TOOL_BLOCK) == 20 and slow.count(MODEL_BLOCK) == 10  # 120 of 184 s
-        await pilot.press("s")  # slowest first
+        await pilot.press("O")  # slowest first
         assert [row.number for row in bars.rows] == [2, 3, 1]
         await pilot.press("G", "enter")  # the fastest, turn 1
         await wait_for(pilot, lambda: app.screen is screen, "back in the session view")

@@ -191,7 +191,7 @@ def test_index_and_search(
     code, out, err = run(capsys, item, "search", "--all", "--json", word)
     if item.prompt is not None and item.error is None:
         assert code == 0 and err == ""
-        assert {hit["file"] for hit in _json(out)} == {str(item.path)}
+        assert {hit["file"] for hit in _json(out)["hits"]} == {str(item.path)}
     else:
         assert code in (0, 1)
         assert "internal error" not in err

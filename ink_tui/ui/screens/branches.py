@@ -13,7 +13,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -24,6 +24,7 @@ from ink_tui.logs import unforeseen
 from ink_tui.session.errors import SessionError
 from ink_tui.session.forks import BranchList, SessionSnapshot, build_branch_list
 from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.branch_list import BranchTable, describe_leaf, short_id
@@ -55,14 +56,10 @@ class BranchesScreen(Screen[str | None]):
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]  # a short screen: a 2-line detail
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "choose", "Show branch"),
-        Binding("escape", "cancel", "Back"),
-        Binding("j", "move(1)", "Move", key_display="j/k"),
-        Binding("k", "move(-1)", "Up", show=False),
-        Binding("g", "edge('top')", "Top / bottom", key_display="g/G"),
-        Binding("G", "edge('bottom')", "Bottom", show=False),
-        Binding("L", "label", "Label the leaf"),
+    BINDINGS: ClassVar[list[BindingType]] = [  # moving: the list's own keys
+        bind("open", "choose", "Show branch"),
+        bind("back", "cancel", "Back", show=True),
+        bind("label", "label", "Label the leaf", show=True),
     ]
 
     @dataclass

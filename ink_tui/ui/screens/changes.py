@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -34,6 +34,7 @@ from ink_tui.session.changediff import DiffLine, diff_lines, net_counts, summary
 from ink_tui.session.changes import FileChanges, collect_changes
 from ink_tui.session.errors import SessionError
 from ink_tui.session.view import Turn
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.changes_rows import FileLine, TurnLine
@@ -114,11 +115,11 @@ class ChangesScreen(Screen[Jump | None]):
     """The files the branch changed; Enter returns the session view row to show."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "jump", "Show in the session", priority=True),
-        Binding("t", "toggle_turns", "Turns"),
-        Binding("j", "move(1)", "Move", key_display="j/k"),
-        Binding("k", "move(-1)", "Up", show=False),
-        Binding("escape", "back", "Back"),
+        bind("open", "jump", "Show in the session", show=True, priority=True),
+        bind("detail", "toggle_turns", "Turns", show=True),
+        bind("down", "move(1)", "Down", keys=("j",), show=True, group="Move"),
+        bind("up", "move(-1)", "Up", keys=("k",), show=True, group="Move"),
+        bind("back", "back", "Back", show=True),
     ]
 
     @dataclass

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
@@ -27,6 +26,7 @@ from ink_tui.session.reader import Entry
 from ink_tui.session.shapes import list_items
 from ink_tui.session.tree import ModelRef
 from ink_tui.session.view import Turn, content_text, first_text_line
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.chat import diff_text
 from ink_tui.ui.render.safe import plain
 
@@ -55,10 +55,10 @@ class ApprovalScreen(ModalScreen[str]):
     """``y`` allow once, ``a`` allow this tool for the session, ``n`` deny, Esc interrupts."""
 
     BINDINGS = [
-        Binding("y", "answer('once')", "Allow once"),
-        Binding("a", "answer('always')", "Allow for session"),
-        Binding("n", "answer('deny')", "Deny"),
-        Binding("escape", "answer('interrupt')", "Interrupt the turn"),
+        bind("answer", "answer('once')", "Allow once", keys=("y",), show=True),
+        bind("answer", "answer('always')", "Allow for session", keys=("a",), show=True),
+        bind("answer", "answer('deny')", "Deny", keys=("n",), show=True),
+        bind("back", "answer('interrupt')", "Interrupt the turn", show=True),
     ]
 
     def __init__(self, preview: CallPreview) -> None:
@@ -95,9 +95,9 @@ class ConflictScreen(ModalScreen[str]):
     """Another process appended: ``n`` go on from the new leaf, ``o`` from our own point."""
 
     BINDINGS = [
-        Binding("n", "answer('theirs')", "From the new leaf"),
-        Binding("o", "answer('ours')", "From my point (fork)"),
-        Binding("escape", "answer('ours')", "From my point", show=False),
+        bind("answer", "answer('theirs')", "From the new leaf", keys=("n",), show=True),
+        bind("answer", "answer('ours')", "From my point (fork)", keys=("o",), show=True),
+        bind("back", "answer('ours')", "From my point"),
     ]
 
     def __init__(self, conflict: Conflict) -> None:
@@ -161,8 +161,8 @@ class ModelScreen(ModalScreen[str | None]):
     """
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("down", "to_list", "The listed models", show=False),
+        bind("back", "cancel", "Cancel", show=True),
+        bind("down", "to_list", "The listed models", keys=("down",)),  # j types in the box
     ]
     AUTO_FOCUS = "#model-input"
 
@@ -303,9 +303,9 @@ class ForkScreen(ModalScreen[str | None]):
     """Continue from an earlier entry: Enter forks there, ``l`` goes on from the leaf."""
 
     BINDINGS = [
-        Binding("enter", "answer('fork')", "Fork here"),
-        Binding("l", "answer('leaf')", "From the leaf"),
-        Binding("escape", "answer(None)", "Cancel"),
+        bind("open", "answer('fork')", "Fork here", show=True),
+        bind("answer", "answer('leaf')", "From the leaf", keys=("l",), show=True),
+        bind("back", "answer(None)", "Cancel", show=True),
     ]
 
     def __init__(self, description: str) -> None:

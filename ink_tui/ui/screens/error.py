@@ -21,7 +21,6 @@ from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -30,6 +29,7 @@ from ink_tui.session.errors import SessionError
 from ink_tui.session.files import open_regular
 from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.lines import is_blank, iter_lines
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import GoBack
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
@@ -118,13 +118,13 @@ class ErrorScreen(Screen[None]):
     """Ink's reason in a banner; below it the raw file, the offending line highlighted."""
 
     BINDINGS = [
-        Binding("j", "scroll('down')", "Down", show=False),
-        Binding("k", "scroll('up')", "Up", show=False),
-        Binding("g", "scroll('home')", "Top", show=False),
-        Binding("G", "scroll('end')", "Bottom", show=False),
-        Binding("n", "jump", "Offending line"),
-        Binding("escape", "back", "Back"),
-        Binding("q", "app.quit", "Quit"),
+        bind("down", "scroll('down')", "Down", keys=("j",)),
+        bind("up", "scroll('up')", "Up", keys=("k",)),
+        bind("top", "scroll('home')", "Top", keys=("g",)),
+        bind("bottom", "scroll('end')", "Bottom", keys=("G",)),
+        bind("match_next", "jump", "Offending line", show=True),
+        bind("back", "back", "Back", show=True),
+        bind("quit", "app.quit", "Quit", show=True),
     ]
     COMPONENT_CLASSES = {"error--offending"}
     DEFAULT_CSS = """

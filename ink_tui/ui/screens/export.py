@@ -16,13 +16,13 @@ from pathlib import Path
 from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from ink_tui.export import FORMATS, ExportOptions, default_path
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
 
@@ -56,8 +56,8 @@ class ExportScreen(ModalScreen[ExportDone | None]):
     """Export one branch of a session to a new file."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "export", "Export", priority=True),
+        bind("back", "cancel", "Cancel", show=True),
+        bind("open", "export", "Export", show=True, priority=True),
     ]
     AUTO_FOCUS = "#export-format"
 

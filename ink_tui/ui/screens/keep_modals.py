@@ -8,12 +8,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["ConfirmScreen", "CopyScreen", "TextScreen"]
@@ -60,7 +60,7 @@ class TextScreen(ModalScreen[str | None]):
     """Type a name or a label (Enter keeps it, Esc cancels; empty is allowed: it clears)."""
 
     DEFAULT_CSS = _CSS.format(name="TextScreen")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [bind("back", "cancel", "Cancel")]
 
     def __init__(self, title: str, value: str, hint: str) -> None:
         super().__init__()
@@ -85,8 +85,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     DEFAULT_CSS = _CSS.format(name="ConfirmScreen")
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        bind("answer", "answer(True)", "Yes", keys=("y",)),
+        bind("open", "answer(True)", "Yes"),
+        bind("answer", "answer(False)", "No", keys=("n",)),
+        bind("back", "answer(False)", "No"),
     ]
 
     def __init__(self, title: str, body: str, yes: str) -> None:
@@ -105,28 +107,33 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class CopyScreen(ModalScreen[int | None]):
-    """Copy the session's id, its file's path, or the command that resumes it in Ink: answers
-    the index of the choice."""
+    """The copy menu, the same in the picker and the session view: each choice is a letter,
+    what it copies and the text (``m`` the message as shown, in the session view; ``i`` the
+    session id; ``p`` the file path; ``r`` the command resuming it in Ink). Answers the index
+    of the choice."""
 
     DEFAULT_CSS = _CSS.format(name="CopyScreen")
     BINDINGS = [
-        Binding("i", "pick(0)", "Id"),
-        Binding("p", "pick(1)", "Path"),
-        Binding("r", "pick(2)", "Resume command"),
-        Binding("escape", "cancel", "Cancel"),
+        bind("answer", "pick('m')", "The message", keys=("m",)),
+        bind("answer", "pick('i')", "Id", keys=("i",)),
+        bind("answer", "pick('p')", "Path", keys=("p",)),
+        bind("answer", "pick('r')", "Resume command", keys=("r",)),
+        bind("back", "cancel", "Cancel"),
     ]
 
-    def __init__(self, choices: list[tuple[str, str]]) -> None:
+    def __init__(self, choices: list[tuple[str, str, str]]) -> None:
         super().__init__()
-        self.choices = choices  # (what, text to copy)
+        self.choices = choices  # (letter, what, text to copy)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Copy", classes="keep-title")
             yield OptionList(
                 *(
-                    Option(Text.assemble((f"{key} ", "bold"), (f"{what}: ", "dim"), plain(text)))
-                    for key, (what, text) in zip("ipr", self.choices, strict=False)
+                    Option(
+                        Text.assemble((f"{key} ", "bold"), (f"{what}: ", "dim"), _one_line(text))
+                    )
+                    for key, what, text in self.choices
                 ),
                 id="keep-copy",
             )
@@ -134,11 +141,29 @@ class CopyScreen(ModalScreen[int | None]):
 
     @on(OptionList.OptionSelected, "#keep-copy")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.action_pick(event.option_index)
+        self.dismiss(event.option_index)
 
-    def action_pick(self, index: int) -> None:
-        if 0 <= index < len(self.choices):
-            self.dismiss(index)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":  # only the letters this menu offers
+            return any(key == parameters[0] for key, _, _ in self.choices)
+        return True
+
+    def action_pick(self, letter: str) -> None:
+        for index, (key, _, _) in enumerate(self.choices):
+            if key == letter:
+                self.dismiss(index)
+                return
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _one_line(text: str, limit: int = 200) -> Text:
+    """A choice's text on one line: the first line, cut, saying how much more there is."""
+    lines = text.splitlines() or [""]
+    first = lines[0][:limit]
+    rest = len(text) - len(first)
+    shown = plain(first)
+    if rest > 0:
+        shown.append(f" … ({rest:,} more characters)", "dim")
+    return shown

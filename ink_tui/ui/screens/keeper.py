@@ -163,26 +163,35 @@ class SessionKeeper(Widget):
 
     # -- copy ----------------------------------------------------------------------------------
 
-    def copy(self, session_id: str, path: Path) -> None:
-        """Copy the id, the path, or ``ink -r <id>``; for a session in ``~/.imp``, which Ink never
-        reads, the third choice copies the session into Ink's folder (``ink-tui adopt``)."""
+    def copy(self, session_id: str, path: Path, message: str | None = None) -> None:
+        """The copy menu: ``message`` (the row as the session view shows it) first when given,
+        then the session's id, its path and ``ink -r <id>``; for a session in ``~/.imp``, which
+        Ink never reads, the last choice copies the session into Ink's folder (``ink-tui
+        adopt``)."""
         from ink_tui.manage.naming import resume_command
         from ink_tui.paths import ink_sessions_dir, under_imp
 
         imp = under_imp(path)
-        third = (
-            ("Ink cannot resume it from ~/.imp: copy it into", f"{ink_sessions_dir()}/")
+        resume = (
+            ("r", "Ink cannot resume it from ~/.imp: copy it into", f"{ink_sessions_dir()}/")
             if imp
-            else ("the command resuming it in Ink", resume_command(session_id))
+            else ("r", "the command resuming it in Ink", resume_command(session_id))
         )
-        choices = [("the session id", session_id), ("the file path", str(path)), third]
+        choices = [("i", "the session id", session_id), ("p", "the file path", str(path)), resume]
+        if message is not None:
+            choices.insert(0, ("m", "the message as shown", message))
 
         def chosen(index: int | None) -> None:
-            if index == 2 and imp:
+            if index is None:
+                return
+            key, what, text = choices[index]
+            if key == "r" and imp:
                 self._adopt(path)
-            elif index is not None:
-                what, text = choices[index]
-                self.app.copy_to_clipboard(text)
+                return
+            self.app.copy_to_clipboard(text)
+            if key == "m":
+                self.notify(f"copied the message: {len(text):,} characters", timeout=3)
+            else:
                 self.notify(f"copied {what}: {text}", timeout=3, markup=False)
 
         self.app.push_screen(CopyScreen(choices), chosen)

@@ -272,7 +272,7 @@ class PickerScreen(Screen[None]):
                     "Point elsewhere with --sessions-dir DIR or the "
                     f"{SESSIONS_DIR_ENV} environment variable"
                     + ("." if self.all_projects else "; Tab lists every project.")
-                    + f"\n\nn starts a new session with a model in {self.cwd}."
+                    + f"\n\nc starts a new session with a model in {self.cwd} (the chat pane)."
                 )
             )
         empty.update(text)

@@ -1,34 +1,42 @@
-"""The picker's keys, as data: what each does is an action of :class:`PickerScreen`
-(``keep(…)`` ones go to its :class:`~ink_tui.ui.screens.keeper.SessionKeeper`)."""
+"""The picker's keys, as data (verbs of :mod:`ink_tui.ui.keymap`): what each does is an action
+of :class:`PickerScreen` (``keep(…)`` ones go to its
+:class:`~ink_tui.ui.screens.keeper.SessionKeeper`).
+
+They stay on the screen, not on the list: on a screen both narrow and short the preview takes
+the list's place, and the keys still act on the sessions then."""
 
 from __future__ import annotations
 
 from typing import Final
 
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
+
+from ink_tui.ui.keymap import bind
 
 __all__ = ["PICKER_KEYS"]
 
+# The footer shows the list's Enter, then Space, /, s and Tab, then q and ?: what fits in 120
+# columns; ? lists the rest.
 PICKER_KEYS: Final[list[BindingType]] = [
-    Binding("enter", "open", "Open", show=False),
-    Binding("space", "toggle_preview", "Preview"),
-    Binding("n", "new_session", "New session"),
-    Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
+    bind("open", "open", "Open"),  # the list's own Enter comes first (shown in the footer)
+    bind("toggle", "toggle_preview", "Preview", show=True),
     # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
-    Binding("slash", "filter", "Filter", key_display="/", priority=True),
-    Binding("s", "search_sessions", "Search text"),
-    Binding("r", "keep('rename')", "Rename"),
-    Binding("d", "keep('delete')", "Delete"),
-    Binding("u", "keep('undo')", "Undo delete or prune", show=False),
-    Binding("y", "keep('copy')", "Copy id/path", show=False),
-    Binding("P", "keep('prune')", "Prune orphans", show=False),
-    Binding("S", "usage_stats", "Usage and cost", show=False),
-    Binding("exclamation_mark", "toggle_problems", "Problems only", key_display="!", show=False),
-    Binding("escape", "escape", "Close preview / clear filter", show=False),
-    Binding("j", "move(1)", "Down", show=False),
-    Binding("k", "move(-1)", "Up", show=False),
-    Binding("g", "edge('top')", "Top", show=False),
-    Binding("G", "edge('bottom')", "Bottom", show=False),
-    Binding("J", "scroll_preview(1)", "Scroll the preview down", show=False),
-    Binding("K", "scroll_preview(-1)", "Scroll the preview up", show=False),
+    bind("find", "filter", "Filter", show=True, priority=True),
+    bind("search", "search_sessions", "Search text", show=True),
+    bind("switch", "toggle_scope", "All projects / this project", show=True),
+    bind("chat", "new_session", "New chat"),
+    bind("copy", "keep('copy')", "Copy…", keys=("y",)),
+    bind("rename", "keep('rename')", "Rename"),
+    bind("delete", "keep('delete')", "Delete"),
+    bind("undo", "keep('undo')", "Undo delete or prune"),
+    bind("prune", "keep('prune')", "Prune orphans"),
+    bind("stats", "usage_stats", "Usage and cost"),
+    bind("problems", "toggle_problems", "Problems only"),
+    bind("back", "escape", "Close preview / clear filter"),
+    bind("down", "move(1)", "Down", keys=("j",)),
+    bind("up", "move(-1)", "Up", keys=("k",)),
+    bind("top", "edge('top')", "Top", keys=("g",)),
+    bind("bottom", "edge('bottom')", "Bottom", keys=("G",)),
+    bind("preview_down", "scroll_preview(1)", "Scroll the preview down"),
+    bind("preview_up", "scroll_preview(-1)", "Scroll the preview up"),
 ]

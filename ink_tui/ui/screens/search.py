@@ -22,7 +22,6 @@ from typing import Final
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -37,6 +36,7 @@ from ink_tui.catalog.search import SearchHit, SearchResult, search
 from ink_tui.humanize import human_size, plural
 from ink_tui.logs import unforeseen
 from ink_tui.paths import cwd_folder_name
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
@@ -55,11 +55,11 @@ class SearchScreen(Screen[None]):
     """A query line over the hits of every session of this project (Tab: all projects)."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
-        Binding("down", "move(1)", "Next hit", show=False),
-        Binding("up", "move(-1)", "Previous hit", show=False),
-        Binding("enter", "open", "Open the match", key_display="Enter"),
+        bind("back", "back", "Back", show=True),
+        bind("switch", "toggle_scope", "All projects / this project", show=True),
+        bind("down", "move(1)", "Next hit", keys=("down",)),  # j and k type into the query
+        bind("up", "move(-1)", "Previous hit", keys=("up",)),
+        bind("open", "open", "Open the match", show=True),
     ]
 
     @dataclass

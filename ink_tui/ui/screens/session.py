@@ -22,7 +22,7 @@ from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_children import ChildArrival, SessionChildren
-from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys, bindings
+from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_load import BranchLoader, loading_note, torn_note
 from ink_tui.ui.screens.session_opens import SessionOpens
@@ -46,7 +46,7 @@ NARROW_BELOW = 100  # columns: below this the tree is hidden (v shows it above t
 class SessionScreen(Screen[None]):
     """One session, read-only."""
 
-    BINDINGS = bindings(SESSION_KEYS)
+    BINDINGS = SESSION_KEYS
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
 
     def __init__(
@@ -81,7 +81,7 @@ class SessionScreen(Screen[None]):
         yield BranchLoader(id="loader")
         with Horizontal(id="session-body"):
             yield SessionTree("branch", id="session-tree")
-            yield PaneSplit(("branch", "replay"), id="session-split")  # drag it, or < >
+            yield PaneSplit(("branch", "replay"), id="session-split")  # drag it, or ctrl+← →
             yield SessionReplay(id="transcript")
         yield SessionPlayback(id="playback")
         yield SessionSearch(id="search")
@@ -102,9 +102,7 @@ class SessionScreen(Screen[None]):
     subagents = getters.query_one(SessionChildren)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if (action, parameters) == ("keys", ("toggle_tree",)):  # only a narrow view hides it
-            return self.has_class("-narrow")
-        return True
+        return self.keys.enabled(action, parameters)
 
     def on_resize(self) -> None:
         self.refresh_bindings()  # the breakpoint may have changed what v does
@@ -362,7 +360,7 @@ class SessionScreen(Screen[None]):
     def action_search(self) -> None:
         if isinstance(self.focused, Input):
             raise SkipAction()  # "/" in the query line is text
-        self.search.open()
+        self.search.open(after=self.keys.cursor_row())
 
     def action_toggle_follow(self) -> None:
         if self.live.following:

@@ -1,7 +1,8 @@
 """The session view's keys: the key map, as data, and the actions that are more than a hand-over.
 
 :data:`SESSION_KEYS` is the one table the screen's bindings, the footer, the help screen and the
-command palette are all made from (as harlequin keeps its key maps). Each key names an action of
+command palette are all made from, each key a verb of :mod:`ink_tui.ui.keymap` (the same key
+does the same on every screen). Each key names an action of
 :class:`~ink_tui.ui.screens.session.SessionScreen`, which hands it to the part that does the job:
 the tree moves, the search searches, following follows, and :class:`SessionKeys` does the rest
 (display options, copying, continuing, the tree's place, going back).
@@ -9,21 +10,23 @@ the tree moves, the search searches, following follows, and :class:`SessionKeys`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, Protocol
 
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.widget import Widget
+from textual.widgets import Input
 
 from ink_tui.agent.start import continue_point
 from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.rows import find_item, match_row, row_entry_id, row_text
 from ink_tui.session.view import Turn
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode
 from ink_tui.ui.render.safe import ansi_text, plain
@@ -39,86 +42,60 @@ from ink_tui.ui.widgets.window_edges import is_edge
 __all__ = [
     "OUTPUT_CYCLE",
     "SESSION_KEYS",
-    "Key",
     "SessionKeys",
     "SessionView",
-    "bindings",
     "shown_text",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
-    """One key binding: the keys (comma-separated), the action, and how the footer shows it."""
-
-    keys: str
-    action: str
-    description: str
-    show: bool = False  # in the footer (every key is in the help and the palette)
-    display: str | None = None
-    priority: bool = False  # before the focused widget's own (the action skips when typing)
-
-
-SESSION_KEYS: Final[tuple[Key, ...]] = (
-    Key("j,down", "keys('move', 1)", "Down"),
-    Key("k,up", "keys('move', -1)", "Up"),
-    Key("g,home", "edge('top')", "Top", priority=True),
-    Key("G,end", "edge('bottom')", "Bottom", priority=True),
-    Key("left_square_bracket", "keys('turn', -1)", "Prev turn", display="["),
-    Key("v", "keys('toggle_tree')", "Tree", show=True),  # acts only when narrow: shows or hides it
-    Key("less_than_sign", "keys('tree_width', -5)", "Narrower tree", display="<"),
-    Key("greater_than_sign", "keys('tree_width', 5)", "Wider tree", display=">"),
-    Key("right_square_bracket", "keys('turn', 1)", "Next turn", show=True, display="]"),
-    Key("l", "keys('expand')", "Expand"),
-    Key("h", "keys('collapse')", "Collapse"),
+# Shown in the footer: what fits in 120 columns with q and ? (? lists every key).
+SESSION_KEYS: Final[list[BindingType]] = [
+    bind("down", "keys('move', 1)", "Down"),
+    bind("up", "keys('move', -1)", "Up"),
+    bind("top", "edge('top')", "Top", priority=True),
+    bind("bottom", "edge('bottom')", "Bottom", priority=True),
+    bind("section_previous", "keys('turn', -1)", "Prev turn"),
+    bind("tree", "keys('toggle_tree')", "Tree", show=True),  # acts only when narrow
+    bind("narrower", "keys('tree_width', -5)", "Narrower tree"),
+    bind("wider", "keys('tree_width', 5)", "Wider tree"),
+    bind("section_next", "keys('turn', 1)", "Next turn", show=True),
+    bind("expand", "keys('expand')", "Expand"),
+    bind("collapse", "keys('collapse')", "Collapse"),
+    bind("switch", "app.focus_next", "Tree / replay"),
     # priority: handled as it is read, so the keys typed after it go to the query line
-    Key("slash", "search", "Search", show=True, display="/", priority=True),
-    Key("n", "keys('next_match', 1)", "Next match"),
-    Key("N", "keys('next_match', -1)", "Previous match"),
-    Key("t", "keys('toggle_thinking')", "Thinking", show=True),
-    Key("o", "keys('cycle_output')", "Output", show=True),
-    Key("y", "keys('copy')", "Copy", show=True),
-    Key("Y", "keys('keep', 'copy')", "Copy id/path/resume command"),
-    Key("r", "keys('keep', 'rename')", "Rename"),
-    Key("L", "keys('keep', 'label')", "Label the entry"),
-    Key("b", "keys('branches')", "Branches", show=True),
-    Key("T", "keys('timeline')", "Timeline of the turns"),
-    Key("D", "keys('changes')", "Changed files"),
-    Key("f", "toggle_follow", "Follow", show=True),
-    Key("c", "keys('chat')", "Continue", show=True),
-    Key("e", "keys('export')", "Export"),
-    Key("F", "resume", "Resume following"),
-    Key("s", "keys('switch_newer')", "Newer session"),
-    Key("p", "keys('play')", "Play back", show=True),
-    # while playing back (otherwise the keys are the focused widget's: Space opens a turn)
-    Key("space", "play('pause')", "Pause playback", priority=True, display="Space"),
-    Key("full_stop", "play('step')", "Step one record", display="."),
-    Key("plus", "play('faster')", "Play faster", display="+"),
-    Key("minus", "play('slower')", "Play slower", display="-"),
-    Key("i", "play('idle')", "Skip idle gaps or not"),
-    Key("escape", "keys('back')", "Back"),
-)
+    bind("find", "search", "Search", show=True, priority=True),
+    bind("match_next", "keys('next_match', 1)", "Next match"),
+    bind("match_previous", "keys('next_match', -1)", "Previous match"),
+    bind("detail", "keys('toggle_thinking')", "Thinking"),
+    bind("output", "keys('cycle_output')", "Output"),
+    bind("copy", "keys('copy')", "Copy…", keys=("y",), show=True),
+    bind("copy", "keys('copy')", keys=("Y",)),  # its old key: the same menu, listed nowhere
+    bind("rename", "keys('keep', 'rename')", "Rename"),
+    bind("label", "keys('keep', 'label')", "Label the entry"),
+    bind("branches", "keys('branches')", "Branches", show=True),
+    bind("timeline", "keys('timeline')", "Timeline of the turns"),
+    bind("changes", "keys('changes')", "Changed files"),
+    bind("follow", "toggle_follow", "Follow", show=True),
+    bind("chat", "keys('chat')", "Continue", show=True),
+    bind("export", "keys('export')", "Export"),
+    bind("resume", "resume", "Resume following"),
+    bind("newer", "keys('switch_newer')", "Newer session"),
+    bind("play", "keys('play')", "Play back", show=True),
+    # while playing back (the screen turns them off otherwise: Space opens a row then)
+    bind("toggle", "play('pause')", "Pause / play", priority=True),  # the bar names these
+    bind("toggle", "keys('toggle_row')", "Open / close the row"),
+    bind("step", "play('step')", "Step one record"),
+    bind("faster", "play('faster')", "Play faster"),
+    bind("slower", "play('slower')", "Play slower"),
+    bind("idle", "play('idle')", "Skip idle gaps or not"),
+    bind("back", "keys('back')", "Back"),
+]
 
 OUTPUT_CYCLE: Final[dict[OutputMode, OutputMode]] = {
     "cut": "full",
     "full": "hidden",
     "hidden": "cut",
 }
-
-
-def bindings(keys: Iterable[Key]) -> list[BindingType]:
-    """Textual bindings for a key table."""
-    return [
-        Binding(
-            key.keys,
-            key.action,
-            key.description,
-            show=key.show,
-            key_display=key.display,
-            priority=key.priority,
-        )
-        for key in keys
-    ]
 
 
 class SessionView(Protocol):
@@ -156,6 +133,12 @@ class SessionView(Protocol):
     def reveal(self, key: str, *, from_transcript: bool = False) -> None: ...
 
     def relabel_rows(self, changed: set[str]) -> None: ...
+
+    @property
+    def is_mounted(self) -> bool: ...
+
+    @property
+    def focused(self) -> Widget | None: ...
 
     def has_class(self, *class_names: str) -> bool: ...
 
@@ -223,6 +206,17 @@ class SessionKeys:
             view.transcript.open_match(item, words)  # thinking or output shown where it matched
         return key
 
+    def enabled(self, action: str, parameters: tuple[object, ...]) -> bool:
+        """Whether a key works now (the footer, the help and the palette show only those)."""
+        view = self.view
+        if (action, parameters) == ("keys", ("toggle_tree",)):  # only a narrow view hides it
+            return view.has_class("-narrow")
+        if action == "play":  # the playback keys: only while playing back (else Space opens)
+            return view.is_mounted and view.playback.player is not None
+        if action == "search":  # "/" in the query line is text (the footer leaves it out)
+            return not isinstance(view.focused, Input)
+        return True
+
     def move(self, delta: int) -> None:
         """``j``/``k``: one row down or up (up pauses following)."""
         if delta < 0:
@@ -230,13 +224,14 @@ class SessionKeys:
         self.view.session_tree.move(delta)
 
     def turn(self, delta: int) -> None:
-        """``[``/``]``: the previous or next turn (back pauses following)."""
+        """``[``/``]`` (or ``{``/``}``): the previous or next turn (back pauses following)."""
         if delta < 0:
             self.view.live.pause()
         self.view.session_tree.jump_turn(delta)
 
     def next_match(self, delta: int) -> None:
-        self.view.search.step(delta)
+        """``n`` / ``N``: the first match after the cursor's row, or the last before it."""
+        self.view.search.step(delta, after=self.cursor_row())
 
     def switch_newer(self) -> None:
         self.view.live.switch_newer()
@@ -278,14 +273,33 @@ class SessionKeys:
         replay.set_options(replace(replay.options, output=mode, expanded=frozenset()))
         view.notify(f"tool output: {mode}", timeout=2)
 
+    def cursor_row(self) -> str | None:
+        """The key of the row under the tree's cursor (None: none, or a window's edge)."""
+        node = self.view.session_tree.cursor_node
+        if node is None or node.data is None or is_edge(node.data):
+            return None
+        return node.data
+
     def copy(self) -> None:
+        """``y``: the copy menu, the picker's with the selected message first (as it is
+        shown: bash colours and other escape codes left out)."""
         view = self.view
-        node = view.session_tree.cursor_node
-        if node is None or node.data is None or is_edge(node.data) or view.loaded is None:
+        loaded = view.loaded
+        if loaded is None:
             return
-        text = shown_text(view.loaded.turns, node.data)
-        view.app.copy_to_clipboard(text)
-        view.notify(f"copied {len(text)} characters", timeout=2)
+        row = self.cursor_row()
+        message = shown_text(loaded.turns, row) if row is not None else None
+        view.keeper.copy(str(loaded.session.header.get("id", "")), view.path, message)
+
+    def toggle_row(self) -> None:
+        """Space (not playing back): open or close the row, as the tree's own Space does."""
+        node = self.view.session_tree.cursor_node
+        if node is None or not node.allow_expand:
+            return
+        if node.is_expanded:
+            node.collapse()
+        else:
+            self.view.session_tree.open_node(node)
 
     def chat(self) -> None:
         """Continue the session in the chat pane: from the leaf, or (asked) from this row."""
@@ -319,7 +333,7 @@ class SessionKeys:
         return not self.view.has_class("-narrow") or self.view.has_class("-tree-toggled")
 
     def tree_width(self, delta: int) -> None:
-        """``<`` / ``>``: the tree 5 % narrower or wider (kept for the next session views)."""
+        """ctrl+← / ctrl+→: the tree 5 % narrower or wider (kept for the next session views)."""
         if not self.view.has_class("-narrow"):
             self.view.session_tree.screen.query_one(PaneSplit).nudge(delta)
 

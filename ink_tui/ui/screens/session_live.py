@@ -25,11 +25,14 @@ from ink_tui.session.reader import Entry, SessionFile
 from ink_tui.session.tail import FileTrouble, TailUpdate
 from ink_tui.session.view import TurnChanges
 from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
+from ink_tui.ui.keymap import VERB, key_name
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
 from ink_tui.ui.widgets.session_header import LiveState
 
 __all__ = ["LiveFollow"]
+
+NEWER_KEY = key_name(VERB["newer"].keys[0])  # ">": the newer session Ink started
 
 
 def _moved(update: TailUpdate, session: SessionFile) -> bool:
@@ -229,7 +232,8 @@ class LiveFollow(Widget):
             return  # seen by a watcher since stopped
         self.newer_session = message.path
         self.notify(
-            f"Ink started a newer session in this project ({message.path.name}): s switches to it",
+            f"Ink started a newer session in this project ({message.path.name}): "
+            f"{NEWER_KEY} switches to it",
             timeout=15,
         )
 

@@ -2,7 +2,8 @@
 
 The timeline (``T``), the branches (``b``), the changes (``D``) and the export (``e``) screens,
 each pushed over the view with what it needs and a callback that shows the row chosen there; and
-``r``, ``L``, ``Y``: the keeper's rename, label and copy, with the name or label shown at once.
+``r``, ``L``: the keeper's rename and label, with the name or label shown at once (``y``, the
+copy menu, is :meth:`SessionKeys.copy`).
 """
 
 from __future__ import annotations
@@ -44,15 +45,13 @@ class SessionOpens:
         view.app.push_screen(TimelineScreen(loaded.turns, turn or ""), chosen)
 
     def keep(self, what: str) -> None:
-        """``r``: rename the session; ``L``: label the row's entry; ``Y``: copy its id, path or
-        the command resuming it (the keeper asks, then writes or copies)."""
+        """``r``: rename the session; ``L``: label the row's entry (the keeper asks, then
+        writes)."""
         view, loaded = self.view, self.view.loaded
         if loaded is None:
             return
         if what == "rename":
             view.keeper.rename(view.path, loaded.header.get("name", ""))
-        elif what == "copy":
-            view.keeper.copy(str(loaded.session.header.get("id", "")), view.path)
         elif what == "label":
             node = view.session_tree.cursor_node
             row = node.data if node is not None and not is_edge(node.data) else None

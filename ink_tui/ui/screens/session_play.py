@@ -130,6 +130,7 @@ class SessionPlayback(Widget):
         self.player = player
         self._at = None
         self.add_class("-playing")
+        self.screen.refresh_bindings()  # the playback keys work now: help and palette list them
         self._run_ticker()
         self.tick()
 
@@ -140,6 +141,8 @@ class SessionPlayback(Widget):
         self._stop_ticker()
         self.remove_class("-playing")
         self._shown = ()
+        if self.is_attached:
+            self.screen.refresh_bindings()  # the playback keys are off again
 
     def on_unmount(self) -> None:
         self._stop_ticker()

@@ -16,7 +16,6 @@ from typing import Final
 from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -39,6 +38,7 @@ from ink_tui.catalog.stats import (
 from ink_tui.catalog.usage import FileUsage, collect_usage
 from ink_tui.logs import unforeseen
 from ink_tui.paths import cwd_folder_name
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import InkAppBase, app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.day_bars import DayBars, Metric
@@ -70,15 +70,15 @@ def chart_days(points: list[DayPoint], today: date) -> list[DayPoint]:
 
 
 class StatsScreen(Screen[None]):
-    """The totals table over the chart; ``b`` regroups, ``c`` charts cost or tokens."""
+    """The totals table over the chart; ``O`` regroups, ``m`` charts cost or tokens."""
 
     app = getters.app(InkAppBase)
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("tab", "toggle_scope", "All projects / this project", key_display="Tab"),
-        Binding("b", "next_grouping", "Group by"),
-        Binding("c", "toggle_metric", "Chart tokens / cost"),
+        bind("back", "back", "Back", show=True),
+        bind("switch", "toggle_scope", "All projects / this project", show=True),
+        bind("order", "next_grouping", "Group by", show=True),
+        bind("metric", "toggle_metric", "Chart tokens / cost", show=True),
     ]
 
     @dataclass

@@ -1,7 +1,7 @@
 """The timeline (``T`` in the session view): every turn of the branch as a bar of its duration.
 
 Each bar is cut into the turn's tool time and the model's, scaled to the slowest turn, so the
-slow turns stand out; ``s`` sorts them slowest first. Enter goes back to the session view on that
+slow turns stand out; ``O`` orders them slowest first. Enter goes back to the session view on that
 turn. The turns are measured in a worker (a long branch takes a moment; the title counts), from
 the records' timestamps (:mod:`ink_tui.session.turntime`).
 """
@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -22,6 +21,7 @@ from textual.worker import get_current_worker
 from ink_tui.humanize import compact_count, plural
 from ink_tui.session.turntime import short_duration, turn_time
 from ink_tui.session.view import Turn
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.timeline_bars import MODEL_BLOCK, TOOL_BLOCK, TimelineBars, TimelineRow
 
@@ -61,8 +61,8 @@ class TimelineScreen(Screen[str | None]):
     TimelineScreen TimelineBars { height: 1fr; }
     """
     BINDINGS = [
-        Binding("s", "sort", "Slowest first / in order"),
-        Binding("escape", "cancel", "Back"),
+        bind("order", "sort", "Slowest first / in order", show=True),
+        bind("back", "cancel", "Back", show=True),
     ]
 
     @dataclass

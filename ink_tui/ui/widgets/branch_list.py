@@ -20,7 +20,7 @@ from typing import ClassVar, Final
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Size
 from textual.message import Message
 
@@ -28,6 +28,7 @@ from ink_tui.humanize import human_size, plural, relative_age
 from ink_tui.session.entrytext import first_line, short_time
 from ink_tui.session.forks import BranchList, LeafRow
 from ink_tui.session.timestamps import timestamp_seconds
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
@@ -121,7 +122,7 @@ class _Layout:
 class BranchTable(CursorList):
     """Every leaf of a session, newest first; the cursor starts on the current one."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Show branch")]
+    BINDINGS: ClassVar[list[BindingType]] = [bind("open", "select", "Show branch", show=True)]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "branch-table--cursor",
         "branch-table--current",

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual import events
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
+
+from ink_tui.ui.keymap import bind
 
 __all__ = ["Composer"]
 
@@ -20,8 +21,8 @@ class Composer(TextArea):
 
     BINDINGS = [
         # the conversation's paging keys win over moving the cursor by a page in the box
-        Binding("pageup", "screen.scroll_history('page_up')", "Page up", show=False),
-        Binding("pagedown", "screen.scroll_history('page_down')", "Page down", show=False),
+        bind("page_up", "screen.scroll_history('page_up')", "Page up"),
+        bind("page_down", "screen.scroll_history('page_down')", "Page down"),
     ]
 
     @dataclass

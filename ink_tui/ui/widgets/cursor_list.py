@@ -1,11 +1,12 @@
 """A long list with a row cursor, drawn with Textual's Line API (one line per row).
 
-:class:`CursorList` holds what the branches' list and the timeline share: the keys (arrows,
-Home/End, Page Up/Down, Enter; a subclass adds ``j``/``k``/``g``/``G`` unless its screen shows
-its own), the cursor kept in sight, a click that moves the cursor (a second click selects), and a
-bounded cache of drawn lines, so a list of a million rows scrolls like one of ten. A subclass
-says how many rows there are (:attr:`row_count`), draws one (:meth:`row_text`) and says what
-Enter does (:meth:`select`); :meth:`cursor_moved` hears each move.
+:class:`CursorList` holds what the branches' list and the timeline share: the keys (``j``/``k``
+and the arrows, ``g``/``G`` and Home/End, Page Up/Down, Enter: the list's own, so the footer
+shows them while it has the focus), the cursor kept in sight, a click that moves the cursor (a
+second click selects), and a bounded cache of drawn lines, so a list of a million rows scrolls
+like one of ten. A subclass says how many rows there are (:attr:`row_count`), draws one
+(:meth:`row_text`) and says what Enter does (:meth:`select`); :meth:`cursor_moved` hears each
+move.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from ink_tui.ui.keymap import bind
 
 __all__ = ["CursorList"]
 
@@ -28,13 +31,18 @@ class CursorList(ScrollView, can_focus=True):
     """Rows under a cursor; subclasses draw the rows and act on Enter."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select", "Select"),
-        Binding("down", "move(1)", "Down", show=False),
-        Binding("up", "move(-1)", "Up", show=False),
-        Binding("home", "edge(0)", "Top", show=False),
-        Binding("end", "edge(1)", "Bottom", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
+        bind("open", "select", "Select", show=True),
+        # the letters in the footer (the arrows, Home and End do the same, unlisted there)
+        bind("down", "move(1)", "Down", keys=("j",), show=True, group="Move"),
+        bind("up", "move(-1)", "Up", keys=("k",), show=True, group="Move"),
+        bind("top", "edge(0)", "Top", keys=("g",), show=True, group="Top / bottom"),
+        bind("bottom", "edge(1)", "Bottom", keys=("G",), show=True, group="Top / bottom"),
+        bind("down", "move(1)", "Down", keys=("down",)),
+        bind("up", "move(-1)", "Up", keys=("up",)),
+        bind("top", "edge(0)", "Top", keys=("home",)),
+        bind("bottom", "edge(1)", "Bottom", keys=("end",)),
+        bind("page_down", "page(1)", "Page down"),
+        bind("page_up", "page(-1)", "Page up"),
     ]
     CURSOR_CLASS: ClassVar[str] = ""  # the component class styling the cursor's line
 

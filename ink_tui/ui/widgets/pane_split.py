@@ -1,6 +1,6 @@
 """The bar between two panes side by side (the session view's tree and its replay).
 
-Drag it with the mouse, or press ``<`` / ``>`` (:meth:`PaneSplit.nudge`), to give the left pane
+Drag it with the mouse, or press ctrl+← / ctrl+→ (:meth:`PaneSplit.nudge`), to give the left pane
 more or less of the width; the width is kept in the settings file (``tree_width``, a percent)
 and used by every session view after. The bar also titles the two panes (their top border);
 the stylesheet shows the focused one's title and border in the theme's primary colour.

@@ -20,7 +20,6 @@ from typing import Final
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.fuzzy import Matcher
 from textual.geometry import Region
 from textual.strip import Strip
@@ -29,6 +28,7 @@ from textual.widgets import DataTable
 from ink_tui.catalog import SessionSummary
 from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_age
 from ink_tui.session.ownwrites import own_writes
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.tree_labels import cut_label
@@ -77,7 +77,7 @@ def _score(matcher: Matcher, summary: SessionSummary) -> float:
 class SessionList(DataTable):
     """Sessions, newest first (or best fuzzy match first while a filter is typed)."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Open")]
+    BINDINGS = [bind("open", "select_cursor", "Open", show=True)]
     COMPONENT_CLASSES = {"session-list--live", "session-list--hidden", "session-list--muted"}
     DEFAULT_CSS = """
     SessionList > .session-list--live { color: $success; text-style: bold; }

@@ -7,7 +7,9 @@ branch arrives, keeping the match the user is on; a query typed before anything 
 the first rows. As a followed session grows (:meth:`SessionSearch.grew`) only the new and changed
 rows are searched, merged into the matches in transcript order.
 
-Only the user moves to a match: Enter goes to the first one, ``n``/``N`` to the next or previous.
+Only the user moves to a match: Enter goes to the first one after the row the cursor was on when
+``/`` was pressed, ``n``/``N`` to the first after the cursor's row or the last before it (round
+the branch, as ``/`` and ``n`` do in an editor).
 A search that runs again by itself (a load completed, a follow batch arrived) updates the marks
 and the count and never moves the view. It posts :class:`SessionSearch.Found` for the screen to
 mark the matches (and reveal one, when the user asked) and :class:`SessionSearch.Status` with
@@ -17,12 +19,11 @@ the line to show.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
@@ -31,13 +32,44 @@ from textual.worker import get_current_worker
 from ink_tui.logs import unforeseen
 from ink_tui.session.rows import SearchMatches, changed_rows, search_turns
 from ink_tui.session.view import Turn, TurnChanges
+from ink_tui.ui.keymap import bind
 
-__all__ = ["SessionSearch", "match_pattern"]
+__all__ = ["SessionSearch", "match_pattern", "matches_before"]
 
 
 def match_pattern(query: str) -> re.Pattern[str] | None:
     """The pattern that highlights ``query`` in the replay (case-insensitive, literal)."""
     return re.compile(re.escape(query), re.IGNORECASE) if query else None
+
+
+def _rows(turns: list[Turn]) -> Iterator[str]:
+    for turn in turns:
+        yield turn.key
+        for item in turn.items:
+            yield item.key
+
+
+def _rows_back(turns: list[Turn]) -> Iterator[str]:
+    for turn in reversed(turns):
+        for item in reversed(turn.items):
+            yield item.key
+        yield turn.key
+
+
+def matches_before(turns: list[Turn], found: SearchMatches, key: str) -> int | None:
+    """How many of ``found`` come before row ``key`` in transcript order (None: no such row).
+
+    Walks from both ends at once, so a row near either end (a session opens at its end) is
+    placed after a few steps, and one in the middle of a million after half of them."""
+    front = back = 0
+    for ahead, behind in zip(_rows(turns), _rows_back(turns), strict=True):
+        if ahead == key:
+            return front
+        if behind == key:
+            return len(found) - back - (key in found)
+        front += ahead in found
+        back += behind in found
+    return None
 
 
 class SessionSearch(Vertical):
@@ -52,7 +84,7 @@ class SessionSearch(Vertical):
         display: block;
     }
     """
-    BINDINGS = [Binding("escape", "close", "Close the search", show=False)]
+    BINDINGS = [bind("back", "close", "Close the search", show=True)]
 
     @dataclass
     class Found(Message):
@@ -99,6 +131,7 @@ class SessionSearch(Vertical):
         self._queued: set[str] = set()  # rows added or changed while the search ran
         self._keep: str | None = None  # the match to stay on once the search under way ends
         self._answer_due = False  # Enter's search has not answered yet: its result moves
+        self._after: str | None = None  # the row the user was on when "/" was pressed
 
     @property
     def matches(self) -> list[str]:
@@ -112,9 +145,11 @@ class SessionSearch(Vertical):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="search the session (Enter: find, Esc: close)")
 
-    def open(self) -> None:
+    def open(self, after: str | None = None) -> None:
         """Show the query line and give it the focus at once: the keys typed right after ``/``
-        (``/fetch⏎`` typed fast, or pasted) are read into it, never as the view's keys."""
+        (``/fetch⏎`` typed fast, or pasted) are read into it, never as the view's keys. Its
+        answer goes to the first match after row ``after`` (the cursor's)."""
+        self._after = after
         self.add_class("-open")
         line = self.query_one(Input)
         line.value = ""
@@ -252,7 +287,7 @@ class SessionSearch(Vertical):
             self.post_message(self.Status(self, f"no match for {query!r}{self._loading_note()}"))
             return
         if move:
-            self.index = 0
+            self.index = self._index_from(self._after, 1)
         self.post_message(self.Found(self, found.keys[self.index] if move else None, keys, query))
         self._say()
 
@@ -268,8 +303,22 @@ class SessionSearch(Vertical):
             )
         )
 
-    def step(self, delta: int) -> None:
-        """``n`` / ``N``: the next or previous match."""
+    def _index_from(self, after: str | None, delta: int) -> int:
+        """The match after row ``after`` (``delta`` 1) or before it (-1), round the branch;
+        from no row: the first or the last."""
+        found, count = self._found, len(self.matches)
+        if after is None or found is None or self._turns is None:
+            return 0 if delta > 0 else count - 1
+        place = matches_before(self._turns, found, after)
+        if place is None:
+            return 0 if delta > 0 else count - 1
+        if delta > 0:
+            return (place + (after in found)) % count
+        return (place - 1) % count
+
+    def step(self, delta: int, *, after: str | None = None) -> None:
+        """``n`` / ``N``: the first match after row ``after`` (the cursor's), or the last
+        before it, round the branch."""
         query = self.query_text
         if not query:
             self.post_message(self.Status(self, "no search: press / to search"))
@@ -282,9 +331,6 @@ class SessionSearch(Vertical):
         if not matches:
             self.post_message(self.Status(self, f"no match for {query!r}{self._loading_note()}"))
             return
-        if self.index < 0:  # on none yet: n goes to the first, N to the last
-            self.index = 0 if delta > 0 else len(matches) - 1
-        else:
-            self.index = (self.index + delta) % len(matches)
+        self.index = self._index_from(after, delta)
         self.post_message(self.Found(self, matches[self.index], frozenset(matches), query))
         self._say()

@@ -13,12 +13,13 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Size
 from textual.message import Message
 
 from ink_tui.humanize import compact_count
 from ink_tui.session.turntime import TurnTime, short_duration
+from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
 from ink_tui.ui.widgets.tree_labels import cut_label, first_line
@@ -42,13 +43,7 @@ class TimelineRow:
 class TimelineBars(CursorList):
     """Every turn as a bar; Enter posts :class:`TimelineBars.Selected` with the turn."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select", "Show the turn"),
-        Binding("j", "move(1)", "Down", show=False),
-        Binding("k", "move(-1)", "Up", show=False),
-        Binding("g", "edge(0)", "Top", show=False),
-        Binding("G", "edge(1)", "Bottom", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [bind("open", "select", "Show the turn", show=True)]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "timeline--cursor",
         "timeline--tool",
