@@ -400,7 +400,7 @@ async def test_slash_model_in_a_new_session_writes_nothing_until_the_first_messa
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
         await wait_for(pilot, workers_finished(app), "the picker's rows")
-        await pilot.press("n")
+        await pilot.press("c")  # a new session in the chat pane
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "/model openai/gpt-4o")
         await wait_for(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
