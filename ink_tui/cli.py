@@ -74,14 +74,23 @@ def _one_line_errors() -> tuple[type[Exception], ...]:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, with usage errors as one line instead of usage text and exit."""
+    """argparse, with usage errors as one line instead of usage text and exit (and paths in
+    the help never broken at a hyphen)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from ink_tui.launch import HelpFormatter
+
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see {self.prog} --help)")
 
 
 def _global_options(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:
-    """``--sessions-dir`` and ``--cwd``, accepted before or after the command."""
+    """``--sessions-dir``, ``--cwd`` and ``--demo``, accepted before or after the command."""
+    from ink_tui.launch import demo_dir
+
     default = argparse.SUPPRESS if after_command else None
     parser.add_argument(
         "--sessions-dir",
@@ -94,6 +103,13 @@ def _global_options(parser: argparse.ArgumentParser, *, after_command: bool = Fa
         metavar="DIR",
         default=default,
         help="the project whose sessions come first (default: .)",
+    )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        default=argparse.SUPPRESS if after_command else False,
+        help=f"the demo sessions the app shows with --demo ({demo_dir()}; generated the first "
+        "time), their project as the cwd",
     )
 
 
@@ -119,6 +135,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_lines() -> list[tuple[str, str]]:
+    """Every subcommand and its one-line help, in the order ``ink-tui COMMAND --help`` lists
+    them: what the app's ``--help`` shows (taken from the subcommand parser, never retyped)."""
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            choices = action._choices_actions
+            return [(str(choice.dest), str(choice.help or "")) for choice in choices]
+    return []  # pragma: no cover - the parser always has its subcommands
+
+
 def _command_module_names() -> list[str]:
     return list(dict.fromkeys(COMMAND_MODULES.values()))
 
@@ -129,21 +155,37 @@ def _command_module(name: str) -> Any:
 
 def _resolve(args: argparse.Namespace, wanted: str) -> Path:
     from ink_tui.catalog.scan import resolve_session
+
+    return resolve_session(_base(args), _cwd(args), wanted)
+
+
+def _base(args: argparse.Namespace) -> Path:
+    """The sessions folder: ``--sessions-dir``, ``$INK_SESSIONS_DIR``, Ink's; with ``--demo`` the
+    app's demo folder (generated the first time, as ``ink-tui --demo`` does)."""
     from ink_tui.paths import sessions_dir
 
-    return resolve_session(sessions_dir(args.sessions_dir), _cwd(args), wanted)
+    if not args.demo:
+        return sessions_dir(args.sessions_dir)
+    if args.sessions_dir:
+        raise CliError("--demo reads the demo sessions: leave out --sessions-dir")
+    from ink_tui.launch import prepare_demo
+
+    return prepare_demo()[0]
 
 
 def _cwd(args: argparse.Namespace) -> str:
+    if args.demo and not args.cwd:
+        from ink_tui.demo import DEMO_CWD
+
+        return DEMO_CWD
     return os.path.abspath(args.cwd or os.getcwd())
 
 
 def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
     from ink_tui.catalog.scan import list_sessions, unreadable_folder
     from ink_tui.clitext import session_table
-    from ink_tui.paths import sessions_dir
 
-    base = sessions_dir(args.sessions_dir)
+    base = _base(args)
     cwd = None if args.all else _cwd(args)
     problem = unreadable_folder(base, cwd)
     if problem is not None:
@@ -192,10 +234,8 @@ def _run_subcommand(argv: Sequence[str], out: SafeOutput) -> int:
     module = COMMAND_MODULES.get(args.command)
     if module is None:
         return COMMANDS[args.command](args, out)
-    from ink_tui.paths import sessions_dir
-
     run = _command_module(module).run
-    code: int = run(args, sessions_dir(args.sessions_dir), _cwd(args), out)
+    code: int = run(args, _base(args), _cwd(args), out)
     return code
 
 
@@ -220,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_subcommand(arguments, SafeOutput(sys.stdout))
         from ink_tui.launch import run_app
 
-        return run_app(arguments)
+        return run_app(arguments, command_lines)
     except _one_line_errors() as error:
         _error_line(str(error))
         return EXIT_FAILED

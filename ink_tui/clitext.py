@@ -11,11 +11,10 @@ text builders below therefore return session text as it is: the door makes it sa
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final, TextIO, cast
 
-from ink_tui.humanize import human_size, plural, relative_age
+from ink_tui.humanize import cell_width, cut, human_size, plural, relative_age
 from ink_tui.safetext import json_visible, visible
 from ink_tui.session.jsoncodec import encode_json
 from ink_tui.session.pairing import shown_id
@@ -90,30 +89,14 @@ PROJECT_COLUMNS: Final = 40
 
 def columns(text: str) -> int:
     """Terminal columns ``text`` takes: East Asian wide and fullwidth characters count two,
-    combining marks none."""
-    if text.isascii():
-        return len(text)
-    return sum(_width(char) for char in text)
-
-
-def _width(char: str) -> int:
-    if unicodedata.combining(char):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    combining marks none (:func:`ink_tui.humanize.cell_width`)."""
+    return len(text) if text.isascii() else cell_width(text)
 
 
 def fit_end(text: str, width: int) -> str:
-    """``text`` in at most ``width`` columns: cut at the end, trailing spaces stripped, ``…``."""
-    if columns(text) <= width:
-        return text
-    kept: list[str] = []
-    used = 0
-    for char in text:
-        used += _width(char)
-        if used > width - 1:
-            break
-        kept.append(char)
-    return "".join(kept).rstrip() + "…"
+    """``text`` in at most ``width`` columns: cut at the end, trailing spaces stripped, ``…``
+    (:func:`ink_tui.humanize.cut`, the one cut of every label)."""
+    return cut(text, width)
 
 
 def fit_start(text: str, width: int) -> str:

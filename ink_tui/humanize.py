@@ -1,16 +1,28 @@
-"""Ages, sizes, counts and plurals as people read them, for the screens and the command line."""
+"""Ages, sizes, counts and plurals as people read them, for the screens and the command line;
+and the one way text is cut to a width (:func:`cut`, :func:`cut_length`): by terminal cells."""
 
 from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from functools import lru_cache
 
 __all__ = [
     "BREADCRUMB_PARENT",
     "COUNT_WIDTH",
+    "ELLIPSIS",
     "breadcrumb",
+    "cell_width",
+    "char_cells",
     "compact_count",
+    "cut",
+    "cut_length",
     "human_size",
     "plural",
     "relative_age",
 ]
+
+ELLIPSIS = "…"
 
 COUNT_WIDTH = 5
 """The widest :func:`compact_count` text (``"49.9k"``, ``"-9999"``)."""
@@ -21,9 +33,55 @@ BREADCRUMB_PARENT = 30
 def breadcrumb(parent: str, child: str) -> str:
     """``parent ▸ task ▸ child``: a subagent session named after the session that ran it, the
     parent's title cut to :data:`BREADCRUMB_PARENT` characters (the child's is what matters)."""
-    if len(parent) > BREADCRUMB_PARENT:
-        parent = parent[: BREADCRUMB_PARENT - 1] + "…"
-    return f"{parent} ▸ task ▸ {child}"
+    return f"{cut(parent, BREADCRUMB_PARENT)} ▸ task ▸ {child}"
+
+
+@lru_cache(maxsize=4096)
+def char_cells(char: str) -> int:
+    """Terminal cells one character takes: 2 for East Asian wide and fullwidth characters
+    (``中``, ``ｶ`` is 1), 0 for combining marks and zero-width format characters, else 1."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+CharCells = Callable[[str], int]
+
+
+def cell_width(text: str, cells: CharCells = char_cells) -> int:
+    """Terminal cells ``text`` takes (one line)."""
+    return sum(map(cells, text))
+
+
+def cut_length(text: str, width: int, cells: CharCells = char_cells) -> int | None:
+    """``None`` when ``text`` fits in ``width`` cells; else how many of its characters to keep
+    so that they and ``…`` fit, whitespace before the cut left out (never ``"fix …"``).
+
+    ``cells`` measures one character (a screen passes its renderer's own measure)."""
+    limit = width - 1  # the room before the ellipsis
+    keep: int | None = None
+    total = 0
+    for index, char in enumerate(text):
+        total += cells(char)
+        if keep is None and total > limit:
+            keep = index
+        if total > width:
+            break
+    else:
+        return None
+    assert keep is not None
+    while keep and text[keep - 1].isspace():
+        keep -= 1
+    return keep
+
+
+def cut(text: str, width: int, cells: CharCells = char_cells) -> str:
+    """``text`` in at most ``width`` cells: whole, or cut by cell width (a wide character is two
+    cells, never half shown) with ``…`` after the last character kept."""
+    if width <= 0:
+        return ""
+    keep = cut_length(text, width, cells)
+    return text if keep is None else text[:keep] + ELLIPSIS
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

@@ -1,8 +1,9 @@
 """Arguments of the full-screen app and its start.
 
 ``ink-tui [SESSION] [-c | -r ID] [--demo [--reset]] [--sessions-dir DIR] [--cwd DIR]``; the
-subcommands (``list``, ``context``, ``check``, ``repair``) are parsed in :mod:`ink_tui.cli`.
-Nothing here imports Textual until the app runs (``--version`` and ``--help`` never do).
+subcommands (``list``, ``context``, ``check``, ``repair`` …) are parsed in :mod:`ink_tui.cli`,
+which hands their names and help lines over for ``--help`` to list. Nothing here imports Textual
+until the app runs (``--version`` and ``--help`` never do).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,8 +25,10 @@ if TYPE_CHECKING:
     from ink_tui.session.tree import ModelRef
 
 __all__ = [
+    "HelpFormatter",
     "VersionAction",
     "build_app_parser",
+    "demo_dir",
     "package_version",
     "prepare_demo",
     "run_app",
@@ -33,6 +36,15 @@ __all__ = [
 ]
 
 DEMO_FOLDER = "demo-sessions"
+
+CommandLines = Callable[[], list[tuple[str, str]]]
+"""Every subcommand and its one-line help (:func:`ink_tui.cli.command_lines`)."""
+
+
+def demo_dir() -> Path:
+    """Where the demo sessions live: ``demo-sessions`` in the cache dir (on Linux
+    ``~/.cache/ink-tui/demo-sessions``), for the app and every command alike."""
+    return cache_dir() / DEMO_FOLDER
 
 
 class VersionAction(argparse.Action):
@@ -63,17 +75,54 @@ class LaunchError(Exception):
     """A start-up failure to report as one line."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with no line broken at a hyphen (a path such as
+    ``~/.cache/ink-tui/demo-sessions`` stays whole), and a text written in lines (the app's
+    list of commands) kept as written."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        text = " ".join(text.split())
+        return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
+
+
 class _AppParser(argparse.ArgumentParser):
+    commands: CommandLines | None = None  # listed by --help, read only then
+
     def error(self, message: str) -> NoReturn:
         raise LaunchError(f"{message} (see {self.prog} --help)")
 
+    def format_help(self) -> str:
+        commands = self.commands() if self.commands is not None else []
+        if commands:
+            import shutil
+            import textwrap
 
-def build_app_parser() -> argparse.ArgumentParser:
+            names = max(len(name) for name, _ in commands)
+            room = max(20, shutil.get_terminal_size().columns - 2 - names - 4)  # as argparse
+            lines = ["commands (ink-tui COMMAND --help says more; each takes --demo):"]
+            for name, help_line in commands:
+                wrapped = textwrap.wrap(help_line, room, break_on_hyphens=False) or [""]
+                lines.append(f"  {name:<{names}}  {wrapped[0]}")
+                lines += [f"  {'':<{names}}  {more}" for more in wrapped[1:]]
+            self.epilog = "\n".join(lines)
+        return super().format_help()
+
+
+def build_app_parser(commands: CommandLines | None = None) -> argparse.ArgumentParser:
+    """The app's parser; ``commands`` gives the subcommands its ``--help`` lists."""
     parser = _AppParser(
         prog="ink-tui",
         description="Browse, follow and continue Ink's sessions.",
-        epilog="Also: ink-tui list | context | check | repair (ink-tui COMMAND --help).",
+        formatter_class=HelpFormatter,  # the command list as it is, paths whole
     )
+    parser.commands = commands
     parser.add_argument(
         "session",
         nargs="?",
@@ -95,8 +144,8 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--demo",
         action="store_true",
-        help="browse demo sessions, generated into the cache dir the first time and kept "
-        "after that (with whatever you chat into them)",
+        help=f"browse demo sessions, in {demo_dir()}: generated the first time and kept after "
+        "that (with whatever you chat into them); every command takes --demo too",
     )
     parser.add_argument(
         "--reset",
@@ -135,7 +184,7 @@ def prepare_demo(*, reset: bool = False, now: datetime | None = None) -> tuple[P
     """
     from ink_tui.demo import DEMO_CWD, ensure_demo
 
-    base = cache_dir() / DEMO_FOLDER
+    base = demo_dir()
     ensure_demo(base, reset=reset, now=now or datetime.now(UTC))
     return base, DEMO_CWD
 
@@ -215,9 +264,10 @@ def _model(args: argparse.Namespace) -> ModelRef | None:
     return model
 
 
-def run_app(argv: Sequence[str]) -> int:
-    """Parse the app's arguments, find what to open and run the app."""
-    args = build_app_parser().parse_args(argv)
+def run_app(argv: Sequence[str], commands: CommandLines | None = None) -> int:
+    """Parse the app's arguments, find what to open and run the app (``commands``: the
+    subcommands ``--help`` lists)."""
+    args = build_app_parser(commands).parse_args(argv)
     base = sessions_dir(args.sessions_dir)
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if args.reset and not args.demo:

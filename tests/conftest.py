@@ -3,6 +3,8 @@
 ``fake_llm``: a local model server on 127.0.0.1 that speaks both streaming wire formats the real
 ``anthropic`` and ``openai`` SDKs use (Anthropic Messages SSE at ``/v1/messages``, Chat
 Completions SSE at ``/v1/chat/completions``). Tests queue replies; each POST takes the next one.
+``GET /v1/models`` answers the lists set with ``list_models`` (Anthropic's shape when the request
+carries ``anthropic-version``, else OpenAI's), and 404 until then.
 Test modules run with ``--import-mode=importlib`` and cannot import each other, so this is a
 fixture, not a helper module.
 """
@@ -34,6 +36,19 @@ def private_cache(
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def no_provider_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reaches a real model provider: every API key and base URL variable the user may
+    have set is left out (``fake_llm`` gives its own; the chat's model picker asks every provider
+    with a key for its models)."""
+    from ink_tui.agent.providers.model import PROVIDERS
+
+    for info in PROVIDERS.values():
+        for name in (info.key_env, info.base_url_env):
+            if name:
+                monkeypatch.delenv(name, raising=False)
 
 
 HOLD_LIMIT_SECONDS = 10.0  # a held stream gives up after this long: never hang the suite
@@ -175,6 +190,8 @@ class FakeLLM:
         self.errors: list[BaseException] = []  # unexpected handler errors (never printed)
         self.held = threading.Event()  # a ``hold()`` stream has sent its first text
         self.disconnected = threading.Event()  # the client hung up on a held stream
+        self.model_lists: dict[str, list[str]] = {}  # wire -> the ids GET /v1/models lists
+        self.model_requests: list[Request] = []  # every GET, in order (never in ``requests``)
         self._gates: list[threading.Event] = []  # holds not released yet
         self._queue: deque[_Reply] = deque()
         self._lock = threading.Lock()
@@ -206,6 +223,11 @@ class FakeLLM:
         """Replies queued and not yet taken."""
         with self._lock:
             return len(self._queue)
+
+    def list_models(self, *, anthropic: Sequence[str] = (), chat: Sequence[str] = ()) -> None:
+        """What ``GET /v1/models`` lists from now on, per wire (an empty one: 404)."""
+        with self._lock:
+            self.model_lists = {"anthropic": list(anthropic), "chat": list(chat)}
 
     # -- queueing ----------------------------------------------------------------------------
 
@@ -382,6 +404,23 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def do_GET(self) -> None:
+        fake = self.server.fake
+        request = Request(self.path, None, {k.lower(): v for k, v in self.headers.items()})
+        wire = "anthropic" if "anthropic-version" in request.headers else "chat"
+        with fake._lock:
+            fake.model_requests.append(request)
+            ids = list(fake.model_lists.get(wire) or [])
+        if not self.path.startswith("/v1/models") or not ids:
+            self._json(404, _problem(f"fake_llm: no models listed for {wire}"), "false")
+        elif wire == "anthropic":
+            data = [{"type": "model", "id": i, "display_name": i, "created_at": ""} for i in ids]
+            page = {"data": data, "has_more": False, "first_id": ids[0], "last_id": ids[-1]}
+            self._json(200, page, "")
+        else:
+            data = [{"id": i, "object": "model", "created": 0, "owned_by": "fake"} for i in ids]
+            self._json(200, {"object": "list", "data": data}, "")
 
     def do_POST(self) -> None:
         fake = self.server.fake

@@ -127,8 +127,9 @@ class ChatEngine:
     # -- settings ----------------------------------------------------------------------------
 
     async def set_model(self, model: ModelRef) -> None:
-        """``/model``: switch and persist a ``session_model`` marker with ``explicit: true``."""
-        await self.store.run(lambda writer: writer.append_session_model(model, explicit=True))
+        """``/model``: a ``session_model`` marker, or a new file's header model (Ink's staging)."""
+        if not await self.store.stage_model(model):
+            await self.store.run(lambda writer: writer.append_session_model(model, explicit=True))
         self.model = model
 
     async def set_thinking(self, level: str) -> bool:

@@ -30,9 +30,10 @@ from ink_tui.session.context import Context, build_context
 from ink_tui.session.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
 from ink_tui.session.pairing import pair_tool_calls
 from ink_tui.session.reader import Entry, SessionFile, open_session
+from ink_tui.session.records import is_valid_model
 from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
 from ink_tui.session.shapes import list_items
-from ink_tui.session.tree import thinking_level
+from ink_tui.session.tree import ModelRef, thinking_level
 from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = ["ChatStore", "Conflict", "closing_message"]
@@ -125,6 +126,22 @@ class ChatStore:
     async def run(self, write: Callable[[SessionWriter], T]) -> T:
         """Prepare if needed, then ``write(writer)`` in a thread."""
         return await self._in_thread(self._run, write)
+
+    async def stage_model(self, model: ModelRef) -> bool:
+        """``/model`` before a new session's file exists: staged for its header, nothing written
+        (Ink's lazy creation). False when the file exists: append a marker instead."""
+        return await self._in_thread(self._stage_model, model)
+
+    def _stage_model(self, model: ModelRef) -> bool:
+        if self.session is not None:
+            return False
+        writer = self._writer or self._open()  # a new session: only allocated, as Ink's create()
+        if writer.exists:
+            return False
+        if not is_valid_model(model.to_json()):  # refused as the writer refuses it
+            raise ValueError(f"not a model Ink accepts: {model.provider}/{model.model_id!r}")
+        writer.header["model"] = model.to_json()  # written with the first record, as Ink stages
+        return True
 
     async def append_message(self, message: Message) -> str | None:
         """Append one message; returns a notice when the write had to go around someone else."""

@@ -19,7 +19,7 @@ from rich.cells import cell_len
 
 from ink_tui.catalog.prices import PRICES_AS_OF, PriceTable
 from ink_tui.catalog.usage import ABSURD_TOKENS, Counts, FileUsage
-from ink_tui.humanize import compact_count
+from ink_tui.humanize import compact_count, cut
 from ink_tui.safetext import visible
 
 __all__ = [
@@ -291,17 +291,7 @@ def flagged_note(report: StatsReport) -> str | None:
 def fit_key(key: str, width: int) -> str:
     """``key`` (a model, project, day or week) made visible and cut to ``width`` terminal
     cells with ``…``, so a 200-character model name cannot widen the table."""
-    text = visible(key)
-    if cell_len(text) <= width:
-        return text
-    kept, used = [], 0
-    for char in text:
-        size = cell_len(char)
-        if used + size > width - 1:
-            break
-        kept.append(char)
-        used += size
-    return "".join(kept) + "…"
+    return cut(visible(key), width)
 
 
 def report_table(report: StatsReport, width: int | None = None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ink_tui.humanize import cut
 from ink_tui.session.view import content_text
 
 __all__ = ["SUMMARY_WIDTH", "first_line", "record_summary", "short_time"]
@@ -16,11 +17,11 @@ SUMMARY_WIDTH = 80
 
 
 def first_line(text: str, width: int = SUMMARY_WIDTH) -> str:
-    """The first non-blank line of ``text``, stripped and cut to ``width`` characters."""
+    """The first non-blank line of ``text``, stripped and cut to ``width`` cells."""
     for line in text.split("\n"):
         line = line.strip()
         if line:
-            return line if len(line) <= width else line[: width - 1] + "…"
+            return cut(line, width)
     return ""
 
 

@@ -63,6 +63,11 @@ class InkApp(InkAppBase):
         self._config: UiConfig = load_config(options.config_path)
         self.register_theme(INK_THEME)
 
+    @property
+    def ui_config(self) -> UiConfig:
+        """The settings read at start-up (the theme, the tree's width), kept as they change."""
+        return self._config
+
     def on_mount(self) -> None:
         self.theme = self._config.theme if self._config.theme in self.available_themes else "ink"
         from ink_tui.ui.screens.picker import PickerScreen

@@ -1,4 +1,5 @@
-"""The user's settings file (``config.toml`` in the platform's config dir): the theme for now."""
+"""The user's settings file (``config.toml`` in the platform's config dir): the theme, and how
+wide the session view's tree is."""
 
 from __future__ import annotations
 
@@ -10,44 +11,61 @@ from pathlib import Path
 
 from ink_tui.paths import config_file
 
-__all__ = ["UiConfig", "load_config", "save_config"]
+__all__ = [
+    "TREE_WIDTH_MAX",
+    "TREE_WIDTH_MIN",
+    "UiConfig",
+    "load_config",
+    "save_config",
+    "save_setting",
+]
+
+TREE_WIDTH_MIN = 15  # percent of the session view the tree takes, at least
+TREE_WIDTH_MAX = 80  # and at most (the replay keeps a fifth)
 
 
 @dataclass(slots=True)
 class UiConfig:
     theme: str = "ink"
+    tree_width: int | None = None  # percent of the session view (None: the stylesheet's)
 
 
 def load_config(path: Path | None = None) -> UiConfig:
-    """Read the settings; a missing or unreadable file gives the defaults."""
+    """Read the settings; a missing or unreadable file gives the defaults (a value of the wrong
+    type or out of range is left out, the others kept)."""
     path = path or config_file()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return UiConfig()
     theme = data.get("theme")
-    return UiConfig(theme=theme if isinstance(theme, str) and theme else "ink")
+    width = data.get("tree_width")
+    if type(width) is not int or not TREE_WIDTH_MIN <= width <= TREE_WIDTH_MAX:
+        width = None  # (a bool is no width: type(True) is bool)
+    return UiConfig(theme=theme if isinstance(theme, str) and theme else "ink", tree_width=width)
 
 
-_THEME_LINE = re.compile(r"^[ \t]*theme[ \t]*=.*$", re.MULTILINE)
 _TABLE_LINE = re.compile(r"^[ \t]*\[", re.MULTILINE)
 
 
-def with_theme(text: str, theme: str) -> str:
-    """``text`` (a config file) with its top-level ``theme`` set to ``theme``: that one line
+def with_setting(text: str, name: str, value: str | int) -> str:
+    """``text`` (a config file) with its top-level ``name`` set to ``value``: that one line
     replaced, or added first; every other line (other settings, tables, comments) kept."""
-    escaped = theme.replace("\\", "\\\\").replace('"', '\\"')
-    line = f'theme = "{escaped}"'
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        line = f'{name} = "{escaped}"'
+    else:
+        line = f"{name} = {value}"
     table = _TABLE_LINE.search(text)
     top = text[: table.start()] if table else text
-    found = _THEME_LINE.search(top)
+    found = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=.*$", re.MULTILINE).search(top)
     if found:
         return text[: found.start()] + line + text[found.end() :]
     return f"{line}\n{text}"
 
 
-def save_config(config: UiConfig, path: Path | None = None) -> None:
-    """Set the theme in the settings file, keeping everything else in it (atomically: a
+def save_setting(name: str, value: str | int, path: Path | None = None) -> None:
+    """Set one setting in the settings file, keeping everything else in it (atomically: a
     temporary file renamed over the old one)."""
     path = path or config_file()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -60,5 +78,10 @@ def save_config(config: UiConfig, path: Path | None = None) -> None:
     temporary = path.with_suffix(".tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # private, as all ours
     with os.fdopen(fd, "w", encoding="utf-8") as stream:
-        stream.write(with_theme(old, config.theme))
+        stream.write(with_setting(old, name, value))
     temporary.replace(path)
+
+
+def save_config(config: UiConfig, path: Path | None = None) -> None:
+    """Set the theme in the settings file, keeping everything else in it."""
+    save_setting("theme", config.theme, path)

@@ -163,7 +163,7 @@ VERBS: Final[tuple[Verb, ...]] = (
         _S,
     ),
     Verb("delete", ("d",), "delete the session (to the trash, after a question)", "picker", _S),
-    Verb("undo", ("u",), "undo the last delete", "picker", _S),
+    Verb("undo", ("u",), "undo the last delete or prune", "picker", _S),
     Verb("prune", ("P",), "prune orphaned child sessions (to the trash)", "picker", _S),
     Verb(
         "chat",
@@ -186,6 +186,8 @@ VERBS: Final[tuple[Verb, ...]] = (
     ),
     Verb("output", ("o",), "tool output: cut, full, hidden", _SESSION, _V),
     Verb("tree", ("v",), "show or hide the tree (a narrow terminal)", _SESSION, _V),
+    Verb("narrower", ("ctrl+left",), "the tree narrower (or drag the bar)", _SESSION, _V),
+    Verb("wider", ("ctrl+right",), "the tree wider (or drag the bar)", _SESSION, _V),
     Verb("branches", ("b",), "every branch of the session", _SESSION, _V),
     Verb("timeline", ("T",), "the timeline of the turns", _SESSION, _V),
     Verb("changes", ("D",), "the files the branch changed", _SESSION, _V),

@@ -264,8 +264,11 @@ def chat_kit(tmp_path: Path, make_app: MakeApp) -> ChatKit:
 def llm(fake_llm: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
     """``fake_llm`` as every provider's endpoint (keys and base URLs); ``HOME`` is a fresh
     folder (no ``~/.ink/AGENTS.md`` of the user in the system prompt)."""
+    from ink_tui.agent.providers import listing
+
     for name, value in fake_llm.env().items():
         monkeypatch.setenv(name, value)
+    monkeypatch.setattr(listing, "MODEL_LISTS", listing.ModelLists())  # asked afresh per test
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))

@@ -192,7 +192,9 @@ async def test_c_on_an_earlier_turn_asks_fork_or_leaf(
         await pilot.press("g")  # the first turn's row
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork question")
-        assert f"entry {turn_end}: list the files" in kit.text(app.screen)
+        shown = kit.text(app.screen)
+        assert "after turn 1 · list the files" in shown  # as the replay names the turn
+        assert turn_end[:8] not in shown  # never an entry id the replay does not show
         await pilot.press(key)
         screen = await kit.chat_ready(pilot)
         assert screen.engine.start.fork is (key == "enter")
@@ -214,6 +216,31 @@ async def test_c_on_an_earlier_turn_asks_fork_or_leaf(
         assert new[0]["parentId"] == before.leaf_id
         assert all(record["type"] != "position" for record in new)
         assert len(sent) == 6
+
+
+async def test_c_within_a_turn_says_the_turn_its_prompt_and_what_it_goes_on_after(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    kit = chat_kit
+    writer = kit.writer(workdir)
+    writer.append_message({"role": "user", "content": "tidy the notes"})
+    call = {"type": "toolCall", "id": "call_1", "name": "bash", "arguments": {"command": "ls"}}
+    look = {"type": "text", "text": "Let me look first."}
+    writer.append_message(kit.assistant(blocks=[look, call], stopReason="tool_use"))
+    result = {"toolCallId": "call_1", "toolName": "bash", "content": "notes.txt", "isError": False}
+    writer.append_message({"role": "toolResult", "results": [result]})
+    writer.append_message(kit.assistant("Tidied."))
+    writer.append_message({"role": "user", "content": "thanks"})
+    writer.append_message(kit.assistant("welcome"))
+    app = kit.app(workdir, writer.path)
+    async with app.run_test(size=SIZE) as pilot:
+        await kit.session_ready(pilot)
+        await pilot.press("g", "l", "j")  # turn 1, opened: its first row
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork question")
+        shown = kit.text(app.screen)
+        assert "within turn 1 · tidy the notes" in shown
+        assert "after: Let me look first." in shown
 
 
 # -- 6. another writer appended meanwhile ---------------------------------------------------
@@ -359,6 +386,37 @@ async def test_c_in_the_picker_starts_a_session_written_with_its_first_message(
     assert [line["message"]["role"] for line in lines[1:]] == ["user", "assistant"]
     assert lines[1]["message"]["content"] == "start something"
     assert lines[1]["parentId"] is None and lines[2]["parentId"] == lines[1]["id"]
+
+
+async def test_slash_model_in_a_new_session_writes_nothing_until_the_first_message(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    """Ink's lazy creation: the model chosen before the file exists goes in its header, written
+    with the first message; no file holds only a header and a model switch."""
+    kit = chat_kit
+    folder = project_dir(kit.sessions, str(workdir))
+    llm.chat(text="hello from gpt")
+    app = kit.app(workdir, model=kit.model)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PickerScreen), "the picker")
+        await wait_for(pilot, workers_finished(app), "the picker's rows")
+        await pilot.press("c")  # a new session in the chat pane
+        screen = await kit.chat_ready(pilot)
+        await kit.send(pilot, "/model openai/gpt-4o")
+        await wait_for(pilot, lambda: "Model: openai/gpt-4o" in kit.log(screen), "the switch")
+        await kit.idle(pilot, screen)
+        assert not folder.exists() or not any(folder.iterdir())
+        assert "openai/gpt-4o" in kit.static(screen, "#chat-header")
+        await kit.send(pilot, "start something")
+        await wait_for(pilot, lambda: "hello from gpt" in kit.log(screen), "the reply")
+        await kit.idle(pilot, screen)
+    [path] = list(folder.iterdir())
+    lines = kit.records(path)
+    assert lines[0]["model"] == {"provider": "openai", "modelId": "gpt-4o"}
+    assert [line["type"] for line in lines[1:]] == ["message", "message"]
+    assert llm.last.path == "/v1/chat/completions" and llm.last.body["model"] == "gpt-4o"
+    session = open_session(path)
+    assert session.leaf_id == lines[2]["id"]
 
 
 # -- 11. hostile model text ------------------------------------------------------------------

@@ -261,6 +261,68 @@ async def test_ctrl_o_picks_a_model_and_escape_cancels(
     assert llm.requests == []
 
 
+async def test_ctrl_o_offers_the_models_the_providers_list_and_typing_narrows_them(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    from textual.widgets import Input, OptionList
+
+    kit, path = chat_kit, chat_session
+    llm.list_models(anthropic=["claude-opus-4-6", "claude-sonnet-4-5"], chat=["gpt-4o"])
+    app = kit.app(workdir, path, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await kit.chat_ready(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the picker")
+        modal = app.screen
+        listed = modal.query_one("#model-list", OptionList)
+        await wait_for(pilot, lambda: listed.option_count > 0, "the listed models")
+        shown = [str(listed.get_option_at_index(i).id) for i in range(listed.option_count)]
+        assert "anthropic/claude-opus-4-6" in shown and "openai/gpt-4o" in shown
+        assert "deepseek/gpt-4o" in shown  # every provider with a key was asked
+        assert "listed by anthropic, openai, deepseek" in kit.text(modal)
+        modal.query_one("#model-input", Input).value = "opus"
+        await wait_for(pilot, lambda: listed.option_count == 1, "the models narrowed")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.screen is screen, "the chat again")
+        await wait_for(pilot, lambda: "anthropic/claude-opus-4-6" in kit.log(screen), "note")
+        await kit.idle(pilot, screen)
+        asked = len(llm.model_requests)
+        await pilot.press("ctrl+o")  # the lists are kept for the run: nobody is asked again
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the picker")
+        listed = app.screen.query_one("#model-list", OptionList)
+        await wait_for(pilot, lambda: listed.option_count > 0, "the listed models")
+        assert len(llm.model_requests) == asked == 3
+        await pilot.press("escape")
+    assert kit.records(path)[-1] == {
+        "type": "session_model",
+        "provider": "anthropic",
+        "modelId": "claude-opus-4-6",
+        "explicit": True,
+    }
+    assert llm.requests == []
+
+
+async def test_ctrl_o_without_a_listing_says_so_and_typing_still_works(
+    chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
+) -> None:
+    from textual.widgets import Input, OptionList
+
+    kit, path = chat_kit, chat_session
+    app = kit.app(workdir, path, chat=True)  # the server lists nothing (404)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await kit.chat_ready(pilot)
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelScreen), "the picker")
+        modal = app.screen
+        await wait_for(pilot, lambda: "no provider listed" in kit.text(modal), "the fallback note")
+        assert not modal.query_one("#model-list", OptionList).display
+        modal.query_one("#model-input", Input).value = "openai/gpt-5"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Model: openai/gpt-5" in kit.log(screen), "the switch")
+        await kit.idle(pilot, screen)
+    assert kit.records(path)[-1]["modelId"] == "gpt-5"
+
+
 # -- 10. /compact ------------------------------------------------------------------------------
 
 

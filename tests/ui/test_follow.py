@@ -124,6 +124,45 @@ async def test_a_position_marker_switches_the_branch(tmp_path: Path, make_app: A
         del screen
 
 
+async def test_a_parent_that_names_nothing_is_the_error_view_not_a_branch_move(
+    tmp_path: Path, make_app: Any
+) -> None:
+    """Ink did not move: a record whose parentId names no entry breaks the chain. The error view
+    says so; no note claims Ink moved to another branch."""
+    from ink_tui.ui.screens.error import ErrorScreen
+
+    writer = _writer(tmp_path)
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _following(pilot)
+        writer.append_message({"role": "user", "content": "lost"}, parent_id="nothing0")
+        await wait_for(pilot, lambda: isinstance(app.screen, ErrorScreen), "the error view")
+        assert "broken parentId chain" in str(app.screen.query_one("#error-banner").render())
+        messages = [str(notification.message) for notification in app._notifications]
+        assert not any("another branch" in message for message in messages), messages
+
+
+async def test_a_new_leaf_on_another_branch_is_a_branch_move(tmp_path: Path, make_app: Any) -> None:
+    """Ink went on from an earlier entry without a marker (another writer): that is a move."""
+    writer = _writer(tmp_path)
+    first_id = json.loads(writer.path.read_text().splitlines()[1])["id"]
+    app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _following(pilot)
+        writer.append_message(_assistant([{"type": "text", "text": "again"}]), parent_id=first_id)
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SessionScreen)
+                and app.screen.loaded is not None
+                and app.screen.loaded.leaf_id == writer.leaf_id
+            ),
+            "the new branch",
+        )
+        messages = [str(notification.message) for notification in app._notifications]
+        assert any("another branch" in message for message in messages)
+
+
 async def test_f_toggles_following(tmp_path: Path, make_app: Any) -> None:
     writer = _writer(tmp_path)
     app = make_app(cwd="/nowhere", open_path=writer.path, follow=True)

@@ -168,6 +168,29 @@ async def test_P_prunes_orphans_after_showing_them(tmp_path: Path, make_app: Any
         await wait_for(pilot, lambda: "pruned 1 orphaned" in _notes(app), "the note")
 
 
+async def test_u_undoes_a_prune_too(tmp_path: Path, make_app: Any) -> None:
+    """Prune goes to the trash: ``u`` puts the orphans back, as it does after a delete."""
+    base = tmp_path / "sessions"
+    _session(base, "a parent")
+    writer = SessionWriter.new(base / "home-ada-code-keep" / "children", CWD)
+    writer.header["launch"] = {"version": 1, "parentSessionId": "gone", "childId": "c"}
+    writer.append_message({"role": "user", "content": "orphan"})
+    before = writer.path.read_bytes()
+    app = make_app(sessions_dir=base, cwd=CWD)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await _picker(pilot)
+        await pilot.press("P")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "pruned 1 orphaned" in _notes(app), "the note")
+        assert not writer.path.exists() and "u undoes" in _notes(app)
+        await pilot.press("u")
+        await wait_for(pilot, lambda: writer.path.exists(), "the orphan back")
+        assert writer.path.read_bytes() == before and list_trash() == []
+        assert "nothing to undo" not in _notes(app)
+        assert "restored 1 file from the trash" in _notes(app)
+
+
 async def test_session_view_r_L_Y(tmp_path: Path, make_app: Any) -> None:
     base = tmp_path / "sessions"
     path = _session(base, "first prompt")

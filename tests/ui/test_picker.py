@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from waiting import wait_for, workers_finished
 
 from ink_tui.catalog import list_sessions
+from ink_tui.humanize import cut
 from ink_tui.paths import project_dir
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
@@ -63,6 +64,12 @@ def _row_text(table: SessionList, index: int) -> list[str]:
     return [cell.plain for cell in table.get_row_at(index)]
 
 
+def _row_cells(table: SessionList, index: int) -> dict[str, str]:
+    """The row's texts by column (the state column shows only while a row needs it)."""
+    keys = [str(column.key.value) for column in table.columns.values()]
+    return dict(zip(keys, _row_text(table, index), strict=True))
+
+
 # -- the list ---------------------------------------------------------------------------------
 
 
@@ -78,13 +85,14 @@ async def test_opens_on_this_projects_sessions_newest_first(
         table = _table(app)
         assert table.has_focus
         first = list_sessions(sessions_tree.base, sessions_tree.cwd)[0]
-        row = _row_text(table, 0)
-        assert row[1] == first.title
-        assert row[2].endswith("ago")
-        assert row[3] == str(first.message_count)
-        assert row[4] == first.model.reference
-        assert row[5] == str(first.leaf_count)
-        assert row[6] == human_size(first.size)
+        row = _row_cells(table, 0)
+        assert "state" not in row  # no session is live or hidden: no empty column
+        assert row["title"] == first.title
+        assert row["age"].endswith("ago")
+        assert row["messages"] == str(first.message_count)
+        assert row["model"] == first.model.reference
+        assert row["branches"] == str(first.leaf_count)
+        assert row["size"] == human_size(first.size)
         assert "project" not in [str(column.label) for column in table.columns.values()]
 
 
@@ -101,8 +109,8 @@ async def test_tab_switches_to_all_projects_and_back(
         assert _paths(app) == sessions_tree.paths  # newest first across projects
         labels = [str(column.label) for column in table.columns.values()]
         assert "project" in labels
-        projects = {_row_text(table, i)[labels.index("project")] for i in range(table.row_count)}
-        assert projects == {path.parent.name for path in sessions_tree.paths}
+        projects = {_row_cells(table, i)["project"] for i in range(table.row_count)}
+        assert projects == {cut(path.parent.name, 24) for path in sessions_tree.paths}
         assert "All projects" in _static_text(app, "#picker-status")
         await pilot.press("tab")
         await _ready(app, pilot)

@@ -90,7 +90,8 @@ def _three_turns(folder: Path) -> tuple[SessionWriter, dict[str, str]]:
 
 
 def _tree_text(tree: SessionTree) -> list[str]:
-    region = Region(0, 0, tree.size.width, tree.size.height)
+    """Every line the tree paints (its titled top border included)."""
+    region = Region(0, 0, tree.outer_size.width, tree.outer_size.height)
     return [strip.text.rstrip() for strip in tree.render_lines(region)]
 
 

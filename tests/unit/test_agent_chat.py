@@ -5,6 +5,7 @@ opens cleanly, its context is what was sent plus what came back, and every call 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from ink_tui.agent.chat import DENIED_TEXT, INTERRUPTED_TEXT
 from ink_tui.agent.providers import IncompleteStream, MissingApiKey, ProviderError
 from ink_tui.agent.start import load_chat, new_chat
 from ink_tui.agent.tools import validate_arguments
+from ink_tui.session.tree import ModelRef
 
 ANTHROPIC = ("anthropic", "claude-sonnet-4-5")
 OPENAI = ("openai", "gpt-4.1")
@@ -258,6 +260,29 @@ async def test_http_error_on_a_new_session_creates_no_file(chat_kit: Any) -> Non
         await engine.send("hi")
     assert list(chat_kit.project.iterdir()) == []
     assert engine.messages == []
+
+
+async def test_a_model_chosen_before_the_first_message_goes_in_the_new_files_header(
+    chat_kit: Any,
+) -> None:
+    """Ink's lazy creation: /model in a new session writes nothing; a model Ink would refuse is
+    refused before anything exists; the first message creates the file, its header naming it."""
+    start = new_chat(str(chat_kit.work), model=chat_kit.model(ANTHROPIC))
+    engine = chat_kit.engine(start, chat_kit.sink())
+    with pytest.raises(ValueError, match="not a model Ink accepts"):
+        await engine.set_model(ModelRef("openai", "\ufeff"))
+    await engine.set_model(chat_kit.model(OPENAI))
+    assert engine.model == chat_kit.model(OPENAI)
+    assert not chat_kit.project.exists() or list(chat_kit.project.iterdir()) == []
+    chat_kit.fake.chat(text="hello")
+    await engine.send("hi")
+    [path] = list(chat_kit.project.iterdir())
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["model"] == {"provider": "openai", "modelId": "gpt-4.1"}
+    assert [record["type"] for record in records[1:]] == ["message", "message"]
+    await engine.set_model(chat_kit.model(DEEPSEEK))  # the file exists now: a marker
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last == {"type": "session_model", **chat_kit.model(DEEPSEEK).to_json(), "explicit": True}
 
 
 @BOTH

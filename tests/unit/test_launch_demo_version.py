@@ -139,3 +139,82 @@ def test_reset_without_demo_is_a_one_line_error(
     err = capsys.readouterr().err
     assert "--reset goes with --demo" in err and err.count("\n") == 1
     assert launched == []
+
+
+# -- --help lists every command; every command takes --demo ------------------------------------
+
+
+def test_help_lists_every_command_with_its_help_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from ink_tui.cli import SUBCOMMANDS, command_lines
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    commands = command_lines()
+    assert {name for name, _ in commands} == set(SUBCOMMANDS) and len(commands) >= 15
+    listed: list[list[str]] = []  # [name, help], a help wrapped over lines joined again
+    for line in out[out.index("commands (") :].splitlines()[1:]:
+        if line.startswith("   "):
+            listed[-1][1] += " " + line.strip()
+        elif line.strip():
+            listed.append(line.split(None, 1))
+    assert listed == [[name, help_line] for name, help_line in commands]
+    assert all(help_line for _, help_line in commands)
+
+
+def test_help_says_where_the_demo_sessions_are(
+    launched: list[LaunchOptions], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert str(tmp_path / "cache" / "demo-sessions") in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_every_command_reads_the_demo_sessions_with_demo(
+    launched: list[LaunchOptions],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    where: str,
+) -> None:
+    """``ink-tui --demo`` then ``ink-tui list --demo``: the same sessions, the demo project."""
+    import json
+
+    assert main(["--demo"]) == 0
+    base = launched[0].sessions_dir
+    assert base == tmp_path / "cache" / "demo-sessions"
+    home = {path.name for path in project_dir(base, DEMO_CWD).glob("*.jsonl")}
+    argv = ["list", "--json", "--demo"] if where == "after" else ["--demo", "list", "--json"]
+    capsys.readouterr()
+    assert main(argv) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {Path(row["path"]).name for row in listed} == home and home
+    assert main(["stats", "--demo", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert main(["stats", "--json", "--sessions-dir", str(base), "--cwd", DEMO_CWD]) == 0
+    assert stats == json.loads(capsys.readouterr().out) and stats["rows"]  # the same folder
+
+
+def test_demo_and_sessions_dir_together_is_a_one_line_error(
+    launched: list[LaunchOptions], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["list", "--demo", "--sessions-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "--demo reads the demo sessions" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["search", "--help"], ["changes", "--help"]])
+def test_help_fits_the_terminal_and_keeps_paths_whole(
+    argv: list[str],
+    launched: list[LaunchOptions],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(argv)
+    out = capsys.readouterr().out
+    demo = str(tmp_path / "cache" / "demo-sessions")
+    assert demo in out  # never broken at its hyphen (a path longer than a line stays whole)
+    assert all(len(line) <= 80 for line in out.splitlines() if demo not in line), out

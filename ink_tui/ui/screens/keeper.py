@@ -4,7 +4,8 @@
 (the modals of :mod:`.keep_modals`), does the work in a thread worker with the core's functions
 (:mod:`ink_tui.manage`: the same rules as the command line), says what happened in one
 notification, and posts :class:`SessionKeeper.Kept` so the screen can show the change. It
-remembers the last delete of this run, so that ``u`` can undo it.
+remembers the last move to the trash of this run (a delete or a prune), so that ``u`` can undo
+it.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class SessionKeeper(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.last_deleted: TrashEntry | None = None
+        self.last_deleted: TrashEntry | None = None  # the last delete or prune: u undoes it
 
     def act_on_row(self, what: str, row: SessionSummary | None, base: Path) -> None:
         """The picker's keys: ``rename``, ``delete``, ``copy`` (the highlighted row), ``undo``,
@@ -256,8 +257,10 @@ class SessionKeeper(Widget):
 
         def job() -> tuple[SessionKeeper.Kept, str]:
             entry, done = prune(plan)
+            if entry is not None:
+                self.last_deleted = entry
             kept = f", kept {len(done.exempt)} (live lease)" if done.exempt else ""
-            where = f"; ink-tui trash restore {entry.id} puts them back" if entry else ""
+            where = "; u undoes" if entry else ""
             note = f"pruned {len(done.removable)} orphaned child session(s){kept}{where}"
             return self.Kept("prune", None), note
 

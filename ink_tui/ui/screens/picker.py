@@ -33,6 +33,7 @@ from ink_tui.ui.widgets.row_source import (
     IndexProgress,
     RowsFound,
     RowsRefreshed,
+    ScopeRows,
     SessionRowSource,
 )
 from ink_tui.ui.widgets.session_list import SessionList
@@ -47,11 +48,6 @@ REFRESH_SECONDS: Final = 3.0
 _BATCH: Final = 50
 _BATCH_SECONDS: Final = 0.05
 _FILTER_HINT: Final = "filter by title, id or project (Enter opens the top match, Esc clears)"
-
-
-def _order(summary: SessionSummary) -> tuple[float, str, str]:
-    """The listing order (newest file mtime first, as :func:`iter_summaries`), reversed."""
-    return (summary.mtime, summary.file_name, summary.project_folder)
 
 
 class PickerScreen(Screen[None]):
@@ -78,7 +74,7 @@ class PickerScreen(Screen[None]):
         self.scanning = False
         self._generation = 0
         self._started = False
-        self._cache: dict[bool, list[SessionSummary]] = {}
+        self._rows = ScopeRows()  # both scopes' rows: one row per session, shared
         self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
         self._told: set[str] = set()
 
@@ -103,15 +99,15 @@ class PickerScreen(Screen[None]):
 
     def _start_scan(self) -> None:
         self._generation += 1
-        cached = self._cache.get(self.all_projects)
         table = self.query_one(SessionList)
-        if cached is not None:
+        if self._rows.has(self.all_projects):
             self.scanning = False
-            table.set_summaries(cached, show_project=self.all_projects)
+            rows = self._rows.rows(self.all_projects, sort=True)  # as last read, in any scope
+            table.set_summaries(rows, show_project=self.all_projects)
             self._refresh()
         else:
             self.scanning = True
-            self._cache[self.all_projects] = []
+            self._rows.show(self.all_projects, [])
             table.set_summaries([], show_project=self.all_projects)
             source = self.query_one(SessionRowSource)
             first = source.rows_at_hand(self.all_projects)  # read while the app was loading
@@ -127,10 +123,10 @@ class PickerScreen(Screen[None]):
         """The first rows, read ahead of the app; the worker adds the rest once they are drawn
         (:meth:`SessionList.signal_drawn`), then brings the index up to date."""
         if generation != self._generation:  # the scope changed meanwhile: read it again later
-            self._cache.pop(all_projects, None)
+            self._rows.forget(all_projects)
             return
         rows = list(first.rows or [])
-        self._cache[all_projects] = rows
+        self._rows.show(all_projects, rows)
         table = self.query_one(SessionList)
         table.set_summaries(rows, show_project=all_projects)
         source = self.query_one(SessionRowSource)
@@ -145,11 +141,11 @@ class PickerScreen(Screen[None]):
             return  # a scan of the other scope, cancelled
         table = self.query_one(SessionList)
         if message.whole:
-            self._cache[self.all_projects] = list(message.summaries)
+            self._rows.show(self.all_projects, message.summaries)
             table.update_summaries(message.summaries, show_project=self.all_projects)
             table.signal_drawn(self.query_one(SessionRowSource).painted)
         else:
-            self._cache[self.all_projects].extend(message.summaries)
+            self._rows.extend(self.all_projects, message.summaries)
             if message.summaries:
                 table.extend(message.summaries)
         if message.done:
@@ -179,6 +175,8 @@ class PickerScreen(Screen[None]):
             # keeps the picker aside, and its scan would compete with the session's first paint.
             self._started = True
             self._start_scan()
+        elif self._started:
+            self._refresh()  # back from a session: what it saw (Ink writing, a rename) shows now
         filter_input = self.query_one("#filter", Input)
         filter_input.cursor_blink = True
         if filter_input.has_focus:  # back from a session: keys act on the list (the filter kept)
@@ -196,25 +194,26 @@ class PickerScreen(Screen[None]):
 
     @on(RowsRefreshed)
     def _rows_refreshed(self, message: RowsRefreshed) -> None:
-        if message.generation != self._generation or self.scanning:
-            return
+        scope = message.all_projects
+        if not self._rows.has(scope) or (scope == self.all_projects and self.scanning):
+            return  # that scope is being read from the start: its scan has the last word
+        # Rows read for a scope no longer shown are kept all the same: they are the rows of
+        # every scope (the change is in the index now, and no later update will report it).
         if message.whole is not None:
-            self._cache[self.all_projects] = list(message.whole)
-            self.query_one(SessionList).update_summaries(
-                message.whole, show_project=self.all_projects
-            )
-            self._update_status()
+            self._rows.refreshed(scope, message.whole)
+        else:
+            self._rows.changed(scope, message.changed, message.removed)
+        if scope != self.all_projects:
             return
-        gone = set(message.removed) | {summary.path for summary in message.changed}
-        rows = [summary for summary in self._current() if summary.path not in gone]
-        rows.extend(message.changed)
-        rows.sort(key=_order, reverse=True)
-        self._cache[self.all_projects] = rows
-        self.query_one(SessionList).set_summaries(rows, show_project=self.all_projects)
+        table = self.query_one(SessionList)
+        if message.whole is not None:
+            table.update_summaries(self._current(), show_project=self.all_projects)
+        else:
+            table.set_summaries(self._current(), show_project=self.all_projects)
         self._update_status()
 
     def _current(self) -> list[SessionSummary]:
-        return self._cache.get(self.all_projects, [])
+        return self._rows.rows(self.all_projects)
 
     # -- what the user sees ------------------------------------------------------------------
 

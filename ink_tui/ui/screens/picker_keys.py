@@ -28,7 +28,7 @@ PICKER_KEYS: Final[list[BindingType]] = [
     bind("copy", "keep('copy')", "Copy…", keys=("y",)),
     bind("rename", "keep('rename')", "Rename"),
     bind("delete", "keep('delete')", "Delete"),
-    bind("undo", "keep('undo')", "Undo delete"),
+    bind("undo", "keep('undo')", "Undo delete or prune"),
     bind("prune", "keep('prune')", "Prune orphans"),
     bind("stats", "usage_stats", "Usage and cost"),
     bind("problems", "toggle_problems", "Problems only"),

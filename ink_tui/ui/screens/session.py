@@ -1,11 +1,9 @@
 """The session view: the branch's tree beside the replay, kept in step.
 
-The screen coordinates its parts, each doing one job and talking by messages: the
-:class:`SessionTree` (rows, moving by turns), the :class:`SessionReplay` (the transcript), the
-:class:`SessionSearch` (``/``, ``n``, ``N``), :class:`LiveFollow` (following the file as Ink writes
-it) and the :class:`SessionHeader`. Its keys are data (:mod:`.session_keys`); each action hands
-the key to the part that does the job. Loading runs in a worker thread; every change to what is
-shown happens in a handler, on the event loop. Nothing here writes to the session file.
+The screen coordinates its parts, each doing one job and talking by messages (the tree, the
+replay, the search, :class:`LiveFollow`, the header, the :class:`PaneSplit` sizing the tree). Its
+keys are data (:mod:`.session_keys`); each action hands the key to the part that does the job.
+Loading runs in a worker thread; what is shown changes in handlers. Nothing here writes the file.
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ from ink_tui.ui.screens.session_opens import SessionOpens
 from ink_tui.ui.screens.session_play import SessionPlayback
 from ink_tui.ui.screens.session_window import TurnWindow
 from ink_tui.ui.widgets.banner import Banner
+from ink_tui.ui.widgets.pane_split import PaneSplit
 from ink_tui.ui.widgets.session_header import HeaderState, SessionHeader
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch, match_pattern
@@ -82,6 +81,7 @@ class SessionScreen(Screen[None]):
         yield BranchLoader(id="loader")
         with Horizontal(id="session-body"):
             yield SessionTree("branch", id="session-tree")
+            yield PaneSplit(("branch", "replay"), id="session-split")  # drag it, or ctrl+← →
             yield SessionReplay(id="transcript")
         yield SessionPlayback(id="playback")
         yield SessionSearch(id="search")

@@ -33,6 +33,7 @@ from ink_tui.ui.render.safe import ansi_text, plain
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_live import LiveFollow
 from ink_tui.ui.screens.session_play import SessionPlayback
+from ink_tui.ui.widgets.pane_split import PaneSplit
 from ink_tui.ui.widgets.session_replay import SessionReplay
 from ink_tui.ui.widgets.session_search import SessionSearch
 from ink_tui.ui.widgets.session_tree import SessionTree
@@ -55,6 +56,8 @@ SESSION_KEYS: Final[list[BindingType]] = [
     bind("bottom", "edge('bottom')", "Bottom", priority=True),
     bind("section_previous", "keys('turn', -1)", "Prev turn"),
     bind("tree", "keys('toggle_tree')", "Tree", show=True),  # acts only when narrow
+    bind("narrower", "keys('tree_width', -5)", "Narrower tree"),
+    bind("wider", "keys('tree_width', 5)", "Wider tree"),
     bind("section_next", "keys('turn', 1)", "Next turn", show=True),
     bind("expand", "keys('expand')", "Expand"),
     bind("collapse", "keys('collapse')", "Collapse"),
@@ -313,7 +316,7 @@ class SessionKeys:
             view.live.stop_watching()
             view.post_message(OpenChat(view.path, leaf))
             return
-        from ink_tui.ui.screens.chat_modals import ForkScreen
+        from ink_tui.ui.screens.chat_modals import ForkScreen, fork_place
 
         def chosen(answer: str | None) -> None:
             if answer is None:
@@ -322,12 +325,17 @@ class SessionKeys:
             view.post_message(OpenChat(view.path, point if answer == "fork" else leaf))
 
         text = row_text(loaded.turns, row) if row else ""
-        first = text.strip().splitlines()[0][:120] if text.strip() else "(this entry)"
-        view.app.push_screen(ForkScreen(f"entry {point}: {first}"), chosen)
+        where = fork_place(loaded.entries, loaded.turns, point, view.session_tree.turn_number, text)
+        view.app.push_screen(ForkScreen(where), chosen)
 
     def tree_shown(self) -> bool:
         """Whether the tree is on screen: always when wide; when narrow, after ``v``."""
         return not self.view.has_class("-narrow") or self.view.has_class("-tree-toggled")
+
+    def tree_width(self, delta: int) -> None:
+        """ctrl+← / ctrl+→: the tree 5 % narrower or wider (kept for the next session views)."""
+        if not self.view.has_class("-narrow"):
+            self.view.session_tree.screen.query_one(PaneSplit).nudge(delta)
 
     def toggle_tree(self) -> None:
         self.view.toggle_class("-tree-toggled")

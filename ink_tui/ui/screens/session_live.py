@@ -21,8 +21,8 @@ from textual.widget import Widget
 
 from ink_tui.humanize import plural
 from ink_tui.session.branchview import LoadedBranch, running_calls
-from ink_tui.session.reader import Entry
-from ink_tui.session.tail import FileTrouble
+from ink_tui.session.reader import Entry, SessionFile
+from ink_tui.session.tail import FileTrouble, TailUpdate
 from ink_tui.session.view import TurnChanges
 from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
 from ink_tui.ui.keymap import VERB, key_name
@@ -33,6 +33,26 @@ from ink_tui.ui.widgets.session_header import LiveState
 __all__ = ["LiveFollow"]
 
 NEWER_KEY = key_name(VERB["newer"].keys[0])  # ">": the newer session Ink started
+
+
+def _moved(update: TailUpdate, session: SessionFile) -> bool:
+    """Whether Ink moved the leaf to another branch: a ``position`` marker arrived, or the new
+    leaf hangs from an entry already in the file. A leaf whose chain breaks (a ``parentId``
+    naming nothing, a cycle) is no move: the file is broken. Only the batch is walked."""
+    if update.positions:
+        return True
+    batch = {entry.id: entry for entry in update.entries}
+    current = batch.get(session.leaf_id or "")
+    seen: set[str] = set()
+    while current is not None and current.id not in seen:
+        seen.add(current.id)
+        parent = current.parent_id
+        if parent is None:
+            return True  # a new root: Ink started over from the very first entry
+        if parent not in batch:
+            return parent in session.by_id
+        current = batch[parent]
+    return False
 
 
 class LiveFollow(Widget):
@@ -186,7 +206,9 @@ class LiveFollow(Widget):
         self.last_write = app_now(self)
         extension = loaded.extension_to(session.leaf_id)
         if extension is None:
-            self.notify("Ink moved to another branch (/fork or /tree): showing it", timeout=6)
+            if _moved(update, session):
+                self.notify("Ink moved to another branch (/fork or /tree): showing it", timeout=6)
+            # else the new leaf's chain is broken: reading the file again shows why (Ink's text)
             self.stop()
             self.post_message(self.Reopen(self, session.leaf_id))
             return

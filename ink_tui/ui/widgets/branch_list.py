@@ -32,6 +32,7 @@ from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
+from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["BranchTable", "describe_leaf", "fork_cell", "leaf_age", "short_id"]
 
@@ -245,10 +246,11 @@ class BranchTable(CursorList):
         }
         text = Text(no_wrap=True)  # as wide as the columns: the view scrolls sideways past it
         for column, (key, cell_width) in enumerate(self.fitted.columns):
-            cell = cells[key]
-            cell.truncate(cell_width, overflow="ellipsis", pad=key not in _RIGHT)
+            cell = cut_label(cells[key], cell_width)
             if key in _RIGHT:
                 cell.pad_left(cell_width - cell.cell_len)
+            else:
+                cell.pad_right(cell_width - cell.cell_len)
             text.append(" " * GAP if column else " ")
             text.append_text(cell)
         return text

@@ -13,10 +13,11 @@ list renders again after a resize). Paths and titles are session text: shown thr
 
 from __future__ import annotations
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len, get_character_cell_size
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from ink_tui.humanize import cut
 from ink_tui.safetext import one_line
 from ink_tui.ui.render.safe import plain
 
@@ -26,12 +27,9 @@ GAP = "  "
 
 
 def cut_end(text: str, width: int) -> str:
-    """``text`` in at most ``width`` cells: cut at its end with ``…``, no space before it."""
-    if cell_len(text) <= width:
-        return text
-    if width <= 1:
-        return "…"[:width]
-    return set_cell_size(text, width - 1).rstrip() + "…"
+    """``text`` in at most ``width`` cells: cut at its end with ``…``, no space before it
+    (:func:`ink_tui.humanize.cut`, measured as the screen draws)."""
+    return cut(text, width, get_character_cell_size)
 
 
 def shorten_path(path: str, width: int) -> str:

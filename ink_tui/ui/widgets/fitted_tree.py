@@ -1,7 +1,8 @@
 """A tree whose every row fits its width (the session view's tree and its parts).
 
 A long label is cut with ``…`` where it would pass the tree's right edge, keeping its last
-``tails[node.id]`` characters (a tool row's status, a turn's time): the part never cut. Labels
+``tails[node.id]`` characters (a tool row's status, a turn's time): the part never cut, always
+at the right edge, so the figures of every row line up whatever the script of its title. Labels
 are session text: never parsed as markup, and only their first line is shown.
 """
 
@@ -63,4 +64,6 @@ class FittedTree(Tree[str]):
         label = node.label
         width = (label.cell_len if isinstance(label, Text) else cell_len(label)) + icon
         room = self._room(node)
-        return min(width, room) if room > 0 else width
+        if room <= 0:
+            return width
+        return room if self.tails.get(node.id) else min(width, room)  # a tail: at the edge

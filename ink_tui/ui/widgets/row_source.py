@@ -10,7 +10,13 @@ rows and post them as messages, which bubble to the screen. Nothing here touches
   the app was imported (:class:`ink_tui.catalog.index.ahead.RowsAhead`): the screen shows them
   in its first frame (:meth:`SessionRowSource.rows_at_hand`) and the scan goes on from there.
 - :meth:`SessionRowSource.restat`: the periodic check: through the index when it is usable
-  (only changed files are read), else by ``stat`` and a re-read of the files that changed.
+  (only changed files are read), else by ``stat`` and a re-read of the files that changed. The
+  rows shown are compared with what the index holds, not with what this one update changed: the
+  index is shared (the other scope's refresh, a search, another ink-tui bring it up to date too),
+  so "nothing new indexed now" never means "the rows shown are fresh".
+
+:class:`ScopeRows` holds the rows of both scopes, one row per session file: a change read in
+one scope is the row the other scope shows too.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -35,7 +41,14 @@ from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
 from ink_tui.session.ownwrites import own_writes
 
-__all__ = ["IndexNotice", "IndexProgress", "RowsFound", "RowsRefreshed", "SessionRowSource"]
+__all__ = [
+    "IndexNotice",
+    "IndexProgress",
+    "RowsFound",
+    "RowsRefreshed",
+    "ScopeRows",
+    "SessionRowSource",
+]
 
 _BATCH: Final = 50
 _BATCH_SECONDS: Final = 0.05
@@ -59,6 +72,7 @@ class RowsRefreshed(Message):
     """Files of the scope that changed, appeared or vanished since they were read."""
 
     generation: int
+    all_projects: bool  # the scope they were read for (maybe no longer the one shown)
     changed: list[SessionSummary] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     whole: list[SessionSummary] | None = None  # every row again (from the index)
@@ -81,6 +95,75 @@ class IndexNotice(Message):
     """The index could not be used or was rebuilt: one line for the user."""
 
     text: str
+
+
+def _order(row: SessionSummary) -> tuple[float, str, str]:
+    """The listing order (newest file mtime first, as :func:`iter_summaries`), reversed."""
+    return (row.mtime, row.file_name, row.project_folder)
+
+
+def _stamps(rows: Iterable[SessionSummary]) -> dict[Path, tuple[float, int]]:
+    return {row.path: (row.mtime, row.size) for row in rows}
+
+
+class ScopeRows:
+    """The picker's rows of both scopes (``all_projects`` False or True).
+
+    One row per session file, shared: each scope only holds the order of its files. A row read
+    again in one scope (renamed, grown, gone) is therefore what the other scope shows as well,
+    the moment it is shown again; its own refresh then adds what only it can see."""
+
+    def __init__(self) -> None:
+        self._rows: dict[Path, SessionSummary] = {}
+        self._order: dict[bool, list[Path]] = {}
+
+    def has(self, scope: bool) -> bool:
+        """Whether the scope was read (its rows can be shown at once)."""
+        return scope in self._order
+
+    def rows(self, scope: bool, *, sort: bool = False) -> list[SessionSummary]:
+        """The scope's rows in listing order (``sort``: ordered again, as rows read in the
+        other scope may have moved)."""
+        rows = [self._rows[path] for path in self._order.get(scope, []) if path in self._rows]
+        if sort:
+            rows.sort(key=_order, reverse=True)
+            self._order[scope] = [row.path for row in rows]
+        return rows
+
+    def forget(self, scope: bool) -> None:
+        self._order.pop(scope, None)
+
+    def show(self, scope: bool, rows: Iterable[SessionSummary]) -> None:
+        """The scope's rows as read (maybe only its first ones: nothing is dropped)."""
+        rows = list(rows)
+        self._rows.update((row.path, row) for row in rows)
+        self._order[scope] = [row.path for row in rows]
+
+    def extend(self, scope: bool, rows: Iterable[SessionSummary]) -> None:
+        rows = list(rows)
+        self._rows.update((row.path, row) for row in rows)
+        self._order.setdefault(scope, []).extend(row.path for row in rows)
+
+    def refreshed(self, scope: bool, rows: Iterable[SessionSummary]) -> None:
+        """Every row of the scope read again: a file it no longer lists is gone, everywhere."""
+        rows = list(rows)
+        kept = {row.path for row in rows}
+        self.changed(scope, [], [path for path in self._order.get(scope, []) if path not in kept])
+        self.show(scope, rows)
+
+    def changed(self, scope: bool, rows: list[SessionSummary], removed: list[Path]) -> None:
+        """Files of the scope read again (new ones join it) and files gone (from every scope)."""
+        gone = set(removed)
+        for path in gone:
+            self._rows.pop(path, None)
+        if gone:
+            for name, order in self._order.items():
+                self._order[name] = [path for path in order if path not in gone]
+        order = self._order.setdefault(scope, [])
+        known = set(order)
+        order.extend(row.path for row in rows if row.path not in known)
+        self._rows.update((row.path, row) for row in rows)
+        self.rows(scope, sort=True)
 
 
 def _stat_folder(folder: Path, found: dict[Path, tuple[float, int]]) -> None:
@@ -207,9 +290,10 @@ class SessionRowSource(Widget):
             scope = None if all_projects else self.cwd
             fresh = _guarded(lambda: refreshed_rows(self.sessions_dir, scope))
             if fresh.rows is not None:
-                report = fresh.report
-                if report is None or report.sessions_changed:  # a subagent's never shows
-                    self.post_message(RowsRefreshed(generation, whole=fresh.rows))
+                # Compared with the rows shown, not with what this update indexed: another
+                # update (the other scope's, a search's) may have indexed the change already.
+                if _stamps(fresh.rows) != known:
+                    self.post_message(RowsRefreshed(generation, all_projects, whole=fresh.rows))
                 return
             self.index_usable = False
             if fresh.notice is not None:
@@ -232,4 +316,4 @@ class SessionRowSource(Widget):
         ]
         removed = [path for path in known if path not in found]
         if changed or removed:
-            self.post_message(RowsRefreshed(generation, changed, removed))
+            self.post_message(RowsRefreshed(generation, all_projects, changed, removed))

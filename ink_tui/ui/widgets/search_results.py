@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from ink_tui.catalog.search import SearchHit
 from ink_tui.humanize import plural
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["SearchResults"]
 
@@ -68,10 +69,9 @@ class SearchResults(OptionList):
             if hit.file != current:
                 current = hit.file
                 line = _session_line(hit, counts[hit.file], show_project=show_project)
-                line.truncate(width, overflow="ellipsis")
+                line = cut_label(line, width)
                 options.append(Option(line, disabled=True))
-            line = _hit_line(hit)
-            line.truncate(width, overflow="ellipsis")  # one line each: the list reads as a table
+            line = cut_label(_hit_line(hit), width)  # one line each: the list reads as a table
             options.append(Option(line, id=str(number)))
         self.clear_options()
         self.add_options(options)

@@ -5,7 +5,10 @@ the model and the thinking level a resume restores, and the follow state; then t
 counts, the whole file's work as Ink's ``/status`` shows it (``work ↑12.3k ↓4.5k ~$0.123!``,
 :mod:`ink_tui.session.usage_totals`) and the branch's token usage. What does not fit is cut with
 ``…``: the project folder from its start (to a third of the room), then the title; on a very
-narrow terminal the folder is left out; the rest of a line is cut from its end.
+narrow terminal the folder is left out; the rest of the first line is cut from its end. The
+second line is made of parts, each with a short form and a rank (:func:`fit_parts`): when it
+does not fit, the least important parts take their short form first, then are left out, so the
+turns and the branch's tokens always show.
 
 While a big session is still read (its last turns shown first), nothing partial passes for
 final: the model and the thinking level (whole-file rules: the latest ``session_model``, the
@@ -16,6 +19,7 @@ the counts say they are those of the last turns.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -26,8 +30,9 @@ from ink_tui.session.branchview import LoadedBranch
 from ink_tui.session.turntime import branch_span, short_duration
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.tree_labels import cut_label
 
-__all__ = ["HeaderState", "LiveState", "SessionHeader", "work_text"]
+__all__ = ["HeaderPart", "HeaderState", "LiveState", "SessionHeader", "fit_parts", "work_text"]
 
 MIN_TITLE = 12  # cells the title keeps, however narrow
 MIN_PROJECT = 16  # cells the project folder keeps when both are cut (else it is left out)
@@ -67,9 +72,46 @@ def _elide_start(text: Text, width: int) -> Text:
 
 
 def _cut(text: Text, width: int) -> Text:
-    text = text.copy()
-    text.truncate(max(0, width), overflow="ellipsis")
-    return text
+    return cut_label(text, width)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderPart:
+    """One part of a header line: its text, a shorter one (or none), and its rank (0 is the
+    most important: never left out)."""
+
+    text: str
+    short: str | None = None
+    rank: int = 0
+
+
+PART_GAP = " · "
+
+
+def fit_parts(parts: Sequence[HeaderPart], width: int, style: str = "") -> Text:
+    """``parts`` joined by `` · `` in ``width`` cells: whole if they fit; else, one step at a
+    time until they do, the least important (highest rank) first: the extras (rank 5 and up)
+    are left out, the minor parts (rank 2 and up) take their short form, rank 4 is left out, the
+    major parts take their short form, the other minor ones are left out (rank 0 always stays);
+    only then is the line cut with ``…``."""
+    shown: list[str | None] = [part.text for part in parts]
+
+    def line() -> str:
+        return PART_GAP.join(text for text in shown if text)
+
+    steps: list[tuple[tuple[int, int], int, str | None]] = []
+    for index, part in enumerate(parts):
+        if part.short is not None:
+            steps.append(((1 if part.rank >= 2 else 3, -part.rank), index, part.short))
+        if part.rank > 0:
+            tier = 0 if part.rank >= 5 else 2 if part.rank == 4 else 4
+            steps.append(((tier, -part.rank), index, None))
+    steps.sort(key=lambda step: step[0])
+    for _, index, text in steps:
+        if Text(line()).cell_len <= width:
+            break
+        shown[index] = text
+    return _cut(Text(line(), style=style), width)
 
 
 def _live_part(live: LiveState) -> Text:
@@ -139,31 +181,42 @@ def work_text(loaded: LoadedBranch) -> str:
 
 def second_line(state: HeaderState, width: int) -> Text:
     """The branch's counts and token usage, and the file's work (Ink's ``/status`` totals), in
-    ``width`` cells. While only the last turns are read, it says so and counts those turns."""
+    ``width`` cells (:func:`fit_parts`): the turns and the branch's tokens first, then the work,
+    the tool calls, the messages, the compactions, the cache. While only the last turns are
+    read, it says so and counts those turns."""
     loaded = state.loaded
     stats = loaded.stats
+    turns = plural(stats.turns, "turn")
     errors = f", {stats.tool_errors:,} failed" if stats.tool_errors else ""
     missing = f", {stats.unanswered:,} without result" if stats.unanswered else ""
-    compactions = f" · {plural(stats.compactions, 'compaction')}" if stats.compactions else ""
-    tokens = (
-        f"tokens in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)} "
+    short_missing = f", {stats.unanswered:,} open" if stats.unanswered else ""
+    tokens = f"in {compact_count(stats.input_tokens)} out {compact_count(stats.output_tokens)}"
+    cache = (
         f"cache r {compact_count(stats.cache_read_tokens)} "
         f"w {compact_count(stats.cache_write_tokens)}"
     )
-    turns = plural(stats.turns, "turn")
+    calls = HeaderPart(
+        f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}",
+        f"{compact_count(stats.tool_calls)} calls{errors}{short_missing}",
+        rank=2,
+    )
+    compactions = plural(stats.compactions, "compaction") if stats.compactions else ""
+    short_messages = f"{compact_count(stats.messages)} msgs"
     if loaded.partial:  # a first look: these are the figures of the turns shown so far
         head = f"{READING_TURNS.format(turns=turns)}: {plural(stats.messages, 'message')}"
-        parts = [head, f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions}"]
-        parts.append(tokens)
+        parts = [HeaderPart(head), calls, HeaderPart(compactions, rank=4)]
+        parts.append(HeaderPart(f"tokens {tokens}", tokens))
     else:
         parts = [
-            f"{turns}{_span(state)}",
-            plural(stats.messages, "message"),
-            f"{plural(stats.tool_calls, 'tool call')}{errors}{missing}{compactions}",
-            work_text(loaded),
-            f"branch {tokens}",
+            HeaderPart(f"{turns}{_span(state)}", turns),
+            HeaderPart(plural(stats.messages, "message"), short_messages, rank=3),
+            calls,
+            HeaderPart(compactions, rank=4),
+            HeaderPart(work_text(loaded), rank=1),
+            HeaderPart(f"branch tokens {tokens}", f"branch {tokens}"),
         ]
-    return _cut(Text(" · ".join(parts), style="dim"), width)
+    parts.append(HeaderPart(cache, rank=5))
+    return fit_parts([part for part in parts if part.text], width, "dim")
 
 
 class SessionHeader(Static):

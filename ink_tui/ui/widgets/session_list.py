@@ -5,7 +5,9 @@ model names all come from session files and are untrusted.
 
 Each fixed column is as wide as the widest text it can hold (counts are abbreviated to at most
 five characters, ``49.9k``), so no number or age is ever cut. When the list is narrow, the less
-important columns go first (size, model, branches, project), then the title shrinks.
+important columns go first (size, model, branches, project), then the title shrinks. The state
+column (``● live``, ``hidden``) is there only while a row shown needs it. Texts are cut by
+:func:`~ink_tui.ui.widgets.tree_labels.cut_label` (by cell width, as every label).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ink_tui.session.ownwrites import own_writes
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["LIVE_SECONDS", "SessionList", "human_size", "is_live", "relative_age"]
 
@@ -89,7 +92,8 @@ class SessionList(DataTable):
         self.query_text = ""
         self.row_filter: Callable[[SessionSummary], bool] | None = None  # rows it keeps
         self.shown: list[SessionSummary] = []  # the rows, in table order
-        self._layout: tuple[int, frozenset[str]] = (0, frozenset())
+        self._layout: tuple[int, frozenset[str]] = (0, frozenset())  # title width, dropped
+        self._widths: dict[str, int] = {}  # column key -> its width (texts are cut to it)
         self._drawn: threading.Event | None = None
 
     # -- content -----------------------------------------------------------------------------
@@ -111,12 +115,13 @@ class SessionList(DataTable):
             shown, self.shown = self.shown, [fresh[summary.path] for summary in self.shown]
             now = self._now()
             keys = [key for key, _, _ in _FIXED if key not in self._layout[1]]
-            for old, summary in zip(shown, self.shown, strict=True):
-                if old == summary:
-                    continue  # most rows: nothing to redraw
-                for key, cell in zip(keys, self._row(summary, now), strict=True):
-                    self.update_cell(str(summary.path), key, cell)
-            return
+            if self._fit() == self._layout:  # else a row went live (or stopped): rebuilt below
+                for old, summary in zip(shown, self.shown, strict=True):
+                    if old == summary:
+                        continue  # most rows: nothing to redraw
+                    for key, cell in zip(keys, self._row(summary, now), strict=True):
+                        self.update_cell(str(summary.path), key, cell)
+                return
         self.show_project = show_project
         scrolled = self.scroll_y
         self.rebuild()
@@ -129,6 +134,9 @@ class SessionList(DataTable):
             self.rebuild()
             return
         self.shown.extend(summaries)
+        if self._fit() != self._layout:  # a live row among them: the state column shows
+            self.rebuild()
+            return
         self._add(summaries, self._now())
 
     def set_query(self, query: str) -> None:
@@ -155,10 +163,12 @@ class SessionList(DataTable):
         self.shown = self._filtered()
         self.clear(columns=True)
         self._layout = width, dropped = self._fit()
+        self._widths = {}
         for key, header, fixed in _FIXED:
             if key in dropped:
                 continue
             label = Text(header, justify="right" if key in _NUMERIC else "left")
+            self._widths[key] = fixed or width
             self.add_column(label, width=fixed or width, key=key)
         self._add(self.shown, self._now())
         if current is not None:
@@ -168,11 +178,17 @@ class SessionList(DataTable):
                     break
 
     def tick(self) -> None:
-        """Refresh the cells that depend on the clock: the age and the live marker."""
+        """Refresh the cells that depend on the clock: the age and the live marker (the state
+        column comes and goes with the rows that need it)."""
+        if self.columns and self._fit() != self._layout:
+            self.rebuild()
+            return
         now = self._now()
+        state = "state" not in self._layout[1]
         for summary in self.shown:
             key = str(summary.path)
-            self.update_cell(key, "state", self._state_cell(summary, now))
+            if state:
+                self.update_cell(key, "state", self._state_cell(summary, now))
             self.update_cell(key, "age", self._cell(relative_age(summary.mtime, now), summary))
 
     def index_of(self, path: Path) -> int | None:
@@ -209,10 +225,17 @@ class SessionList(DataTable):
         ranked.sort(key=lambda item: (-item[0], item[1]))
         return [summary for _, _, summary in ranked]
 
+    def _needs_state(self) -> bool:
+        """Whether a row shown is live or hidden (else the state column is left out)."""
+        now = self._now()
+        return any(is_live(row, now) or not row.listed_by_ink for row in self.shown)
+
     def _fit(self) -> tuple[int, frozenset[str]]:
         """The title's width, and the columns left out so that it gets at least its minimum."""
         width = (self.size.width or self.app.size.width) - 2  # the vertical scrollbar
         dropped = set() if self.show_project else {"project"}
+        if not self._needs_state():
+            dropped.add("state")
         for candidate in (None, *_DROP_ORDER):
             if candidate is not None:
                 dropped.add(candidate)
@@ -241,9 +264,13 @@ class SessionList(DataTable):
         except KeyError:  # pragma: no cover - styles not applied yet
             return Style()
 
-    def _cell(self, text: str, summary: SessionSummary, *, right: bool = False) -> Text:
+    def _cell(
+        self, text: str, summary: SessionSummary, *, right: bool = False, key: str = ""
+    ) -> Text:
         style = self._style("session-list--hidden") if not summary.listed_by_ink else Style()
         cell = plain(text, style)
+        if key in self._widths:  # cut here: the table's own cut leaves "修 …" before a wide one
+            cell = cut_label(cell, self._widths[key])
         cell.no_wrap = True
         cell.overflow = "ellipsis"
         if right:
@@ -260,15 +287,15 @@ class SessionList(DataTable):
     def _row(self, summary: SessionSummary, now: float) -> list[Text]:
         model = summary.model.reference if summary.model is not None else "—"
         title = summary.title or summary.file_name
-        project = self._cell(summary.project_folder, summary)
+        project = self._cell(summary.project_folder, summary, key="project")
         project.stylize(self._style("session-list--muted"))
         cells = {
             "state": self._state_cell(summary, now),
-            "title": self._cell(title, summary),
+            "title": self._cell(title, summary, key="title"),
             "project": project,
             "age": self._cell(relative_age(summary.mtime, now), summary),
             "messages": self._cell(compact_count(summary.message_count), summary, right=True),
-            "model": self._cell(model, summary),
+            "model": self._cell(model, summary, key="model"),
             "branches": self._cell(compact_count(summary.leaf_count), summary, right=True),
             "size": self._cell(human_size(summary.size), summary, right=True),
         }

@@ -22,7 +22,7 @@ from ink_tui.session.turntime import TurnTime, short_duration
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
-from ink_tui.ui.widgets.tree_labels import first_line
+from ink_tui.ui.widgets.tree_labels import cut_label, first_line
 
 __all__ = ["MODEL_BLOCK", "TOOL_BLOCK", "TimelineBars", "TimelineRow"]
 
@@ -115,5 +115,6 @@ class TimelineBars(CursorList):
         text.append_text(self._bar(row.time))
         text.append(f" {tokens:>10}  ", muted)
         text.append_text(plain(first_line(row.prompt, 200)))
-        text.truncate(width, overflow="ellipsis", pad=True)
+        text = cut_label(text, width)
+        text.pad_right(width - text.cell_len)
         return text

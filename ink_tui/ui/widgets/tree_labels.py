@@ -3,9 +3,10 @@ an item under it (a tool call and its status, text, thinking, a compaction…)."
 
 from __future__ import annotations
 
+from rich.cells import get_character_cell_size
 from rich.text import Span, Text
 
-from ink_tui.humanize import compact_count
+from ink_tui.humanize import ELLIPSIS, compact_count, cut, cut_length
 from ink_tui.session.shapes import MISSING, not_a_list
 from ink_tui.session.turntime import TurnTime, short_duration
 from ink_tui.session.view import Item, Turn, first_text_line
@@ -13,7 +14,15 @@ from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["first_line", "fit_label", "item_label", "result_label", "turn_label", "turn_tail"]
+__all__ = [
+    "cut_label",
+    "first_line",
+    "fit_label",
+    "item_label",
+    "result_label",
+    "turn_label",
+    "turn_tail",
+]
 
 _ITEM_ICONS = {
     "text": ("¶ ", ""),
@@ -30,8 +39,22 @@ _ITEM_ICONS = {
 
 
 def first_line(text: str, width: int = 60) -> str:
-    line = first_text_line(text)
-    return line if len(line) <= width else line[: width - 1] + "…"
+    """The first line of ``text`` in at most ``width`` cells (cut as :func:`cut_label`)."""
+    return cut(first_text_line(text), width, get_character_cell_size)
+
+
+def cut_label(text: Text, width: int) -> Text:
+    """``text`` in at most ``width`` cells, its styles kept: cut by cell width (a wide character
+    is two cells), whitespace before the cut left out, then ``…`` (:func:`ink_tui.humanize.cut`,
+    measured as the screen draws). Every label of the screens is cut by this."""
+    if width <= 0:
+        return Text()
+    keep = cut_length(text.plain, width, get_character_cell_size)
+    if keep is None:
+        return text
+    head = text[:keep]
+    head.append(ELLIPSIS)
+    return head
 
 
 def _label_part(label: str | None) -> Text:
@@ -106,14 +129,16 @@ def result_label(item: Item) -> Text:
 
 
 def fit_label(text: Text, width: int, keep: int = 0) -> Text:
-    """``text`` cut to ``width`` cells with ``…``, keeping its last ``keep`` characters."""
-    if width <= 0 or text.cell_len <= width:
+    """``text`` in ``width`` cells: its last ``keep`` characters (a turn's time, a call's
+    status: the figures) at the right edge, whatever the script of the rest, which is cut with
+    ``…`` when it does not fit (:func:`cut_label`)."""
+    if width <= 0:
         return text
-    tail = text[len(text) - keep :] if keep else Text()
+    if not keep:
+        return cut_label(text, width)
+    tail = text[len(text) - keep :]
     if tail.cell_len >= width - 1:
-        head, tail = text, Text()  # too narrow for the tail: cut the whole label
-    else:
-        head = text[: len(text) - keep] if keep else text
-    head = head.copy()
-    head.truncate(max(1, width - tail.cell_len), overflow="ellipsis")
-    return Text.assemble(head, tail)
+        return cut_label(text, width)  # too narrow for the tail: cut the whole label
+    room = width - tail.cell_len
+    head = cut_label(text[: len(text) - keep], room)
+    return Text.assemble(head, " " * (room - head.cell_len), tail)
