@@ -204,7 +204,9 @@ class StatsScreen(Screen[None]):
         points = chart_days(self.report.days, today)
         what = "Cost (USD, priced models)" if self.metric == "cost" else "Tokens"
         other = "tokens" if self.metric == "cost" else "cost"
-        title = Text.assemble((f"{what} per day", "bold"), (f"    {key_of('metric')}: {other}", "dim"))
+        title = Text.assemble(
+            (f"{what} per day", "bold"), (f"    {key_of('metric')}: {other}", "dim")
+        )
         self.query_one("#stats-chart-title", Static).update(title)
         self.bars.show(points, self.metric)
         self.query_one("#stats-chart", VerticalScroll).scroll_end(animate=False)
