@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Tree
 
 from ink_tui.humanize import breadcrumb
-from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.rows import find_item
+from ink_tui.session.conversation.branchview import LoadedBranch
+from ink_tui.session.conversation.rows import find_item
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.screens.session_children import ChildArrival, SessionChildren
 from ink_tui.ui.screens.session_keys import SESSION_KEYS, SessionKeys

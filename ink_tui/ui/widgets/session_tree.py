@@ -18,8 +18,8 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ink_tui.session.turntime import TurnTime, turn_time
-from ink_tui.session.view import Item, Turn, TurnChanges
+from ink_tui.session.analysis.turntime import TurnTime, turn_time
+from ink_tui.session.conversation.view import Item, Turn, TurnChanges
 from ink_tui.ui.render import palette
 from ink_tui.ui.widgets.fitted_tree import FittedTree
 from ink_tui.ui.widgets.tree_labels import (
