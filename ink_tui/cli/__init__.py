@@ -12,7 +12,8 @@
 - :mod:`~ink_tui.cli.output`: :class:`~ink_tui.cli.output.SafeOutput`, the one door to the
   terminal, and one-line errors.
 
-Importing this package imports nothing else: ``main`` loads what a line needs when it runs.
+Importing the package loads only the entry point and the output: ``main`` loads the tree and
+what the line needs when it runs.
 """
 
 from ink_tui.cli.entry import main

@@ -10,7 +10,8 @@ own arguments and argparse's rules: ``-r ID``, ``--model=X``, abbreviations) and
 no command, parses the line as the app's. ``ink-tui --help`` is the app's help, listing every
 command with its one-line help from the same specs.
 
-Building the tree imports each command's module, never what a command needs when it runs.
+Building the tree runs each command's ``add_arguments``; nothing here imports a command (the
+registry does, and a command's module imports what its run needs only when it runs).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ink_tui.cli.folders import demo_dir
 from ink_tui.cli.output import CommandError, SafeOutput
 
 __all__ = [
-    "APP",
+    "APP_NAME",
     "PROG",
     "Command",
     "DefaultCommand",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 PROG = "ink-tui"
-APP = "app"
+APP_NAME = "app"
 """The app's name in the tree. Nobody types it: a first word naming no command is the app's."""
 
 CommandRun = Callable[[argparse.Namespace, Path, str, SafeOutput], int]
@@ -205,7 +206,7 @@ def build_parser(default: DefaultCommand, commands: Sequence[Command]) -> OneLin
     children = root.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser
     )
-    app = children.add_parser(APP, prog=PROG, description=default.description)  # not listed
+    app = children.add_parser(APP_NAME, prog=PROG, description=default.description)  # unlisted
     app.listed = [(command.name, command.help) for command in commands]
     default.add_arguments(app)
     for command in commands:
@@ -225,7 +226,7 @@ def parse(
     first = first_word(argv, default)
     if first is not None and first in named:
         return named[first], tree.parse_args(argv)
-    return None, tree.parse_args([APP, *argv])
+    return None, tree.parse_args([APP_NAME, *argv])
 
 
 def first_word(argv: Sequence[str], default: DefaultCommand) -> str | None:

@@ -40,7 +40,7 @@ def would_repair(plan: Continuation) -> list[str]:
     """What ``ink-tui repair`` would do, in the conditional: nothing has been done yet.
 
     (Ink's own notes, ``dropped a N-byte torn tail`` and the like, say what a repair did; they
-    are printed only by a real repair, see :func:`repair_lines`.)
+    are printed only by a real repair, see :func:`repair_steps`.)
     """
     steps: list[str] = []
     if plan.torn is not None:
