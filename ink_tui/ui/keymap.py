@@ -149,8 +149,8 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb(
         "copy",
         ("y", "Y"),
-        "the copy menu: the message as shown (session view), the session id, the file path, "
-        "the command resuming it in Ink",
+        "the copy menu: the message as shown (session view), the last agent message (as Ink's "
+        "/copy), the session id, the file path, the command resuming it in Ink",
         f"picker, {_SESSION} (Y: its old key there)",
         _S,
     ),
@@ -212,7 +212,8 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb(
         "answer",
         ("y", "n", "a", "o", "l", "m", "i", "p", "r"),
-        "answer the question: the letters the dialog shows (y yes, n no; in the copy menu m i p r)",
+        "answer the question: the letters the dialog shows (y yes, n no; in the copy menu m a i p "
+        "r)",
         "dialogs only",
         _D,
     ),

@@ -179,6 +179,7 @@ async def test_y_in_the_session_view_opens_the_pickers_copy_menu_with_the_messag
         )
         assert [(key, what) for key, what, _ in menu.choices] == [
             ("m", "the message as shown"),
+            ("a", "the last agent message"),
             ("i", "the session id"),
             ("p", "the file path"),
             ("r", "the command resuming it in Ink"),
@@ -192,7 +193,7 @@ async def test_y_in_the_session_view_opens_the_pickers_copy_menu_with_the_messag
         picker_menu = await wait_for(
             pilot, lambda: app.screen if isinstance(app.screen, CopyScreen) else None, "the menu"
         )
-        assert [key for key, _, _ in picker_menu.choices] == ["i", "p", "r"]
+        assert [key for key, _, _ in picker_menu.choices] == ["a", "i", "p", "r"]
         await pilot.press("m")  # no message here: nothing happens
         assert app.screen is picker_menu
         await pilot.press("p")
