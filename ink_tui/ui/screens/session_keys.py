@@ -73,6 +73,7 @@ SESSION_KEYS: Final[list[BindingType]] = [
     bind("rename", "keys('keep', 'rename')", "Rename"),
     bind("label", "keys('keep', 'label')", "Label the entry"),
     bind("branches", "keys('branches')", "Branches", show=True),
+    bind("ink_tree", "keys('ink_tree')", "Ink's tree (/tree)"),
     bind("timeline", "keys('timeline')", "Timeline of the turns"),
     bind("changes", "keys('changes')", "Changed files"),
     bind("follow", "toggle_follow", "Follow", show=True),
