@@ -23,6 +23,7 @@ from textual.widgets import Input
 from waiting import wait_for
 
 from ink_tui.paths import project_dir, styles_dir
+from ink_tui.session import open_session
 from ink_tui.ui.screens.ink_tree import BUILDING, InkTreeScreen
 from ink_tui.ui.screens.keep_modals import TextScreen
 from ink_tui.ui.screens.session import SessionScreen
@@ -224,6 +225,9 @@ async def test_slash_keeps_the_rows_whose_text_or_label_holds_the_words(tmp_path
         await pilot.press("slash")
         search = screen.query_one("#ink-tree-search", Input)
         assert search.display and search.has_focus
+        await pilot.press("q", "question_mark")  # text here: neither quits nor opens the help
+        assert search.value == "q?" and app.is_running and app.screen is screen
+        search.value = ""
         await pilot.press(*"IDEA f")  # f types here: it folds only outside the search line
         await shown(pilot, query="IDEA f")
         assert list_lines(app) == rows_of(["a3"])  # nothing else holds it; the leaf stays
@@ -330,11 +334,53 @@ async def test_l_labels_the_entry_and_the_tree_is_read_again(tmp_path: Path) -> 
         )
         highlighted = screen.query_one(InkTreeList).highlighted
         assert highlighted is not None and highlighted.entry_id == "r2"
-    last = json.loads(path.read_text().splitlines()[-1])
-    assert (last.get("type"), last.get("targetId")) in {("label", "r2"), ("position", None)}
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    labels = [r for r in records if r.get("type") == "label" and r.get("targetId") == "r2"]
+    assert [label["label"] for label in labels] == ["the tool run"]
+    assert open_session(path, warn=None).leaf_id == "a3"  # a label never moves the leaf
+
+
+async def test_an_empty_session_and_an_unreadable_one_each_say_so(tmp_path: Path) -> None:
+    app = host(write_session(tmp_path, []))
+    async with app.run_test(size=SIZE) as pilot:
+        await shown(pilot)
+        assert list_lines(app) == []
+        assert status(app).startswith("nothing in this session yet")
+        assert "current leaf none (the empty branch)" in screen_lines(app)[0]
+    gone = tmp_path / "gone.jsonl"
+    app = host(gone)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "cannot show Ink's tree" in status(app), "the reason")
+        assert str(gone) in status(app) and app.is_running
 
 
 # -- building off the event loop --------------------------------------------------------------
+
+
+async def test_only_the_lines_on_screen_are_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn: set[int] = set()
+    real = InkTreeList.row_text
+
+    def spy(self: InkTreeList, index: int, width: int) -> Any:
+        drawn.add(index)
+        return real(self, index, width)
+
+    monkeypatch.setattr(InkTreeList, "row_text", spy)
+    records: list[Any] = [_user("p0", None, 0, "prompt 0")]
+    for turn in range(1, 1500):
+        records.append(_reply(f"a{turn}", records[-1]["id"], 2 * turn, f"answer {turn}"))
+        records.append(_user(f"p{turn}", f"a{turn}", 2 * turn + 1, f"prompt {turn}"))
+    app = host(write_session(tmp_path, records))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await shown(pilot)
+        assert screen.query_one(InkTreeList).row_count == len(records)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: "• user: prompt 0" in list_lines(app), "the first row")
+        await pilot.press("G")
+        await wait_for(pilot, lambda: "• user: prompt 1499  ◂" in list_lines(app), "the last row")
+    assert 0 < len(drawn) < 120  # a few screens' worth of 2,999 rows
 
 
 async def test_rows_are_built_in_a_worker_and_only_the_newest_view_is_built_next(

@@ -41,9 +41,10 @@ from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.ink_tree_rows import InkTreeList
 
-__all__ = ["BUILDING", "InkTreeScreen", "TreeView", "nearest_shown"]
+__all__ = ["BUILDING", "NOTHING_YET", "InkTreeScreen", "TreeView", "nearest_shown"]
 
 BUILDING = "building the tree…"
+NOTHING_YET = "nothing in this session yet"  # Ink's /tree on a file with no entry
 SEARCH_DELAY = 0.2  # seconds of no typing before the search is built
 
 
@@ -241,7 +242,9 @@ class InkTreeScreen(Screen[str | None]):
         self.query_one("#ink-tree-title", Static).update(self._title())
         view = self.shown or self.wanted
         parts = [f"filter: {self.wanted.mode}"]
-        if self.shown is not None:
+        if self.shown is not None and not self.entries:
+            parts.insert(0, NOTHING_YET)
+        elif self.shown is not None:
             count = len(self.rows)
             place = self.rows_list.cursor_row + 1 if count else 0
             parts.insert(0, f"({place:,}/{count:,})" if count else "no entries match")
