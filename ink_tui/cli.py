@@ -58,8 +58,8 @@ class CliError(CommandError):
 ONE_LINE_ERRORS = (
     ("ink_tui.catalog.scan", "ResolveError"),
     ("ink_tui.launch", "LaunchError"),
-    ("ink_tui.session.writer", "ConcurrentWriteError"),
-    ("ink_tui.session.writer", "RecordNotWrittenError"),
+    ("ink_tui.session.writing.writer", "ConcurrentWriteError"),
+    ("ink_tui.session.writing.writer", "RecordNotWrittenError"),
 )
 """The other failures said in one line, by module: a module a command never imported cannot have
 raised its error, so none is imported to be caught."""

@@ -1,16 +1,15 @@
 """``ink-tui changes``: what a session's branch changed in the files, through ``edit`` and
-``write`` (:mod:`ink_tui.session.changes`).
+``write`` (:mod:`ink_tui.session.analysis.changes`).
 
 Without ``--patch``: a summary per file (+/- lines, turns, failed calls), which files each turn
-changed, and each file's net diff (coloured on a terminal), or its edits one by one where the
-start or the end is not known. ``--patch``: one unified diff that ``git apply`` and GNU
-``patch -p1`` apply alike, of the files whose start and end are known, named relative to the
-session's cwd and quoted as git quotes them; the files left out (not reconstructed, or a name the
-patch must not write: :func:`~ink_tui.session.changediff.patch_name`) are named on stderr, one
-line each with the reason (exit 1). File content is session text: every byte of it goes through
-:class:`SafeOutput`, and every path printed inside a line through
-:func:`~ink_tui.safetext.one_line` (a newline in a name cannot fake a line). Nothing here reads
-the files named or writes any.
+changed, and each file's net diff (coloured on a terminal), or its edits one by one where the start
+or the end is not known. ``--patch``: one unified diff that ``git apply`` and GNU ``patch -p1``
+apply alike, of the files whose start and end are known, named relative to the session's cwd and
+quoted as git quotes them; the files left out (not reconstructed, or a name the patch must not
+write: :func:`~ink_tui.session.analysis.changediff.patch_name`) are named on stderr, one line each
+with the reason (exit 1). File content is session text: every byte of it goes through
+:class:`SafeOutput`, and every path printed inside a line through :func:`~ink_tui.safetext.one_line`
+(a newline in a name cannot fake a line). Nothing here reads the files named or writes any.
 """
 
 from __future__ import annotations
@@ -24,9 +23,9 @@ from ink_tui.clitext import CommandError, SafeOutput
 from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
-    from ink_tui.session.changediff import DiffLine
-    from ink_tui.session.changes import FileChanges
-    from ink_tui.session.view import Turn
+    from ink_tui.session.analysis.changediff import DiffLine
+    from ink_tui.session.analysis.changes import FileChanges
+    from ink_tui.session.conversation.view import Turn
 
 __all__ = ["add_commands", "cmd_changes", "run"]
 
@@ -71,9 +70,9 @@ def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput)
     """``ink-tui changes SESSION [--branch LEAF_ID] [--patch]``."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session import SessionError, branch, open_session
-    from ink_tui.session.changes import collect_changes
-    from ink_tui.session.tree import entry_named
-    from ink_tui.session.view import build_turns
+    from ink_tui.session.analysis.changes import collect_changes
+    from ink_tui.session.conversation.tree import entry_named
+    from ink_tui.session.conversation.view import build_turns
 
     path = resolve_session(base, cwd, args.session)
     err = SafeOutput(sys.stderr)
@@ -91,7 +90,7 @@ def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput)
 
 
 def _patch(files: list[FileChanges], out: SafeOutput, err: SafeOutput) -> int:
-    from ink_tui.session.changediff import patch_parts
+    from ink_tui.session.analysis.changediff import patch_parts
 
     missing = 0
     for part in patch_parts(files):
@@ -116,7 +115,7 @@ def _paint(out: SafeOutput, text: str, kind: str, colour: bool) -> None:
 
 def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, colour: bool) -> None:
     from ink_tui.humanize import plural
-    from ink_tui.session.changediff import diff_lines, net_counts, summary_parts, turn_diff
+    from ink_tui.session.analysis.changediff import diff_lines, net_counts, summary_parts, turn_diff
 
     if not files:
         out.line("no file was changed through edit or write on this branch")
@@ -161,7 +160,7 @@ def _report(files: list[FileChanges], turns: list[Turn], out: SafeOutput, *, col
 
 def _turn_summary(change: FileChanges, turn: int) -> str:
     from ink_tui.humanize import plural
-    from ink_tui.session.changediff import counts
+    from ink_tui.session.analysis.changediff import counts
 
     before, after = change.turn_span(turn)
     mine = [call for call in change.calls if call.turn == turn]

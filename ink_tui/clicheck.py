@@ -113,13 +113,13 @@ def repair_one(path: Path, out: SafeOutput, *, dry_run: bool, force: bool) -> in
     """``ink-tui repair SESSION [--dry-run] [--force]``."""
     from ink_tui.clitext import check_verdict, repair_steps
     from ink_tui.session import SessionError, open_session, report_session
-    from ink_tui.session.repair import (
+    from ink_tui.session.writing.repair import (
         apply_torn_repair,
         complete_record_problem,
         cut_complete_final_line,
         plan_continuation,
     )
-    from ink_tui.session.writer import SessionWriter
+    from ink_tui.session.writing.writer import SessionWriter
 
     try:
         session = open_session(path, warn=None)

@@ -206,7 +206,7 @@ def _busy(path: Path) -> str | None:
     """Why no repair may touch ``path`` now: recently modified, or a subagent's lease held."""
     busy = writer_activity(path)
     if busy is None and path.parent.name == CHILDREN:
-        from ink_tui.session.leases import lease_note  # Ink's child-resume lease
+        from ink_tui.session.rules.leases import lease_note  # Ink's child-resume lease
 
         busy = lease_note(path)
     return busy
@@ -214,13 +214,13 @@ def _busy(path: Path) -> str | None:
 
 def _repair_file(path: Path, *, dry_run: bool) -> _Repaired:
     from ink_tui.session import SessionError, open_session, report_session
-    from ink_tui.session.repair import (
+    from ink_tui.session.writing.repair import (
         complete_record_problem,
         cut_complete_final_line,
         plan_continuation,
         repair_session,
     )
-    from ink_tui.session.writer import ConcurrentWriteError, RecordNotWrittenError
+    from ink_tui.session.writing.writer import ConcurrentWriteError, RecordNotWrittenError
 
     try:
         session = open_session(path, warn=None)

@@ -1,6 +1,6 @@
 """``ink-tui replay SESSION``: a branch played back in the terminal, at its own pace.
 
-Each record prints as it happens (:mod:`ink_tui.session.playback` has the rules): a reply
+Each record prints as it happens (:mod:`ink_tui.session.analysis.playback` has the rules): a reply
 streams in word by word over the time the model took, a tool result waits as long as the tool
 ran, the user's pauses (and any gap over half a minute) are cut short unless ``--no-skip-idle``.
 ``--speed N`` plays N times faster (1 to 50). Plain text, through :class:`SafeOutput`: session
@@ -21,9 +21,9 @@ from ink_tui.clitext import CommandError, SafeOutput
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from ink_tui.session.branchview import LoadedBranch
-    from ink_tui.session.playback import Plan, PlayRecord
-    from ink_tui.session.playclock import Playback
+    from ink_tui.session.analysis.playback import Plan, PlayRecord
+    from ink_tui.session.analysis.playclock import Playback
+    from ink_tui.session.conversation.branchview import LoadedBranch
 
 __all__ = ["add_commands", "cmd_replay", "run"]
 
@@ -79,8 +79,8 @@ def _is_terminal(out: SafeOutput) -> bool:
 
 def _load(path: Path, leaf_id: str | None) -> LoadedBranch:
     from ink_tui.session import SessionError, open_session
-    from ink_tui.session.branchview import load_branch
-    from ink_tui.session.tree import entry_named
+    from ink_tui.session.conversation.branchview import load_branch
+    from ink_tui.session.conversation.tree import entry_named
 
     try:
         session = open_session(path, warn=SafeOutput(sys.stderr).as_textio())
@@ -92,7 +92,7 @@ def _load(path: Path, leaf_id: str | None) -> LoadedBranch:
 def _plans(loaded: LoadedBranch) -> Iterator[Plan]:
     """The branch's plans, one part (:data:`PLAN_LIMIT` records) after the other."""
     from ink_tui.session import SessionError
-    from ink_tui.session.playback import build_plan
+    from ink_tui.session.analysis.playback import build_plan
 
     first = 0
     while first < len(loaded.entries):
@@ -107,7 +107,7 @@ def _plans(loaded: LoadedBranch) -> Iterator[Plan]:
 def cmd_replay(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui replay SESSION [--speed N] [--no-skip-idle] [--branch LEAF_ID]``."""
     from ink_tui.catalog.scan import resolve_session
-    from ink_tui.session.playclock import SPEEDS, Playback
+    from ink_tui.session.analysis.playclock import SPEEDS, Playback
 
     if not SPEEDS[0] <= args.speed <= SPEEDS[-1]:
         raise ReplayCommandError(f"--speed must be from 1 to 50, not {args.speed:g}")

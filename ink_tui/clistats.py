@@ -1,6 +1,6 @@
 """``ink-tui stats``: usage and estimated cost of this project's sessions (``--all``: every
 project), grouped by model, project, day or week; ``ink-tui stats SESSION``: one session's work
-as Ink's ``/status`` shows it (:mod:`ink_tui.session.usage_totals`).
+as Ink's ``/status`` shows it (:mod:`ink_tui.session.rules.usage_totals`).
 
 Every record of every branch counts once (each was a paid model call); subagent sessions
 (``children/``) count in their project. Files are read only when they changed since the last
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ink_tui.clitext import CommandError, SafeOutput
 
 if TYPE_CHECKING:
-    from ink_tui.session.usage_totals import Bucket, PricedGroup, PricedTotals
+    from ink_tui.session.rules.usage_totals import Bucket, PricedGroup, PricedTotals
 
 __all__ = ["add_commands", "cmd_stats", "run"]
 
@@ -197,7 +197,7 @@ def _aligned(rows: list[list[str]]) -> list[str]:
 
 def _rates_note(priced: PricedTotals) -> str:
     """What the dollars are: Ink's static rates, and when its own figure may differ."""
-    from ink_tui.session.rates import INK_RATES_SOURCE
+    from ink_tui.session.rules.rates import INK_RATES_SOURCE
 
     if priced.money() is None:
         return "no usage recorded"
@@ -216,7 +216,7 @@ def _rates_note(priced: PricedTotals) -> str:
 
 
 def _session_json(session_id: str, path: Path, priced: PricedTotals) -> dict[str, Any]:
-    from ink_tui.session.rates import INK_RATES_SOURCE
+    from ink_tui.session.rules.rates import INK_RATES_SOURCE
 
     totals = priced.totals
     return {
@@ -260,7 +260,7 @@ _MODEL_HEAD = ["by model (declared)", "calls", "in", "out", "cache read", "cache
 def _model_row(group: PricedGroup) -> list[str]:
     """A declared reference's usage and its cost at Ink's static rates (``no rate``: none)."""
     from ink_tui.catalog.stats import KEY_WIDTH, fit_key
-    from ink_tui.session.usage_totals import js_to_fixed
+    from ink_tui.session.rules.usage_totals import js_to_fixed
 
     name = "(none declared)" if group.reference is None else fit_key(group.reference, KEY_WIDTH)
     if group.rate is None:
@@ -275,7 +275,7 @@ def _session_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutp
     """``ink-tui stats SESSION [--json]``: the session's work as Ink's ``/status`` shows it."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session import SessionError, open_session
-    from ink_tui.session.usage_totals import session_usage
+    from ink_tui.session.rules.usage_totals import session_usage
 
     path = resolve_session(base, cwd, args.session)
     err = SafeOutput(sys.stderr)

@@ -1,11 +1,11 @@
 """Output of the subcommands: :class:`SafeOutput`, the command line's one door to the terminal,
 and the texts it prints.
 
-Every byte a subcommand prints, on stdout and on stderr, goes through :class:`SafeOutput`: text
-is made visible (:func:`ink_tui.safetext.visible`: escape sequences, control characters and lone
+Every byte a subcommand prints, on stdout and on stderr, goes through :class:`SafeOutput`: text is
+made visible (:func:`ink_tui.safetext.visible`: escape sequences, control characters and lone
 surrogates shown, never obeyed), JSON is encoded once, as ``JSON.stringify`` writes it
-(:func:`ink_tui.session.jsoncodec.encode_json`), with what a terminal would obey escaped. The
-text builders below therefore return session text as it is: the door makes it safe.
+(:func:`ink_tui.session.reading.jsoncodec.encode_json`), with what a terminal would obey escaped.
+The text builders below therefore return session text as it is: the door makes it safe.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Final, TextIO, cast
 
 from ink_tui.humanize import cell_width, cut, human_size, plural, relative_age
 from ink_tui.safetext import json_visible, visible
-from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.pairing import shown_id
-from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
+from ink_tui.session.conversation.pairing import shown_id
+from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
 
 if TYPE_CHECKING:  # the commands that print these import them (``search`` never does)
     from ink_tui.catalog.row import SessionSummary
     from ink_tui.session import Context, SessionReport
-    from ink_tui.session.repair import Continuation, TornRepair
+    from ink_tui.session.writing.repair import Continuation, TornRepair
 
 __all__ = [
     "CommandError",
@@ -203,7 +203,7 @@ def _results_text(index: int, message: dict[str, Any]) -> list[str]:
 def transcript(context: Context) -> str:
     """The rebuilt context as text: one block per message, tool calls and results named, and
     any shape Ink's code would trip on marked with ``⚠``."""
-    from ink_tui.session.context import unframe_summary
+    from ink_tui.session.conversation.context import unframe_summary
 
     out = []
     if context.compacted:
@@ -263,7 +263,7 @@ def would_repair(plan: Continuation) -> list[str]:
 
 def check_verdict(report: SessionReport) -> tuple[int, str]:
     """``(exit code, verdict)``: 0 continuable as is, 1 repairable, 2 not safely repairable."""
-    from ink_tui.session.repair import complete_record_problem, cut_complete_final_line
+    from ink_tui.session.writing.repair import complete_record_problem, cut_complete_final_line
 
     continuation = report.continuation
     if not continuation.ok:
@@ -309,7 +309,7 @@ def repair_steps(plan: Continuation, *, dry_run: bool) -> tuple[str | None, str 
 
 def check_lines(report: SessionReport) -> list[str]:
     """A human report of everything ``check`` found."""
-    from ink_tui.session.tree import leaves
+    from ink_tui.session.conversation.tree import leaves
 
     session, context, pairing = report.session, report.context, report.pairing
     lines = [str(session.path)]

@@ -1,12 +1,12 @@
 """``ink-tui tree SESSION [--filter MODE]``: the session's whole tree as Ink's ``/tree`` lists it.
 
-One line per row, in ``/tree``'s order and indentation (a single-child chain stays flat; the
-branch holding the current leaf first), ``• `` on the current branch, a label as ``[label] ``
-before the text, ``  ◂`` after the current leaf. ``--filter`` is one of ``/tree``'s five
-(default, no-tools, user-only, labeled-only, all); the current leaf shows under every one. The
-rules are :mod:`ink_tui.session.navtree`'s. On a terminal a line is cut to its width, as
-``/tree`` cuts it; elsewhere it is whole. Session text goes through :class:`SafeOutput`, and a
-line break inside a label or a name is shown as a space (one line per row).
+One line per row, in ``/tree``'s order and indentation (a single-child chain stays flat; the branch
+holding the current leaf first), ``• `` on the current branch, a label as ``[label] `` before the
+text, ``  ◂`` after the current leaf. ``--filter`` is one of ``/tree``'s five (default, no-tools,
+user-only, labeled-only, all); the current leaf shows under every one. The rules are
+:mod:`ink_tui.session.conversation.navtree`'s. On a terminal a line is cut to its width, as
+``/tree`` cuts it; elsewhere it is whole. Session text goes through :class:`SafeOutput`, and a line
+break inside a label or a name is shown as a space (one line per row).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def cmd_tree(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     """``ink-tui tree SESSION [--filter MODE] [--ids]``."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session import SessionError, open_session
-    from ink_tui.session.navtree import ink_tree, row_line, tree_rows
+    from ink_tui.session.conversation.navtree import ink_tree, row_line, tree_rows
 
     path = resolve_session(base, cwd, args.session)
     try:

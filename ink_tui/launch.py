@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ink_tui.paths import cache_dir, project_dir, sessions_dir
-from ink_tui.session.records import THINKING_LEVELS
+from ink_tui.session.reading.records import THINKING_LEVELS
 
 if TYPE_CHECKING:
-    from ink_tui.session.tree import ModelRef
+    from ink_tui.session.conversation.tree import ModelRef
 
 __all__ = [
     "HelpFormatter",

@@ -11,7 +11,7 @@ from typing import Any
 
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 __all__ = [
     "CWD",

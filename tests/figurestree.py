@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.session import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 __all__ = [
     "A_DAY",

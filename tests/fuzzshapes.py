@@ -215,7 +215,7 @@ def session_records(draw: st.DrawFn, *, bend: bool = True) -> list[dict[str, Any
 @st.composite
 def session_bytes(draw: st.DrawFn) -> bytes:
     """A generated session's bytes, sometimes cut short or with a byte changed."""
-    from ink_tui.session.jsoncodec import encode_json
+    from ink_tui.session.reading.jsoncodec import encode_json
 
     records = draw(session_records())
     data = b"".join(encode_json(record) + b"\n" for record in records)

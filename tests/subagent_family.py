@@ -14,7 +14,7 @@ from typing import Any
 from testdata import task_record
 
 from ink_tui.paths import project_dir
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 __all__ = ["CHILD_PROMPT", "CWD", "NOW", "PARENT_PROMPT", "Family", "write_family"]
 

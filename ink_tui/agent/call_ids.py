@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ink_tui.session.files import open_regular
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.files import open_regular
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 
 __all__ = ["file_call_ids", "record_call_ids", "unique_call_ids"]
 

@@ -1,10 +1,10 @@
 """The chat engine: one conversation going on from a :class:`~ink_tui.agent.start.ChatStart`.
 
 A turn is Ink's agent loop: stream the assistant's reply, run its tool calls (asking first for
-``bash``, ``edit`` and ``write``), send the results back, until a reply has no tool calls.
-Every step is appended through :class:`~ink_tui.session.writer.SessionWriter` as it completes:
-the user message once the provider has accepted the request, the assistant message when its
-stream completes, the tool results when the tools have run. A partial reply is never written.
+``bash``, ``edit`` and ``write``), send the results back, until a reply has no tool calls. Every
+step is appended through :class:`~ink_tui.session.writing.writer.SessionWriter` as it completes: the
+user message once the provider has accepted the request, the assistant message when its stream
+completes, the tool results when the tools have run. A partial reply is never written.
 
 The engine is UI-free: it reports through a :class:`ChatSink` and is driven from one asyncio
 task; file IO runs in threads.
@@ -37,8 +37,8 @@ from ink_tui.agent.tools import TOOLS, needs_approval, run_tool, validate_argume
 from ink_tui.agent.windows import compaction_notice, context_window, should_compact
 from ink_tui.humanize import plural
 from ink_tui.logs import log_exception
-from ink_tui.session.records import THINKING_LEVELS
-from ink_tui.session.tree import ModelRef, restored_model, thinking_level
+from ink_tui.session.conversation.tree import ModelRef, restored_model, thinking_level
+from ink_tui.session.reading.records import THINKING_LEVELS
 
 __all__ = [
     "DENIED_TEXT",

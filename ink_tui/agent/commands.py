@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ink_tui.session.lines import JS_WHITESPACE
+from ink_tui.session.reading.lines import JS_WHITESPACE
 
 __all__ = ["COMMANDS", "Command", "is_copy", "parse_command", "unknown_command"]
 

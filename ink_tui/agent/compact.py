@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ink_tui.agent.windows import RESERVE_TOKENS
-from ink_tui.session.context import unframe_summary
-from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.shapes import list_items
+from ink_tui.session.conversation.context import unframe_summary
+from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.reading.shapes import list_items
 
 __all__ = [
     "KEEP_RECENT_TOKENS",

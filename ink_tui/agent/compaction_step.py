@@ -22,9 +22,9 @@ from ink_tui.agent.persist import ChatStore
 from ink_tui.agent.providers import stream_turn
 from ink_tui.agent.providers.retry import RetryNotice, RetryPolicy
 from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
-from ink_tui.session.context import frame_summary
-from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
-from ink_tui.session.tree import ModelRef
+from ink_tui.session.conversation.context import frame_summary
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX
 
 __all__ = ["USAGE_KEYS", "Compacted", "CompactionError", "summarise"]
 

@@ -14,7 +14,7 @@ from ink_tui.agent.providers import BadArgument, ProviderError
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError
-from ink_tui.session.writer import ConcurrentWriteError, WriteBlockedError
+from ink_tui.session.writing.writer import ConcurrentWriteError, WriteBlockedError
 
 __all__ = ["FORESEEN", "failure_line", "interrupted_line", "turn_failure_line"]
 

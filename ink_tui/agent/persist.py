@@ -26,15 +26,15 @@ from typing import Any, TypeVar
 from ink_tui.agent.call_ids import file_call_ids, messages_call_ids, unique_call_ids
 from ink_tui.agent.start import DEFAULT_THINKING, ChatStart
 from ink_tui.humanize import plural
-from ink_tui.session.context import Context, build_context
-from ink_tui.session.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
-from ink_tui.session.pairing import pair_tool_calls
-from ink_tui.session.reader import Entry, SessionFile, open_session
-from ink_tui.session.records import is_valid_model
-from ink_tui.session.repair import apply_torn_repair, plan_torn_repair
-from ink_tui.session.shapes import list_items
-from ink_tui.session.tree import ModelRef, thinking_level
-from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+from ink_tui.session.conversation.context import Context, build_context
+from ink_tui.session.conversation.pairing import pair_tool_calls
+from ink_tui.session.conversation.tree import ModelRef, thinking_level
+from ink_tui.session.reading.reader import Entry, SessionFile, open_session
+from ink_tui.session.reading.records import is_valid_model
+from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.rules.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
+from ink_tui.session.writing.repair import apply_torn_repair, plan_torn_repair
+from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = ["ChatStore", "Conflict", "closing_message"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ink_tui.agent.providers.assemble import EMPTY_TEXT, InvalidArguments
 from ink_tui.agent.tools import TOOLS
-from ink_tui.session.fillins import OUTPUT_LIMIT_STOP, output_limit_text
+from ink_tui.session.rules.fillins import OUTPUT_LIMIT_STOP, output_limit_text
 
 __all__ = [
     "cut_at_output_limit",

@@ -17,21 +17,21 @@ from ink_tui.agent.providers.errors import BadArgument
 from ink_tui.catalog.scan import iter_summaries
 from ink_tui.humanize import plural
 from ink_tui.paths import project_dir
-from ink_tui.session.context import build_context
-from ink_tui.session.fillins import OUTPUT_LIMIT_STOP
-from ink_tui.session.leases import lease_note
-from ink_tui.session.pairing import ToolCall, pair_tool_calls
-from ink_tui.session.reader import Entry, SessionFile, open_session
-from ink_tui.session.records import THINKING_LEVELS
-from ink_tui.session.repair import (
+from ink_tui.session.conversation.context import build_context
+from ink_tui.session.conversation.pairing import ToolCall, pair_tool_calls
+from ink_tui.session.conversation.resume import DEFAULT_THINKING, resumed_thinking
+from ink_tui.session.conversation.tree import ModelRef, restored_model
+from ink_tui.session.reading.reader import Entry, SessionFile, open_session
+from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.reading.shapes import unsendable
+from ink_tui.session.rules.fillins import OUTPUT_LIMIT_STOP
+from ink_tui.session.rules.leases import lease_note
+from ink_tui.session.writing.repair import (
     TornRepair,
     cut_complete_final_line,
     launch_refusal,
     plan_torn_repair,
 )
-from ink_tui.session.resume import DEFAULT_THINKING, resumed_thinking
-from ink_tui.session.shapes import unsendable
-from ink_tui.session.tree import ModelRef, restored_model
 
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
 

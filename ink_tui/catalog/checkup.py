@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.catalog.scan import project_folders, session_files
-from ink_tui.session.errors import SessionError
-from ink_tui.session.reader import open_session
-from ink_tui.session.repair import cut_complete_final_line
-from ink_tui.session.report import SessionReport, report_session
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.writing.repair import cut_complete_final_line
+from ink_tui.session.writing.report import SessionReport, report_session
 
 __all__ = [
     "ACTIVE_WRITER_SECONDS",

@@ -17,7 +17,7 @@ wins, a user's key winning over a default of the same length. A model no key mat
 price: its tokens are counted and its cost is unknown.
 
 Read by the command line and the app alike: no Textual here. The rate type, :class:`Price`, lives
-in the session layer (:mod:`ink_tui.session.rates`, beside Ink's own static rates, which Ink's
+in the session layer (:mod:`ink_tui.session.rules.rates`, beside Ink's own static rates, which Ink's
 ``/status`` totals use); it is re-exported here.
 """
 
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ink_tui.paths import config_file
-from ink_tui.session.rates import Price
+from ink_tui.session.rules.rates import Price
 
 __all__ = [
     "DEFAULT_PRICES",

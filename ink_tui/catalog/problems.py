@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ink_tui.humanize import plural
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import iter_lines
-from ink_tui.session.pairing import pair_tool_calls
+from ink_tui.session.conversation.pairing import pair_tool_calls
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.lines import iter_lines
 
 if TYPE_CHECKING:
     from ink_tui.catalog.summary import ScanNode

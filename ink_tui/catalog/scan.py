@@ -22,10 +22,10 @@ from typing import Final
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.summary import summarize_file
 from ink_tui.paths import project_dir
-from ink_tui.session.files import DANGLING, open_regular, what_it_is
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import is_blank, iter_lines
-from ink_tui.session.records import is_session_header
+from ink_tui.session.reading.files import DANGLING, open_regular, what_it_is
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.lines import is_blank, iter_lines
+from ink_tui.session.reading.records import is_session_header
 
 __all__ = [
     "ResolveError",

@@ -17,7 +17,8 @@ only what it needs, so a 100 MB session costs one streaming pass and almost no J
   when it does not match (old files without usage, odd key orders) the line is parsed in full,
   lazily, and only if it is on the current branch.
 - The leaf and the branch are computed over ``(id, parentId, type)`` exactly as Ink
-  (:attr:`ink_tui.session.reader.SessionFile.leaf_id`, :func:`ink_tui.session.tree.branch`).
+  (:attr:`ink_tui.session.reading.reader.SessionFile.leaf_id`,
+  :func:`ink_tui.session.conversation.tree.branch`).
 
 What the listing does NOT do: validate every line. A line whose canonical prefix matched is not
 checked further, so interior corruption after a valid prefix is only found when the session is
@@ -37,13 +38,13 @@ from typing import Any, BinaryIO, Final
 from ink_tui.catalog.problems import row_problem, torn_problem
 from ink_tui.catalog.row import EMPTY_REASON, SessionSummary
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, js_trim, model_title
-from ink_tui.session.errors import EngineError, RecordError, SessionError
-from ink_tui.session.files import open_regular
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import RawLine, is_blank, iter_lines
-from ink_tui.session.reader import read_header
-from ink_tui.session.records import LineKind, classify_record, is_valid_model
-from ink_tui.session.tree import ModelRef
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.reading.errors import EngineError, RecordError, SessionError
+from ink_tui.session.reading.files import open_regular
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.lines import RawLine, is_blank, iter_lines
+from ink_tui.session.reading.reader import read_header
+from ink_tui.session.reading.records import LineKind, classify_record, is_valid_model
 
 __all__ = [
     "ListingScan",

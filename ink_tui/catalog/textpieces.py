@@ -28,8 +28,8 @@ import zlib
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.view import content_text
+from ink_tui.session.conversation.view import content_text
+from ink_tui.session.reading.jsoncodec import encode_json
 
 __all__ = [
     "PROSE_CAP",

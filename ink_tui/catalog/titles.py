@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from ink_tui.session.lines import JS_WHITESPACE
-from ink_tui.session.reader import SessionFile
-from ink_tui.session.skills import skill_summary
-from ink_tui.session.tree import ModelRef, explicit_model_selection, restored_model
+from ink_tui.session.conversation.skills import skill_summary
+from ink_tui.session.conversation.tree import ModelRef, explicit_model_selection, restored_model
+from ink_tui.session.reading.lines import JS_WHITESPACE
+from ink_tui.session.reading.reader import SessionFile
 
 __all__ = [
     "EMPTY_TITLE",

@@ -16,8 +16,8 @@ ISO timestamps in UTC), the model ``provider/modelId``:
 - a tool call: its assistant message's; it failed when a result with ``isError: true`` answers
   it anywhere in the file.
 
-The day is read by :func:`ink_tui.session.timestamps.utc_day`: a date that cannot be (February
-30, month 13, year 0) is an unknown day (``""``), never an error.
+The day is read by :func:`ink_tui.session.reading.timestamps.utc_day`: a date that cannot be
+(February 30, month 13, year 0) is an unknown day (``""``), never an error.
 
 A call reporting more than :data:`ABSURD_TOKENS` tokens in one of its four counts (or a count
 that is not finite) is **flagged** (:attr:`Counts.flagged`): a call, its tokens in no sum or
@@ -47,11 +47,11 @@ import orjson
 
 from ink_tui.catalog.scan import project_folders, session_files
 from ink_tui.paths import cache_dir
-from ink_tui.session.files import open_regular
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import is_blank, iter_lines
-from ink_tui.session.records import PROVIDERS
-from ink_tui.session.timestamps import utc_day
+from ink_tui.session.reading.files import open_regular
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.lines import is_blank, iter_lines
+from ink_tui.session.reading.records import PROVIDERS
+from ink_tui.session.reading.timestamps import utc_day
 
 __all__ = [
     "ABSURD_TOKENS",

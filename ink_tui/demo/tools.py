@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ink_tui.demo import content as C
 from ink_tui.demo import outputs as O
-from ink_tui.session.writer import utc_timestamp
+from ink_tui.session.writing.writer import utc_timestamp
 
 if TYPE_CHECKING:
     from ink_tui.demo.builder import SessionBuilder

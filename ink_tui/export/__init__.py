@@ -18,7 +18,7 @@ from ink_tui.export.redact import Redactor
 from ink_tui.humanize import plural
 
 if TYPE_CHECKING:
-    from ink_tui.session.reader import SessionFile
+    from ink_tui.session.reading.reader import SessionFile
 
 __all__ = [
     "CUT_LINES",
@@ -64,7 +64,7 @@ def export_session(
     dropped is noted on ``warn`` (as Ink notes it).
     """
     from ink_tui.session import open_session
-    from ink_tui.session.tree import entry_named
+    from ink_tui.session.conversation.tree import entry_named
 
     session = open_session(path, warn=warn)
     redactor = Redactor.for_user(options.redact)
@@ -74,7 +74,7 @@ def export_session(
     if options.format == "json":
         return _json_export(session, target, redactor)
     from ink_tui.catalog.titles import session_title
-    from ink_tui.session.branchview import load_branch
+    from ink_tui.session.conversation.branchview import load_branch
 
     loaded = load_branch(session, target, models=True)
     title = loaded.header.get("name") or session_title(session)
@@ -93,8 +93,8 @@ def export_session(
 
 def _json_export(session: SessionFile, leaf_id: str | None, redactor: Redactor) -> Exported:
     from ink_tui.safetext import json_visible
-    from ink_tui.session.context import build_context
-    from ink_tui.session.jsoncodec import encode_json
+    from ink_tui.session.conversation.context import build_context
+    from ink_tui.session.reading.jsoncodec import encode_json
 
     context = build_context(session, leaf_id)
     value = redactor.value(context.to_json())

@@ -2,9 +2,10 @@
 already cleaned (secrets masked when asked, controls made visible, tool output's escape sequences
 dropped), so the Markdown and HTML writers only lay it out.
 
-Built from the session view's own rows (:func:`ink_tui.session.branchview.load_branch`), so an
-export shows what the replay shows: the same turns, tool calls joined with their results, edits
-as diffs, compactions and model switches where they happen.
+Built from the session view's own rows
+(:func:`ink_tui.session.conversation.branchview.load_branch`), so an export shows what the replay
+shows: the same turns, tool calls joined with their results, edits as diffs, compactions and model
+switches where they happen.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from typing import Any, Final, Literal
 from ink_tui.export.redact import Redactor
 from ink_tui.humanize import plural
 from ink_tui.safetext import keep_sgr, visible
-from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.changediff import edit_arguments_diff
-from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.shapes import list_items
-from ink_tui.session.skills import skill_summary
-from ink_tui.session.view import Item, ToolExchange, Turn, key_argument
+from ink_tui.session.analysis.changediff import edit_arguments_diff
+from ink_tui.session.conversation.branchview import LoadedBranch
+from ink_tui.session.conversation.skills import skill_summary
+from ink_tui.session.conversation.view import Item, ToolExchange, Turn, key_argument
+from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.reading.shapes import list_items
 
 __all__ = [
     "CUT_CHARACTERS",

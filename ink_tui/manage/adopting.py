@@ -27,8 +27,8 @@ from typing import Final
 from ink_tui.manage.children import children_of, first_line_header
 from ink_tui.manage.moving import rename_noreplace
 from ink_tui.paths import imp_sessions_dir, ink_sessions_dir, under_imp
-from ink_tui.session.files import open_regular
-from ink_tui.session.subagents import jsonl_files
+from ink_tui.session.analysis.subagents import jsonl_files
+from ink_tui.session.reading.files import open_regular
 
 __all__ = ["AdoptError", "AdoptPlan", "adopt", "plan_adopt"]
 

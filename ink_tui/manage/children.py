@@ -11,7 +11,7 @@ which are orphans, follows Ink's ``/sessions prune`` (``src/core/session/prune.t
 - a child is an orphan when no top-level ``*.jsonl`` of the same project folder has that header
   id (never matched by file name, nor across folders);
 - a child's lease (``<child>.jsonl.lease/``) holds a live child by Ink's rule, which lives once in
-  :mod:`ink_tui.session.leases` (a fresh candidate, or a live ``pid``; ``EPERM`` counts as
+  :mod:`ink_tui.session.rules.leases` (a fresh candidate, or a live ``pid``; ``EPERM`` counts as
   alive).
 
 Deleting a session takes its children with it: those naming it in ``launch.parentSessionId`` or
@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from ink_tui.session.files import NotARegularFile, open_regular
-from ink_tui.session.jsoncodec import decode_line
-from ink_tui.session.leases import LEASE_GRACE_SECONDS, lease_dir, lease_is_live
-from ink_tui.session.ownwrites import last_foreign_write
-from ink_tui.session.subagents import jsonl_files
+from ink_tui.session.analysis.subagents import jsonl_files
+from ink_tui.session.reading.files import NotARegularFile, open_regular
+from ink_tui.session.reading.jsoncodec import decode_line
+from ink_tui.session.rules.leases import LEASE_GRACE_SECONDS, lease_dir, lease_is_live
+from ink_tui.session.writing.ownwrites import last_foreign_write
 
 __all__ = [
     "LEASE_GRACE_SECONDS",

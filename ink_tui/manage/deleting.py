@@ -6,7 +6,7 @@ resolved); its children and their lease folders pass the same check, or nothing 
 
 A session being written is never deleted: something other than ink-tui wrote it (or a child) in
 the last :data:`LIVE_SECONDS` (ink-tui's own rename or label does not count:
-:func:`ink_tui.session.ownwrites.last_foreign_write`), or a live lease holds a child (Ink's
+:func:`ink_tui.session.writing.ownwrites.last_foreign_write`), or a live lease holds a child (Ink's
 rule, :func:`ink_tui.manage.children.lease_is_live`). The plan says why, and nothing moves.
 """
 
@@ -23,7 +23,7 @@ from ink_tui.manage import trash
 from ink_tui.manage.children import children_of, first_line_header, lease_dir, lease_is_live
 from ink_tui.manage.roots import not_a_lease_folder, not_a_session_file
 from ink_tui.safetext import one_line
-from ink_tui.session.ownwrites import last_foreign_write
+from ink_tui.session.writing.ownwrites import last_foreign_write
 
 __all__ = ["LIVE_SECONDS", "DeletePlan", "delete", "plan_delete"]
 

@@ -1,7 +1,8 @@
 """Naming a session and labelling its entries, as Ink's ``/name`` and ``/tree``'s ``L`` do.
 
-Both append through :class:`~ink_tui.session.writer.SessionWriter`, noted as ink-tui's own
-writes (:mod:`ink_tui.session.ownwrites`: a session is not "busy" because ink-tui just named it):
+Both append through :class:`~ink_tui.session.writing.writer.SessionWriter`, noted as ink-tui's own
+writes (:mod:`ink_tui.session.writing.ownwrites`: a session is not "busy" because ink-tui just named
+it):
 
 - ``/name`` (``src/repl/commands.ts@3c659997``): the name is trimmed and each run of CR/LF
   becomes one space; a ``session_info`` entry after the leaf (it becomes the leaf, as Ink's
@@ -37,10 +38,10 @@ from typing import Final
 from ink_tui.manage.deleting import LIVE_SECONDS
 from ink_tui.safetext import one_line
 from ink_tui.session import SessionError, open_session
-from ink_tui.session.ownwrites import last_foreign_write
-from ink_tui.session.reader import SessionFile
-from ink_tui.session.tree import entry_named
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.tree import entry_named
+from ink_tui.session.reading.reader import SessionFile
+from ink_tui.session.writing.ownwrites import last_foreign_write
+from ink_tui.session.writing.writer import SessionWriter
 
 __all__ = [
     "NamingError",

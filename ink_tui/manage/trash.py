@@ -33,7 +33,7 @@ from typing import Any, Final
 from ink_tui.manage.moving import LOCK_FILE, Stranded, entry_lock, lock_entry, transfer
 from ink_tui.paths import data_dir
 from ink_tui.safetext import one_line
-from ink_tui.session.jsoncodec import decode_line, encode_json
+from ink_tui.session.reading.jsoncodec import decode_line, encode_json
 
 __all__ = [
     "TrashEntry",

@@ -1,9 +1,15 @@
 """One Ink session file: strict reading, the entry tree, the rebuilt context, pairing, writing
 and crash repair. Pure Python: no Textual, no network.
 
-The names below are imported from their modules when first used (PEP 562), so importing one
-module of the package (say ``ink_tui.session.tree``) does not import them all: a command that
+The names below are imported from their modules when first used (PEP 562), so importing one module
+of the package (say ``ink_tui.session.conversation.tree``) does not import them all: a command that
 needs the reader never pays for the writer, the repair or the context.
+
+The core is in packages by job, layered (an import-linter contract): ``reading`` (the codec
+and the strict ``open()``) < ``rules`` (Ink's rules over records: fill-ins, task records,
+leases, rates, ``/status`` totals) < ``conversation`` (tree, branch, context, pairing, the
+view's turns) < ``writing`` (the writer, repair), ``live`` (following) and ``analysis``
+(changes, playback, turn times, subagents).
 """
 
 from __future__ import annotations
@@ -12,18 +18,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ink_tui.session.context import Context, build_context, context_for_branch
-    from ink_tui.session.errors import EngineError, SessionError
-    from ink_tui.session.pairing import Pairing, ToolCall, pair_tool_calls
-    from ink_tui.session.reader import Entry, SessionFile, open_session
-    from ink_tui.session.repair import (
-        Continuation,
-        TornRepair,
-        plan_continuation,
-        repair_session,
-    )
-    from ink_tui.session.report import SessionReport, report_session
-    from ink_tui.session.tree import (
+    from ink_tui.session.conversation.context import Context, build_context, context_for_branch
+    from ink_tui.session.conversation.pairing import Pairing, ToolCall, pair_tool_calls
+    from ink_tui.session.conversation.tree import (
         ModelRef,
         branch,
         labels,
@@ -31,17 +28,33 @@ if TYPE_CHECKING:
         restored_model,
         session_name,
     )
-    from ink_tui.session.writer import ConcurrentWriteError, SessionWriter
+    from ink_tui.session.reading.errors import EngineError, SessionError
+    from ink_tui.session.reading.reader import Entry, SessionFile, open_session
+    from ink_tui.session.writing.repair import (
+        Continuation,
+        TornRepair,
+        plan_continuation,
+        repair_session,
+    )
+    from ink_tui.session.writing.report import SessionReport, report_session
+    from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
 
 _HOMES = {
-    "context": ("Context", "build_context", "context_for_branch"),
-    "errors": ("EngineError", "SessionError"),
-    "pairing": ("Pairing", "ToolCall", "pair_tool_calls"),
-    "reader": ("Entry", "SessionFile", "open_session"),
-    "repair": ("Continuation", "TornRepair", "plan_continuation", "repair_session"),
-    "report": ("SessionReport", "report_session"),
-    "tree": ("ModelRef", "branch", "labels", "leaves", "restored_model", "session_name"),
-    "writer": ("ConcurrentWriteError", "SessionWriter"),
+    "conversation.context": ("Context", "build_context", "context_for_branch"),
+    "reading.errors": ("EngineError", "SessionError"),
+    "conversation.pairing": ("Pairing", "ToolCall", "pair_tool_calls"),
+    "reading.reader": ("Entry", "SessionFile", "open_session"),
+    "writing.repair": ("Continuation", "TornRepair", "plan_continuation", "repair_session"),
+    "writing.report": ("SessionReport", "report_session"),
+    "conversation.tree": (
+        "ModelRef",
+        "branch",
+        "labels",
+        "leaves",
+        "restored_model",
+        "session_name",
+    ),
+    "writing.writer": ("ConcurrentWriteError", "SessionWriter"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

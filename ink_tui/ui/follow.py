@@ -20,8 +20,8 @@ from textual.dom import DOMNode
 from textual.message import Message
 
 from ink_tui.logs import unforeseen
-from ink_tui.session.reader import SessionFile
-from ink_tui.session.tail import SessionTail, TailUpdate
+from ink_tui.session.live.tail import SessionTail, TailUpdate
+from ink_tui.session.reading.reader import SessionFile
 
 __all__ = ["Arrived", "FollowFailed", "Follower", "NewerSession"]
 

@@ -29,6 +29,7 @@ __all__ = [
     "character_of",
     "key_name",
     "key_names",
+    "key_of",
     "markdown_table",
 ]
 
@@ -319,6 +320,12 @@ def key_name(key: str) -> str:
         return key
     shown = _NAMES.get(base) or character_of(base) or base
     return f"{modifiers}+{shown}" if modifiers else shown
+
+
+def key_of(verb: str) -> str:
+    """The key shown for ``verb`` (its first), as a person names it: what a screen's hint says,
+    so that a hint can never name another key than the one bound."""
+    return key_name(VERB[verb].keys[0])
 
 
 def key_names(keys: str | Sequence[str]) -> str:

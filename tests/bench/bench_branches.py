@@ -91,7 +91,11 @@ def big_forked_session(target: int, fork_rate: float) -> Path:
     return _with_end_marker(source, path)
 
 
-OLD_SCREEN = ("ink_tui/ui/screens/branches.py", "ink_tui/session/forks.py", "styles/branches.tcss")
+OLD_SCREEN = (
+    "ink_tui/ui/screens/branches.py",
+    "ink_tui/session/conversation/forks.py",
+    "styles/branches.tcss",
+)
 
 
 def old_tree(ref: str) -> Path:
@@ -165,8 +169,8 @@ def b_to_list(
 
 def headless_build(session: Path) -> list[float]:
     """Seconds of ``build_branch_list`` alone, the branch loaded as the view leaves it."""
-    from ink_tui.session.branchview import load_branch
-    from ink_tui.session.forks import SessionSnapshot, build_branch_list
+    from ink_tui.session.conversation.branchview import load_branch
+    from ink_tui.session.conversation.forks import SessionSnapshot, build_branch_list
 
     opened = open_session(session, warn=None)
     load_branch(opened, opened.leaf_id)

@@ -43,10 +43,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from ink_tui.demo import generate_session  # noqa: E402
-from ink_tui.session.branchview import load_branch  # noqa: E402
-from ink_tui.session.context import build_context  # noqa: E402
-from ink_tui.session.lastturns import read_last_turns  # noqa: E402
-from ink_tui.session.reader import open_session  # noqa: E402
+from ink_tui.session.conversation.branchview import load_branch  # noqa: E402
+from ink_tui.session.conversation.context import build_context  # noqa: E402
+from ink_tui.session.conversation.lastturns import read_last_turns  # noqa: E402
+from ink_tui.session.reading.reader import open_session  # noqa: E402
 
 CACHE_DIR = Path(tempfile.gettempdir()) / "ink-tui-bench"
 CWD = "/home/ada/code/calc-kit"
@@ -60,8 +60,8 @@ for line in data.split(b"\\n"):
 """
 OPEN_CODE = """
 import sys
-from ink_tui.session.reader import open_session
-from ink_tui.session.context import build_context
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.conversation.context import build_context
 session = open_session(sys.argv[1], warn=None)
 build_context(session)
 """
@@ -72,8 +72,8 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 BASELINE_CODE = """
 import orjson
-from ink_tui.session.reader import open_session
-from ink_tui.session.context import build_context
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.conversation.context import build_context
 """
 
 

@@ -68,7 +68,7 @@ from bench_ui import (  # noqa: E402
 from ink_tui.demo import MODELS, PROJECTS, generate_session  # noqa: E402
 from ink_tui.paths import project_dir  # noqa: E402
 from ink_tui.session import open_session  # noqa: E402
-from ink_tui.session.writer import SessionWriter  # noqa: E402
+from ink_tui.session.writing.writer import SessionWriter  # noqa: E402
 
 VERSION = "index-v1"
 CACHE_ROOT = Path(tempfile.gettempdir())

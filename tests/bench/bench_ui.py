@@ -59,7 +59,7 @@ from ink_tui.catalog.summary import summarize_file  # noqa: E402
 from ink_tui.demo import MODELS, PROJECTS, generate_session  # noqa: E402
 from ink_tui.paths import project_dir  # noqa: E402
 from ink_tui.session import ModelRef, open_session  # noqa: E402
-from ink_tui.session.writer import SessionWriter  # noqa: E402
+from ink_tui.session.writing.writer import SessionWriter  # noqa: E402
 
 VERSION = "ui-v1"
 CACHE = Path(tempfile.gettempdir()) / "ink-tui-bench-ui"

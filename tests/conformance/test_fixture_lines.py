@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from shared_fixtures import require_shared_fixtures
 
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line, encode_json
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line, encode_json
 
 FIXTURES = require_shared_fixtures()
 

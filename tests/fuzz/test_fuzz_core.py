@@ -28,12 +28,12 @@ from ink_tui.catalog.textpieces import record_text
 from ink_tui.cli import main
 from ink_tui.clitext import check_lines, transcript, would_repair
 from ink_tui.session import SessionError, SessionFile, build_context, open_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.context import unframe_summary
-from ink_tui.session.jsoncodec import decode_line, encode_json
-from ink_tui.session.lastturns import read_last_turns
-from ink_tui.session.repair import plan_continuation
-from ink_tui.session.report import report_session
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.conversation.context import unframe_summary
+from ink_tui.session.conversation.lastturns import read_last_turns
+from ink_tui.session.reading.jsoncodec import decode_line, encode_json
+from ink_tui.session.writing.repair import plan_continuation
+from ink_tui.session.writing.report import report_session
 
 FUZZ = settings(
     max_examples=FUZZ_EXAMPLES,

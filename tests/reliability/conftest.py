@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ink_tui.session import ModelRef, SessionWriter
-from ink_tui.session.jsoncodec import decode_line
+from ink_tui.session.reading.jsoncodec import decode_line
 
 
 @dataclass(frozen=True)

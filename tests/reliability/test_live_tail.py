@@ -18,8 +18,8 @@ import pytest
 from testdata import session_file
 
 from ink_tui.demo import generate_session
-from ink_tui.session.reader import open_session
-from ink_tui.session.tail import SessionTail, open_for_follow
+from ink_tui.session.live.tail import SessionTail, open_for_follow
+from ink_tui.session.reading.reader import open_session
 
 FOLLOW_LIMIT_SECONDS = 120.0  # a bound, never reached when the tail works: the writer is quick
 WRITER = r"""

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ink_tui.session import SessionWriter, open_session
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line, encode_json
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line, encode_json
 
 
 def shape(value: Any) -> Any:

@@ -28,7 +28,7 @@ import tinydisk
 from ink_tui.manage import moving, trash
 from ink_tui.manage.deleting import delete, plan_delete
 from ink_tui.session import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 CWD = "/home/ada/code/keep"
 OLD = time.time() - 3600

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from two_writers import provoke
 
-import ink_tui.session.writer as writer_module
+import ink_tui.session.writing.writer as writer_module
 from ink_tui.session import ConcurrentWriteError, SessionWriter, open_session
 
 THEIR_RECORD = (

@@ -19,7 +19,7 @@ from torture_checks import Figures, check_crash
 from torture_plan import Written, dry_stream, grow_session
 
 from ink_tui.session import SessionFile, open_session
-from ink_tui.session.repair import TornRepair
+from ink_tui.session.writing.repair import TornRepair
 
 pytestmark = pytest.mark.torture
 
@@ -106,7 +106,7 @@ def test_the_checks_see_a_lost_record(tmp_path: Path) -> None:
 def test_the_checks_see_a_repair_that_cuts_a_whole_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ink_tui.session import repair as repair_module
+    from ink_tui.session.writing import repair as repair_module
 
     path, before, written = _crashed_file(tmp_path)
     ends = written.ends

@@ -31,7 +31,7 @@ from torture_plan import Written
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.index.opening import open_from_index
 from ink_tui.session import SessionFile, open_session, repair_session
-from ink_tui.session.pairing import UNKNOWN_OUTCOME_TEXT
+from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT
 
 __all__ = ["Figures", "check_crash", "check_index", "count_records"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from torture_plan import drive
 from torture_writers import WRITERS, make_writer, new_session_writer
 
-from ink_tui.session.reader import open_session
+from ink_tui.session.reading.reader import open_session
 
 
 def main(kind: str, path: str, seed: str, budget: str, big: str) -> None:

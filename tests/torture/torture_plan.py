@@ -24,8 +24,8 @@ from torture_writers import (
     seeded_hex,
 )
 
-from ink_tui.session.reader import SessionFile, open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.reading.reader import SessionFile, open_session
+from ink_tui.session.writing.writer import SessionWriter
 
 __all__ = ["Written", "drive", "dry_new_stream", "dry_stream", "grow_session"]
 

@@ -1,6 +1,6 @@
 """The two torture writers: ink-tui's ``SessionWriter`` and one that appends as Ink does.
 
-- ``ink-tui``: :class:`ink_tui.session.writer.SessionWriter`, the chat pane's store (its dry
+- ``ink-tui``: :class:`ink_tui.session.writing.writer.SessionWriter`, the chat pane's store (its dry
   twin :class:`DrySessionWriter` hands the bytes it would write to a sink instead);
 - ``raw``: :class:`InkLikeWriter`, which appends as Ink's store does (``appendFileSync``: open
   with ``O_APPEND``, one ``write`` per record, close; no fsync, no lock, no size check).
@@ -20,10 +20,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.reader import SessionFile
-from ink_tui.session.tree import ModelRef
-from ink_tui.session.writer import SessionWriter, new_entry_id, utc_timestamp
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.reading.reader import SessionFile
+from ink_tui.session.writing.writer import SessionWriter, new_entry_id, utc_timestamp
 
 __all__ = [
     "MODELS",

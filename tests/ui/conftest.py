@@ -23,7 +23,7 @@ from waiting import wait_for
 from ink_tui.demo import PROJECTS, generate_demo
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 HOME_CWD = PROJECTS[0].cwd  # /home/ada/code/calc-kit
 

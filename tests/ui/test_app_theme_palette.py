@@ -15,7 +15,7 @@ from waiting import wait_for, workers_finished
 
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen

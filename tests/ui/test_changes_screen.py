@@ -12,7 +12,7 @@ from waiting import wait_for
 
 from ink_tui.paths import project_dir
 from ink_tui.session import open_session
-from ink_tui.session.view import build_turns
+from ink_tui.session.conversation.view import build_turns
 from ink_tui.ui.screens.changes import ChangesScreen, diff_text
 from ink_tui.ui.screens.session import SessionScreen
 
@@ -209,7 +209,7 @@ async def test_file_content_is_shown_literally(tmp_path: Path, make_app: Any) ->
 
 
 def test_long_diffs_are_capped_with_a_note() -> None:
-    from ink_tui.session.changediff import diff_lines
+    from ink_tui.session.analysis.changediff import diff_lines
 
     lines = diff_lines(None, "".join(f"{n}\n" for n in range(3000)))
     text = diff_text(lines, limit=100).plain

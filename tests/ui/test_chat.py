@@ -21,7 +21,7 @@ from ink_tui.agent.providers.convert import anthropic_request
 from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.paths import project_dir
 from ink_tui.session import build_context, open_session, pair_tool_calls
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.chat_modals import ConflictScreen, ForkScreen
 from ink_tui.ui.screens.picker import PickerScreen

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from waiting import wait_for
 
-import ink_tui.session.tail as tail_module
-from ink_tui.session.writer import SessionWriter
+import ink_tui.session.live.tail as tail_module
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 
 

@@ -14,7 +14,7 @@ import pytest
 from waiting import wait_for
 
 import ink_tui.logs as logs
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.session import SessionScreen
 
@@ -44,7 +44,7 @@ def _session_screen(pilot: Any) -> SessionScreen | None:
 async def test_an_unforeseen_error_while_following_is_logged_and_stops_following(
     tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch, log_file: Path
 ) -> None:
-    from ink_tui.session.tail import SessionTail
+    from ink_tui.session.live.tail import SessionTail
 
     def broken_poll(self: SessionTail) -> Any:
         raise RuntimeError("the tail broke")

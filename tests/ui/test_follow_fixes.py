@@ -14,7 +14,7 @@ from viewtext import assistant, banner_text, header_text, replay_text, without_t
 from waiting import wait_for
 
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 

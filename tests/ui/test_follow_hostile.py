@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from waiting import wait_for
 
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.session import SessionScreen
 

@@ -15,7 +15,7 @@ from bigload import big_session, hold_the_full_load
 from viewtext import assistant, banner_text, header_text, replay_text
 from waiting import wait_for
 
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.screens.session_load import BranchLoader
 

@@ -168,7 +168,7 @@ async def test_the_work_is_inks_status_over_the_whole_file_and_grows_when_follow
 
 def test_only_dollars_are_called_an_estimate(tmp_path: Path) -> None:
     from ink_tui.session import open_session
-    from ink_tui.session.branchview import load_branch
+    from ink_tui.session.conversation.branchview import load_branch
     from ink_tui.ui.widgets.session_header import work_text
 
     def shown(reference: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from waiting import wait_for, workers_finished
 
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen

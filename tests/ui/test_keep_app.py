@@ -15,7 +15,7 @@ from waiting import wait_for, workers_finished
 
 from ink_tui.manage.trash import list_trash
 from ink_tui.session import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.keep_modals import ConfirmScreen, CopyScreen, TextScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen

@@ -16,7 +16,7 @@ from textual.widgets import Input
 from waiting import wait_for, workers_finished
 
 from ink_tui.session import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.keep_modals import ConfirmScreen, TextScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.widgets.session_list import SessionList

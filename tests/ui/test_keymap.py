@@ -123,7 +123,7 @@ def test_docs_keys_md_is_the_table() -> None:
 
 def _session(tmp_path: Path, prompts: list[str]) -> Path:
     from ink_tui.session import ModelRef
-    from ink_tui.session.writer import SessionWriter
+    from ink_tui.session.writing.writer import SessionWriter
 
     folder = project_dir(tmp_path / "sessions", CWD)
     writer = SessionWriter.new(folder, CWD, model=ModelRef("anthropic", "claude-sonnet-4-5"))

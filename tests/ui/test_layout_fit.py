@@ -14,7 +14,7 @@ from waiting import wait_for, workers_finished
 from ink_tui.demo import generate_demo
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.config import load_config
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.pane_split import PaneSplit

@@ -233,7 +233,7 @@ def test_tool_arguments_show_as_ink_would_send_them(tmp_path: Path) -> None:
     from rich.console import Console
 
     from ink_tui.session import open_session
-    from ink_tui.session.branchview import load_branch
+    from ink_tui.session.conversation.branchview import load_branch
     from ink_tui.ui.render.blocks import RenderOptions, item_block
 
     header = f'{{"type":"session","version":1,"id":"a","timestamp":"{STAMP}","cwd":CWD_JSON}}'

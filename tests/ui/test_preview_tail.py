@@ -14,7 +14,7 @@ from textual.widgets import Static
 from textual.worker import WorkerState
 from waiting import DEFAULT_TIMEOUT, wait_for
 
-from ink_tui.session import lastturns
+from ink_tui.session.conversation import lastturns
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.widgets import preview as preview_module
 from ink_tui.ui.widgets.preview import SessionPreview

@@ -15,7 +15,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session_load import BranchLoader
 
 

@@ -244,7 +244,7 @@ def test_clock_text() -> None:
 async def test_a_long_branch_plays_on_part_after_part(
     session: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ink_tui.session.playback as playback
+    import ink_tui.session.analysis.playback as playback
 
     monkeypatch.setattr(playback, "PLAN_LIMIT", 2)  # the plan holds two records at a time
     clock = FakeClock()

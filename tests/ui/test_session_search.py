@@ -18,10 +18,10 @@ from textual.widgets import Input
 from viewtext import assistant
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
-import ink_tui.session.rows as rows
+import ink_tui.session.conversation.rows as rows
 import ink_tui.ui.widgets.session_search as session_search
-from ink_tui.session.rows import search_turns
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.rows import search_turns
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 
@@ -176,7 +176,7 @@ def _early_word(screen: SessionScreen, path: Path) -> str:
     """A word of an early prompt that no row shown so far holds."""
     import json
 
-    from ink_tui.session.view import content_text
+    from ink_tui.session.conversation.view import content_text
 
     loaded = screen.loaded
     assert loaded is not None

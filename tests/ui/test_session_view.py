@@ -12,7 +12,7 @@ from textual.widgets import Static
 from viewtext import without_time
 from waiting import wait_for
 
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree

@@ -17,7 +17,7 @@ from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
@@ -146,7 +146,7 @@ async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(
 async def test_a_search_during_a_big_load_runs_again_when_the_load_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:
-    from ink_tui.session.rows import search_turns
+    from ink_tui.session.conversation.rows import search_turns
 
     release = hold_the_full_load(monkeypatch)
     path = big_session(tmp_path / "sessions" / "p", entries=400)
@@ -419,8 +419,8 @@ def test_a_cut_output_one_line_over_says_one_more_line() -> None:
 
     from rich.console import Console
 
-    from ink_tui.session.reader import Entry
-    from ink_tui.session.view import Item, ToolExchange
+    from ink_tui.session.conversation.view import Item, ToolExchange
+    from ink_tui.session.reading.reader import Entry
     from ink_tui.ui.render.blocks import CUT_LINES, RenderOptions, item_block
 
     output = "\n".join(f"row {n}" for n in range(CUT_LINES + 1))

@@ -13,7 +13,7 @@ import pytest
 from viewtext import without_time
 from waiting import wait_for
 
-from ink_tui.session.view import Turn
+from ink_tui.session.conversation.view import Turn
 from ink_tui.ui.screens import session_window
 from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.session import SessionScreen

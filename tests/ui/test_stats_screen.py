@@ -115,6 +115,7 @@ async def test_O_groups_by_project_day_week_then_model(stats_app: Any) -> None:
             ]),
         ]  # fmt: skip
         assert _rows(screen)[0][1:3] == ["2", "2"]
+        assert "O: group by (now model)" in str(screen.query_one("#stats-scope").render())
 
 
 async def test_m_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> None:
@@ -129,7 +130,7 @@ async def test_m_charts_cost_or_tokens_per_day_up_to_today(stats_app: Any) -> No
         assert lines[1].endswith("13.6k")  # the biggest day: the full width
         assert lines[2].rstrip().endswith("-") and "█" not in lines[2]
         title = str(screen.query_one("#stats-chart-title").render())
-        assert title.startswith("Tokens per day")
+        assert title.startswith("Tokens per day") and title.endswith("m: cost")  # the key bound
 
         await pilot.press("m")
         assert bars.metric == "cost"

@@ -9,8 +9,8 @@ from typing import Any
 from testdata import task_record
 from waiting import wait_for
 
-from ink_tui.session.subagents import find_child
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.analysis.subagents import find_child
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.widgets.session_tree import SessionTree
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.widgets import Tree
 
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.reader import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.widgets.subagent_rows import (
     CHILD_ITEMS_SHOWN,
     CHILD_TURNS_SHOWN,

@@ -10,7 +10,7 @@ from typing import Any
 
 from waiting import wait_for
 
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.screens.timeline import TimelineScreen
 from ink_tui.ui.widgets.session_tree import SessionTree

@@ -17,7 +17,7 @@ from textual.widgets import Input
 from waiting import wait_for
 
 from ink_tui.paths import project_dir
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.session import SessionScreen

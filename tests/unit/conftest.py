@@ -22,12 +22,12 @@ import pytest
 from ink_tui.agent.chat import ChatEngine
 from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.agent.start import ChatStart
-from ink_tui.session.context import build_context
-from ink_tui.session.pairing import pair_tool_calls
-from ink_tui.session.reader import SessionFile, open_session
-from ink_tui.session.repair import plan_continuation
-from ink_tui.session.tree import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.context import build_context
+from ink_tui.session.conversation.pairing import pair_tool_calls
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.reading.reader import SessionFile, open_session
+from ink_tui.session.writing.repair import plan_continuation
+from ink_tui.session.writing.writer import SessionWriter
 
 TS = "2026-10-05T12:34:56.789Z"
 

@@ -16,7 +16,7 @@ from ink_tui.manage import adopting
 from ink_tui.manage.adopting import AdoptError, adopt, plan_adopt
 from ink_tui.paths import under_imp
 from ink_tui.session import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 CWD = "/home/ada/code/old-proj"
 FOLDER = "home-ada-code-old--proj"

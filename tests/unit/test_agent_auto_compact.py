@@ -8,7 +8,7 @@ from typing import Any
 
 from ink_tui.agent.compact import SUMMARIZATION_SYSTEM_PROMPT
 from ink_tui.agent.start import load_chat
-from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX
 
 # INK_CONTEXT_WINDOW=60000 is a known window: trigger min(51,000, 60,000 - 32,768) = 27,232
 SMALL_WINDOW = {"INK_CONTEXT_WINDOW": "60000"}

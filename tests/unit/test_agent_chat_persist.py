@@ -13,12 +13,12 @@ import pytest
 from ink_tui.agent.chat import CompactionError
 from ink_tui.agent.compact import SUMMARIZATION_SYSTEM_PROMPT, SUMMARY_MAX_TOKENS
 from ink_tui.agent.start import load_chat, new_chat
-from ink_tui.session.context import build_context
-from ink_tui.session.pairing import UNKNOWN_OUTCOME_TEXT
-from ink_tui.session.reader import open_session
-from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
-from ink_tui.session.tree import restored_model
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.context import build_context
+from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT
+from ink_tui.session.conversation.tree import restored_model
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.writing.writer import SessionWriter
 
 ANTHROPIC = ("anthropic", "claude-sonnet-4-5")
 OPENAI = ("openai", "gpt-4.1")
@@ -340,7 +340,7 @@ async def test_disk_full_mid_reply_is_said_plainly_and_the_chat_goes_on(
     import os
 
     from ink_tui.agent.failures import failure_line
-    from ink_tui.session import writer as writer_module
+    from ink_tui.session.writing import writer as writer_module
 
     path, _ = chat_kit.session(USER, chat_kit.assistant("one"))
     real_write = os.write

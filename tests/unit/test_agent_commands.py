@@ -9,8 +9,8 @@ import pytest
 from ink_tui.agent.commands import COMMANDS, Command, parse_command, unknown_command
 from ink_tui.agent.compact import KEEP_RECENT_TOKENS, nothing_to_compact, plan_compaction
 from ink_tui.agent.providers.model import reading_note
-from ink_tui.session.context import frame_summary
-from ink_tui.session.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.conversation.context import frame_summary
+from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from typing import Any
 
 from ink_tui.agent.start import load_chat, new_chat
 from ink_tui.session import open_session
-from ink_tui.session.tree import thinking_level
+from ink_tui.session.conversation.tree import thinking_level
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
@@ -25,7 +25,7 @@ def _types(path: Path) -> list[str]:
 def _session(kit: Any, *, level: str | None = None) -> Path:
     path, _ = kit.session({"role": "user", "content": "earlier"}, kit.assistant("ok"))
     if level is not None:
-        from ink_tui.session.writer import SessionWriter
+        from ink_tui.session.writing.writer import SessionWriter
 
         writer = SessionWriter.for_session(open_session(path, warn=None))
         writer.append_entry("thinkingLevelChange", {"thinkingLevel": level})

@@ -12,9 +12,9 @@ import pytest
 from testdata import UNKNOWN_OUTCOME
 
 from ink_tui.session import ModelRef, open_session
-from ink_tui.session.branchview import LoadedBranch, load_branch
-from ink_tui.session.tail import SessionTail, open_for_follow
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.branchview import LoadedBranch, load_branch
+from ink_tui.session.live.tail import SessionTail, open_for_follow
+from ink_tui.session.writing.writer import SessionWriter
 
 Step = Callable[[SessionWriter], None]
 

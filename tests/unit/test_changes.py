@@ -13,15 +13,15 @@ from ink_tui.agent.tools._common import ToolFailure
 from ink_tui.agent.tools.files import _apply
 from ink_tui.paths import project_dir
 from ink_tui.session import branch, open_session
-from ink_tui.session.changediff import counts, diff_lines, file_patch, turn_diff
-from ink_tui.session.changes import (
+from ink_tui.session.analysis.changediff import counts, diff_lines, file_patch, turn_diff
+from ink_tui.session.analysis.changes import (
     EditFailure,
     FileChanges,
     apply_edits,
     collect_changes,
     normalise_path,
 )
-from ink_tui.session.view import build_turns
+from ink_tui.session.conversation.view import build_turns
 
 
 def changes_of(path: Path) -> dict[str, FileChanges]:

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ink_tui.safetext import one_line
-from ink_tui.session.changediff import edit_arguments_diff, git_quoted
+from ink_tui.session.analysis.changediff import edit_arguments_diff, git_quoted
 
 # The write from the issue: a name that carries its own patch header, creating an executable hook.
 PAYLOAD = (

@@ -18,8 +18,8 @@ from ink_tui.catalog.index.listing import indexed_rows, refreshed_rows
 from ink_tui.catalog.scan import list_sessions
 from ink_tui.catalog.search import GONE_PARENT, search_index
 from ink_tui.paths import cwd_folder_name, project_dir
-from ink_tui.session.reader import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.writing.writer import SessionWriter
 
 WORD = "zanzibarquux"
 PARENT_CUT = "ask a reviewer about the ledg…"  # the parent's title in a breadcrumb: 30 characters

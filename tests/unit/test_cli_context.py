@@ -12,7 +12,7 @@ import pytest
 from testdata import copy_session, torn_note
 
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 HOME_CWD = "/home/ada/code/calc-kit"
 USER, ASSISTANT, RESULT = "user", "assistant", "toolResult"

@@ -10,7 +10,7 @@ from typing import Any
 from testdata import DATA, copy_session, torn_note
 
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 FIXTURE = DATA / "export" / "session.jsonl"
 

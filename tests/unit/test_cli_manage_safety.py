@@ -17,7 +17,7 @@ from testdata import copy_tree
 
 from ink_tui.manage.trash import list_trash
 from ink_tui.session import open_session
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 CWD = "/home/ada/code/keep"
 FOLDER = "home-ada-code-keep"

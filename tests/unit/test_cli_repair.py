@@ -121,7 +121,7 @@ def test_a_backup_is_never_listed_as_a_session(tmp_path: Path, cli: Any) -> None
 def test_two_repairs_in_the_same_millisecond_keep_two_backups(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
-    from ink_tui.session.repair import keep_cut_bytes
+    from ink_tui.session.writing.repair import keep_cut_bytes
 
     now = datetime(2026, 10, 5, 12, 34, 56, 789000, tzinfo=UTC)
     path = tmp_path / "s.jsonl"
@@ -135,7 +135,7 @@ def test_two_repairs_in_the_same_millisecond_keep_two_backups(tmp_path: Path) ->
 def test_when_the_backup_cannot_be_written_nothing_is_cut(
     tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ink_tui.session import repair as repair_module
+    from ink_tui.session.writing import repair as repair_module
 
     path = copy_session(tmp_path, "torn-half")
     before = path.read_bytes()

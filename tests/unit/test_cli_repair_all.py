@@ -152,7 +152,7 @@ def test_a_writer_appending_during_the_repair_is_left_alone(
     """Another process appends between the check and the write: the writer's rule (the size
     is read again first) refuses, the session is skipped, and the others are still repaired."""
     base = _folder(tmp_path / "sessions", ["torn-no-newline", "dangling-last-turn", "torn-half"])
-    import ink_tui.session.repair as repair
+    import ink_tui.session.writing.repair as repair
 
     plan = repair.plan_continuation
     calls: dict[Path, int] = {}
@@ -180,7 +180,7 @@ def test_a_writer_appending_during_the_repair_is_left_alone(
 def test_a_bug_on_one_session_is_logged_and_the_others_are_still_repaired(
     tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ink_tui.session.repair as repair
+    import ink_tui.session.writing.repair as repair
     from ink_tui import logs
 
     monkeypatch.setattr(logs, "log_dir", lambda: tmp_path / "log")

@@ -10,7 +10,7 @@ import pytest
 from timedsession import ANSWER, FakeClock, conversation, write_timed
 
 import ink_tui.clireplay as clireplay
-from ink_tui.session.playback import MACHINE_IDLE_CAP, USER_IDLE_CAP
+from ink_tui.session.analysis.playback import MACHINE_IDLE_CAP, USER_IDLE_CAP
 
 TRANSCRIPT = f"""\
 [10:00:00] user
@@ -78,7 +78,7 @@ def test_a_terminal_waits_the_plan_at_each_speed(
 def test_a_long_branch_plays_a_part_at_a_time(
     cli: Any, session: Path, terminal: Terminal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ink_tui.session.playback as playback
+    import ink_tui.session.analysis.playback as playback
 
     monkeypatch.setattr(playback, "PLAN_LIMIT", 2)
     code, out, err = cli.run("replay", str(session), "--no-skip-idle")

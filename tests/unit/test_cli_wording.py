@@ -151,7 +151,7 @@ def test_check_counts_take_the_plural_for_many(sf: Any, capsys: pytest.CaptureFi
 
 def test_list_says_1_msg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from ink_tui.paths import project_dir
-    from ink_tui.session.writer import SessionWriter
+    from ink_tui.session.writing.writer import SessionWriter
 
     base = tmp_path / "sessions"
     for count in (1, 2):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ink_tui.session import open_session
-from ink_tui.session.copytext import (
+from ink_tui.session.conversation.copytext import (
     COPIED,
     NOTHING_TO_COPY,
     agent_text,

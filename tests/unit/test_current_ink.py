@@ -20,10 +20,10 @@ from ink_tui.cli import main
 from ink_tui.launch import LaunchError, startup_thinking
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef, open_session
-from ink_tui.session.pairing import UNKNOWN_OUTCOME_TEXT, is_unknown_outcome
-from ink_tui.session.repair import plan_torn_repair, repair_session
-from ink_tui.session.tree import branch
-from ink_tui.session.view import build_turns
+from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT, is_unknown_outcome
+from ink_tui.session.conversation.tree import branch
+from ink_tui.session.conversation.view import build_turns
+from ink_tui.session.writing.repair import plan_torn_repair, repair_session
 
 BOUNDARY = (
     "a new {role} message begins a turn while tool call(s) {ids} are still awaiting results — "

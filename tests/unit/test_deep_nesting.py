@@ -13,8 +13,13 @@ from hypothesis import strategies as st
 
 from ink_tui.cli import main
 from ink_tui.session import build_context, open_session
-from ink_tui.session.jsoncodec import INDENT_DEPTH, JsonDecodeError, decode_line, encode_json
-from ink_tui.session.jsondeep import loads_deep
+from ink_tui.session.reading.jsoncodec import (
+    INDENT_DEPTH,
+    JsonDecodeError,
+    decode_line,
+    encode_json,
+)
+from ink_tui.session.reading.jsondeep import loads_deep
 
 STAMP = "2026-03-02T09:00:00.000Z"
 DEPTHS = [990, 1_024, 1_025, 5_000, 100_000]

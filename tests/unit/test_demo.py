@@ -23,8 +23,8 @@ from ink_tui.demo import (
     make_png,
 )
 from ink_tui.paths import cwd_folder_name
-from ink_tui.session.context import build_context
-from ink_tui.session.reader import open_session
+from ink_tui.session.conversation.context import build_context
+from ink_tui.session.reading.reader import open_session
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 

@@ -23,7 +23,7 @@ from ink_tui.export import ExportOptions, export_session
 from ink_tui.export.html_style import PAGE_SCRIPT
 from ink_tui.safetext import visible
 from ink_tui.session import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 
 EXPORT = DATA / "export"
 SESSION = EXPORT / "session.jsonl"

@@ -13,7 +13,9 @@ import pytest
 
 from ink_tui.agent.start import load_chat
 from ink_tui.session import open_session
-from ink_tui.session.fillins import (
+from ink_tui.session.conversation.tree import branch
+from ink_tui.session.conversation.view import build_turns
+from ink_tui.session.rules.fillins import (
     FORCE_QUIT_REASON,
     INTERRUPTED_REASON,
     MAX_TURNS_REASON,
@@ -22,8 +24,6 @@ from ink_tui.session.fillins import (
     output_limit_text,
     resume_closure,
 )
-from ink_tui.session.tree import branch
-from ink_tui.session.view import build_turns
 from ink_tui.ui.render.blocks import status_mark
 
 OUTPUT_LIMIT = (

@@ -17,9 +17,14 @@ from hypothesis import strategies as st
 from testdata import session_file
 
 from ink_tui.session import leaves, open_session
-from ink_tui.session.entrytext import record_summary, short_time
-from ink_tui.session.forks import BranchList, LeafRow, SessionSnapshot, build_branch_list
-from ink_tui.session.reader import Entry, SessionFile
+from ink_tui.session.conversation.entrytext import record_summary, short_time
+from ink_tui.session.conversation.forks import (
+    BranchList,
+    LeafRow,
+    SessionSnapshot,
+    build_branch_list,
+)
+from ink_tui.session.reading.reader import Entry, SessionFile
 
 
 def listing(path: Path, leaf: str | None = "default") -> tuple[SessionFile, BranchList]:

@@ -20,10 +20,10 @@ from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.summary import summarize_file
 from ink_tui.paths import project_dir
 from ink_tui.session import build_context, open_session, report_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.forks import SessionSnapshot, build_branch_list
-from ink_tui.session.lastturns import read_last_turns
-from ink_tui.session.tree import branch, children_map, labels, leaves
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.conversation.forks import SessionSnapshot, build_branch_list
+from ink_tui.session.conversation.lastturns import read_last_turns
+from ink_tui.session.conversation.tree import branch, children_map, labels, leaves
 
 SHALLOW = 250  # frames: pytest's own and the calls' fixed depth, far below 100,000
 T = TypeVar("T")

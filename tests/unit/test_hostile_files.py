@@ -13,7 +13,7 @@ from hostile import within
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.scan import list_sessions
 from ink_tui.cli import main
-from ink_tui.session.files import NotARegularFile, open_regular
+from ink_tui.session.reading.files import NotARegularFile, open_regular
 
 KINDS = {
     "fifo": "a FIFO (named pipe), not a session file",

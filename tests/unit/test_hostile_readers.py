@@ -18,7 +18,7 @@ import pytest
 
 from ink_tui.cli import main
 from ink_tui.paths import project_dir
-from ink_tui.session.jsoncodec import decode_line
+from ink_tui.session.reading.jsoncodec import decode_line
 
 TIMEOUT = 300.0  # seconds: a reader that blocks fails the test rather than hang the suite
 

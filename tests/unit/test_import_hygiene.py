@@ -175,7 +175,7 @@ def test_a_subcommand_loads_neither_textual_nor_the_index_before_it_runs() -> No
         "ink_tui.catalog.index",
         "ink_tui.catalog.search",
         "ink_tui.catalog.scan",
-        "ink_tui.session.reader",
+        "ink_tui.session.reading.reader",
         "ink_tui.launch",
         "platformdirs",
     )
@@ -197,10 +197,10 @@ NOT_FOR_THE_INDEX_COMMANDS = (
     "ink_tui.agent",
     "ink_tui.demo",
     "ink_tui.catalog.index.listing",
-    "ink_tui.session.context",
-    "ink_tui.session.report",
-    "ink_tui.session.repair",
-    "ink_tui.session.writer",
+    "ink_tui.session.conversation.context",
+    "ink_tui.session.writing.report",
+    "ink_tui.session.writing.repair",
+    "ink_tui.session.writing.writer",
 )
 
 
@@ -256,7 +256,7 @@ def test_the_probe_sees_what_a_command_imports(tmp_path: Path) -> None:
     session = next(tree.rglob("*.jsonl"))
     arguments = ["check", str(session), "--sessions-dir", str(tree)]
     loaded = _loaded_after_command(arguments, tmp_path, NOT_FOR_THE_INDEX_COMMANDS)
-    assert "ink_tui.session.report" in loaded and "textual" not in loaded
+    assert "ink_tui.session.writing.report" in loaded and "textual" not in loaded
 
 
 def test_every_one_line_error_of_the_command_line_exists() -> None:
@@ -356,14 +356,22 @@ def test_layer_contracts_hold() -> None:
 def test_layer_check_catches_upward_and_sibling_imports() -> None:
     """The static layer check is not vacuous (each of these is a real way to break it)."""
     whole, ui = (_layers(contract) for contract in _contracts("layers")[:2])
-    assert layer_violations([("ink_tui.session.reader", "ink_tui.ui.app")], whole)
+    assert layer_violations([("ink_tui.session.reading.reader", "ink_tui.ui.app")], whole)
     assert layer_violations([("ink_tui.catalog.scan", "ink_tui.agent.chat")], whole)
     assert layer_violations([("ink_tui.paths", "ink_tui.session")], whole)
     assert layer_violations([("ink_tui.catalog.scan", "ink_tui.demo")], whole)  # siblings
     assert layer_violations([("ink_tui.ui.screens.help", "ink_tui.ui.app")], ui)
     assert layer_violations([("ink_tui.ui.render.blocks", "ink_tui.ui.widgets.transcript")], ui)
-    assert not layer_violations([("ink_tui.ui.app", "ink_tui.session.reader")], whole)
+    assert not layer_violations([("ink_tui.ui.app", "ink_tui.session.reading.reader")], whole)
     assert not layer_violations([("ink_tui.ui.screens.help", "ink_tui.ui.keys")], ui)
+    core = _layers(_contracts("layers")[2])  # the session core, by job
+    assert layer_violations(
+        [("ink_tui.session.reading.reader", "ink_tui.session.rules.rates")], core
+    )
+    assert layer_violations([("ink_tui.session.writing.writer", "ink_tui.session.live.tail")], core)
+    assert not layer_violations(
+        [("ink_tui.session.analysis.changes", "ink_tui.session.conversation.view")], core
+    )
 
 
 def test_every_module_sits_in_a_layer_and_every_package_is_one() -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line, encode_json, js_number
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line, encode_json, js_number
 
 PROPERTY = settings(max_examples=80, deadline=None)
 

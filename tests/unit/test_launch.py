@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from ink_tui.cli import main
-from ink_tui.session.tree import ModelRef
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 CWD = "/home/ada/proj"

@@ -14,7 +14,7 @@ import pytest
 from ink_tui.cli import main
 from ink_tui.demo import DEMO_CWD, ensure_demo
 from ink_tui.paths import project_dir
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)

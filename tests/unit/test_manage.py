@@ -21,8 +21,8 @@ from ink_tui.manage.deleting import plan_delete as plan_in
 from ink_tui.manage.naming import NamingError, label_entry, rename, resume_command
 from ink_tui.manage.pruning import plan_prune, prune
 from ink_tui.session import open_session
-from ink_tui.session.tree import branch, labels, session_name
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.tree import branch, labels, session_name
+from ink_tui.session.writing.writer import SessionWriter
 
 CWD = "/home/ada/code/keep"
 OLD = time.time() - 3600

@@ -23,10 +23,10 @@ from ink_tui.manage import trash
 from ink_tui.manage.deleting import delete, plan_delete
 from ink_tui.manage.naming import NamingError, label_entry, rename
 from ink_tui.session import build_context, open_session
-from ink_tui.session import writer as writer_module
-from ink_tui.session.ownwrites import last_foreign_write, own_writes
-from ink_tui.session.tree import labels
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.tree import labels
+from ink_tui.session.writing import writer as writer_module
+from ink_tui.session.writing.ownwrites import last_foreign_write, own_writes
+from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.widgets.session_list import is_live
 
 CWD = "/home/ada/code/keep"

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from ink_tui.session import open_session
-from ink_tui.session.jsvalues import date_parse
-from ink_tui.session.navtree import FILTERS, ink_tree, row_line, tree_rows
+from ink_tui.session.conversation.navtree import FILTERS, ink_tree, row_line, tree_rows
+from ink_tui.session.reading.jsvalues import date_parse
 
 
 def _at(second: int) -> str:

@@ -12,8 +12,8 @@ import pytest
 from ink_tui.agent.start import load_chat
 from ink_tui.cli import main
 from ink_tui.session import EngineError, build_context, open_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.reading.jsoncodec import encode_json
 
 STAMP = "2026-10-05T12:34:56.789Z"
 HEADER = {

@@ -30,8 +30,8 @@ from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.cli import main
 from ink_tui.paths import project_dir
 from ink_tui.session import build_context, open_session
-from ink_tui.session.jsoncodec import decode_line, encode_json
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.reading.jsoncodec import decode_line, encode_json
+from ink_tui.session.writing.writer import SessionWriter
 
 CWD = "/home/ada/code/odd"
 STAMP = "2026-10-05T12:34:56.789Z"

@@ -10,8 +10,7 @@ import pytest
 from timedsession import ANSWER, T0, FakeClock, conversation, write_timed
 
 from ink_tui.session import open_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.playback import (
+from ink_tui.session.analysis.playback import (
     FIXED_PACE,
     MACHINE_IDLE_CAP,
     STREAM_CHARS_PER_SECOND,
@@ -21,8 +20,9 @@ from ink_tui.session.playback import (
     revealed_length,
     turn_entry,
 )
-from ink_tui.session.playclock import SPEEDS, STREAM_TICK, Playback
-from ink_tui.session.timestamps import timestamp_seconds as parse_timestamp
+from ink_tui.session.analysis.playclock import SPEEDS, STREAM_TICK, Playback
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.reading.timestamps import timestamp_seconds as parse_timestamp
 
 
 def plan_of(path: Path) -> tuple[Plan, Any]:

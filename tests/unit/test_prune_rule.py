@@ -17,8 +17,8 @@ import pytest
 
 from ink_tui.agent.start import load_chat
 from ink_tui.manage.children import orphan_children
-from ink_tui.session import leases
-from ink_tui.session.leases import lease_is_live, lease_note, pid_alive
+from ink_tui.session.rules import leases
+from ink_tui.session.rules.leases import lease_is_live, lease_note, pid_alive
 
 OLD = time.time() - 3600
 

@@ -99,7 +99,7 @@ def test_a_cut_output_counts_its_lines_as_a_short_one_does() -> None:
 
 
 def test_huge_rows_render_in_pieces_and_short_ones_as_before(monkeypatch: Any) -> None:
-    from ink_tui.session.view import Item, ToolExchange
+    from ink_tui.session.conversation.view import Item, ToolExchange
 
     monkeypatch.setattr(pieces_module, "HUGE_CHARS", 500)
     entry: Any = type("E", (), {"id": "e1", "record": {}})()

@@ -16,7 +16,7 @@ from testdata import copy_session, session_file
 
 from ink_tui.catalog import SessionSummary, summarize_file
 from ink_tui.catalog.index import CatalogIndex, load_rows, update_index
-from ink_tui.session.repair import repair_session
+from ink_tui.session.writing.repair import repair_session
 
 PROBLEMS = {  # case -> problem (None: has_problem from hidden_reason alone)
     "torn-half": "torn tail: line 9 is not read (invalid JSON (Unterminated string",

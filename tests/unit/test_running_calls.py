@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.session import open_session
-from ink_tui.session.branchview import STALE_CALL_SECONDS, load_branch, running_calls
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.conversation.branchview import STALE_CALL_SECONDS, load_branch, running_calls
+from ink_tui.session.writing.writer import SessionWriter
 
 START = datetime(2026, 11, 2, 10, 0, tzinfo=UTC)
 

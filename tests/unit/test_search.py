@@ -25,8 +25,8 @@ from ink_tui.catalog.textpieces import (
     unpack_text,
 )
 from ink_tui.demo import generate_demo
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.records import RecordError, classify_record
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.records import RecordError, classify_record
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 _TOKEN = re.compile(r"[^\W_]+")

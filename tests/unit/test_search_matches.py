@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ink_tui.session.rows as rows
-from ink_tui.session.entry import Entry
-from ink_tui.session.rows import SearchMatches, changed_rows, search_turns
-from ink_tui.session.view import Item, Turn, TurnBuilder, TurnChanges, update_labels
+import ink_tui.session.conversation.rows as rows
+from ink_tui.session.conversation.rows import SearchMatches, changed_rows, search_turns
+from ink_tui.session.conversation.view import Item, Turn, TurnBuilder, TurnChanges, update_labels
+from ink_tui.session.reading.entry import Entry
 
 
 class Branch:

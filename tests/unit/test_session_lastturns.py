@@ -17,11 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ink_tui.demo import generate_demo
-from ink_tui.session import SessionError, lastturns, open_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.lastturns import LastTurns, ScanCancelled, read_last_turns
-from ink_tui.session.lines import iter_line_blocks_backward, iter_lines
-from ink_tui.session.view import Turn
+from ink_tui.session import SessionError, open_session
+from ink_tui.session.conversation import lastturns
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.conversation.lastturns import LastTurns, ScanCancelled, read_last_turns
+from ink_tui.session.conversation.view import Turn
+from ink_tui.session.reading.lines import iter_line_blocks_backward, iter_lines
 
 COUNT = 3
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from ink_tui.session import build_context, open_session, pair_tool_calls
-from ink_tui.session.pairing import FORCE_QUIT_REASON, synthesize_missing_results
+from ink_tui.session.conversation.pairing import FORCE_QUIT_REASON, synthesize_missing_results
 
 Message = dict[str, Any]
 

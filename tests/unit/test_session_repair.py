@@ -15,7 +15,7 @@ from ink_tui.session import (
     repair_session,
     report_session,
 )
-from ink_tui.session.repair import apply_torn_repair, plan_continuation, plan_torn_repair
+from ink_tui.session.writing.repair import apply_torn_repair, plan_continuation, plan_torn_repair
 
 UNKNOWN = (
     "[ink] this tool call was interrupted before a result was recorded — the outcome is "

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from ink_tui.agent.start import DEFAULT_THINKING, load_chat
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.reader import open_session
-from ink_tui.session.resume import resumed_model, resumed_thinking
-from ink_tui.session.rows import search_turns
-from ink_tui.session.tail import FileTrouble, SessionTail, open_for_follow
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.conversation.resume import resumed_model, resumed_thinking
+from ink_tui.session.conversation.rows import search_turns
+from ink_tui.session.live.tail import FileTrouble, SessionTail, open_for_follow
+from ink_tui.session.reading.reader import open_session
 
 
 def _labelled(sf: Any) -> Any:
@@ -131,7 +131,7 @@ def test_one_thinking_rule_for_the_view_and_the_chat(
 
 
 def test_the_model_is_the_latest_session_model_else_the_headers(sf: Any) -> None:
-    from ink_tui.session.tree import ModelRef
+    from ink_tui.session.conversation.tree import ModelRef
 
     header = sf.header(model={"provider": "openai", "modelId": "gpt-5.1"})
     plain = sf.write_bytes(
@@ -188,7 +188,7 @@ def test_a_bad_line_followed_in_the_same_read_or_a_null_is_fatal_at_once(sf: Any
 
 def test_the_tails_verdict_matches_inks_open(sf: Any) -> None:
     """Whatever the follow view says, open() (Ink's rules) agrees."""
-    from ink_tui.session.errors import SessionError
+    from ink_tui.session.reading.errors import SessionError
 
     path, tail = _follow(sf)
     with path.open("ab") as stream:

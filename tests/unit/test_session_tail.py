@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from testdata import session_file
 
-import ink_tui.session.tail as tail_module
-from ink_tui.session.tail import SessionTail, open_for_follow
+import ink_tui.session.live.tail as tail_module
+from ink_tui.session.live.tail import SessionTail, open_for_follow
 
 APPENDED = (
     b'{"type":"message","id":"ffff000011112222","parentId":"a1",'

@@ -16,7 +16,7 @@ from ink_tui.session import (
     restored_model,
     session_name,
 )
-from ink_tui.session.tree import explicit_model_selection, thinking_level
+from ink_tui.session.conversation.tree import explicit_model_selection, thinking_level
 
 SUMMARY_FRAME = (
     "[Conversation summary — earlier messages were compacted to save context space. "

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from ink_tui.session import ConcurrentWriteError, ModelRef, SessionWriter, open_session
-from ink_tui.session import writer as writer_module
-from ink_tui.session.writer import WriteBlockedError, new_entry_id
+from ink_tui.session.writing import writer as writer_module
+from ink_tui.session.writing.writer import WriteBlockedError, new_entry_id
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
 NOW_TEXT = "2026-01-02T03:04:05.678Z"

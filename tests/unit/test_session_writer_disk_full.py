@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from ink_tui.session import ConcurrentWriteError, SessionWriter, open_session
-from ink_tui.session import writer as writer_module
-from ink_tui.session.writer import RecordNotWrittenError, WriteBlockedError
+from ink_tui.session.writing import writer as writer_module
+from ink_tui.session.writing.writer import RecordNotWrittenError, WriteBlockedError
 
 REAL_WRITE = os.write
 USER = {"role": "user", "content": "hi"}

@@ -1,4 +1,5 @@
-"""Which child session a ``task`` call launched (ink_tui.session.subagents), on the subagent
+"""Which child session a ``task`` call launched (ink_tui.session.analysis.subagents), on the
+subagent
 family of tests/data: named by a result's taskRecord, or, for a call still running, found among
 the session's children by its prompt; and what the command line does with a child."""
 
@@ -11,9 +12,7 @@ from typing import Any
 import pytest
 from testdata import copy_family
 
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.reader import open_session
-from ink_tui.session.subagents import (
+from ink_tui.session.analysis.subagents import (
     call_child,
     child_heads,
     child_of_task,
@@ -23,6 +22,8 @@ from ink_tui.session.subagents import (
     read_child_head,
     task_calls,
 )
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.reading.reader import open_session
 
 PARENT_ID = "5a6e7d10-0000-4000-8000-000000000001"
 RUNNING_PROMPT = "Run the slow test suite and report failures."

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from testdata import task_record
 
-from ink_tui.session.subagents import task_child_id
-from ink_tui.session.taskrecord import no_transcript, parse_task_record, record_line
+from ink_tui.session.analysis.subagents import task_child_id
+from ink_tui.session.rules.taskrecord import no_transcript, parse_task_record, record_line
 
 
 def test_a_minimal_record_is_valid_and_extra_keys_are_allowed() -> None:

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from ink_tui.session.timestamps import parse_timestamp, timestamp_seconds, utc_day
+from ink_tui.session.reading.timestamps import parse_timestamp, timestamp_seconds, utc_day
 
 IMPOSSIBLE = [
     "2026-02-30T10:00:00.000Z",  # February 30

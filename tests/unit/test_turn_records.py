@@ -10,10 +10,10 @@ import pytest
 from figurestree import A_DAY, LAST_TURN, SPAN, TOOL, append_later, timed_turns
 
 from ink_tui.session import open_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.playback import build_plan
-from ink_tui.session.turntime import branch_span, turn_time
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.analysis.playback import build_plan
+from ink_tui.session.analysis.turntime import branch_span, turn_time
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.writing.writer import SessionWriter
 
 
 def _renamed(path: Path) -> None:

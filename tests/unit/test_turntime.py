@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from ink_tui.session import open_session
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.turntime import entry_seconds, short_duration, turn_time
-from ink_tui.session.writer import SessionWriter
+from ink_tui.session.analysis.turntime import entry_seconds, short_duration, turn_time
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.writing.writer import SessionWriter
 
 T0 = datetime(2026, 11, 2, 10, 0, 0, tzinfo=UTC)
 

@@ -17,9 +17,9 @@ import pytest
 from figurestree import assistant, entry, user, write_session
 
 from ink_tui.session import open_session
-from ink_tui.session.rates import ink_rate_for
-from ink_tui.session.taskrecord import parse_task_record
-from ink_tui.session.usage_totals import (
+from ink_tui.session.rules.rates import ink_rate_for
+from ink_tui.session.rules.taskrecord import parse_task_record
+from ink_tui.session.rules.usage_totals import (
     UsageTotals,
     format_tokens,
     js_round,

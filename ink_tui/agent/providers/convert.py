@@ -16,7 +16,7 @@ from typing import Any
 
 from ink_tui.agent.tools.specs import ToolSpec
 from ink_tui.safetext import utf8_safe
-from ink_tui.session.jsoncodec import encode_json
+from ink_tui.session.reading.jsoncodec import encode_json
 
 Json = dict[str, Any]
 _INT64 = 2**63

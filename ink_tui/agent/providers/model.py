@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ink_tui.agent.providers.errors import BadArgument, MissingApiKey, UnsupportedProvider
-from ink_tui.session.lines import JS_WHITESPACE
-from ink_tui.session.tree import ModelRef
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.reading.lines import JS_WHITESPACE
 
 Wire = Literal["anthropic", "chat", "responses"]
 

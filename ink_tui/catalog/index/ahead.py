@@ -43,7 +43,7 @@ class RowsAhead:
     def _read(self) -> None:
         try:
             from ink_tui.catalog.index.listing import indexed_rows
-            from ink_tui.session.ownwrites import own_writes
+            from ink_tui.session.writing.ownwrites import own_writes
 
             own_writes.refresh()  # the rows' "live" marker knows ink-tui's own writes
             self._result = indexed_rows(self.base_dir, self.cwd, first=FIRST_ROWS)

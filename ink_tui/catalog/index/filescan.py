@@ -1,7 +1,7 @@
 """Read one session file (all of it, or only what was appended) into index rows.
 
 Every line read is decoded and checked as Ink's ``open()`` checks it
-(:func:`ink_tui.session.records.classify_record`), and fed to the listing's scan
+(:func:`ink_tui.session.reading.records.classify_record`), and fed to the listing's scan
 (:class:`ink_tui.catalog.summary.ListingScan`), so the row equals what
 :func:`ink_tui.catalog.summary.summarize_file` gives for the same bytes.
 
@@ -30,10 +30,10 @@ from ink_tui.catalog.summary import (
     set_title,
 )
 from ink_tui.catalog.textpieces import cjk_grams, record_role, record_text
-from ink_tui.session.errors import SessionError
-from ink_tui.session.lines import RawLine, is_blank, iter_lines
-from ink_tui.session.records import LineKind
-from ink_tui.session.tree import ModelRef
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.lines import RawLine, is_blank, iter_lines
+from ink_tui.session.reading.records import LineKind
 
 __all__ = ["EntryRow", "FileScan", "MarkerRow", "TextRow", "fingerprint", "scan_file"]
 

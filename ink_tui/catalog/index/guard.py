@@ -25,7 +25,7 @@ import stat
 from pathlib import Path
 from typing import Final
 
-from ink_tui.session.files import what_it_is
+from ink_tui.session.reading.files import what_it_is
 
 __all__ = ["COMPANIONS", "changed", "create_private", "identity", "read_only", "refusal"]
 

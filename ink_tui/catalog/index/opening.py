@@ -23,13 +23,13 @@ from typing import Any, BinaryIO
 
 from ink_tui.catalog.index.filescan import fingerprint
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
-from ink_tui.session.entry import KEEP_SMALL_BYTES, Entry, LineProblem, Marker
-from ink_tui.session.errors import SessionError
-from ink_tui.session.files import open_regular
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import is_blank, iter_line_batches, iter_lines
-from ink_tui.session.reader import SessionFile, build_session, read_header
-from ink_tui.session.records import LineKind
+from ink_tui.session.reading.entry import KEEP_SMALL_BYTES, Entry, LineProblem, Marker
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.files import open_regular
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.lines import is_blank, iter_line_batches, iter_lines
+from ink_tui.session.reading.reader import SessionFile, build_session, read_header
+from ink_tui.session.reading.records import LineKind
 
 __all__ = ["open_from_index", "open_indexed"]
 

@@ -33,7 +33,7 @@ from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
 from ink_tui.catalog.scan import project_folders, session_files
-from ink_tui.session.files import open_regular
+from ink_tui.session.reading.files import open_regular
 
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
     from ink_tui.catalog.index.filescan import EntryRow, FileScan

@@ -1,6 +1,7 @@
 """One renderable per view row: what the replay pane shows for a turn or an item.
 
-Pure functions of the view rows (``ink_tui.session.view``) and display options; no widget state.
+Pure functions of the view rows (``ink_tui.session.conversation.view``) and display options; no
+widget state.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ink_tui.humanize import plural
-from ink_tui.session.changediff import edit_arguments_diff
-from ink_tui.session.jsoncodec import encode_json
-from ink_tui.session.skills import skill_summary
-from ink_tui.session.taskrecord import record_line, task_record
-from ink_tui.session.view import Item, ToolExchange, Turn
+from ink_tui.session.analysis.changediff import edit_arguments_diff
+from ink_tui.session.conversation.skills import skill_summary
+from ink_tui.session.conversation.view import Item, ToolExchange, Turn
+from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.rules.taskrecord import record_line, task_record
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.huge import (
     code_pieces,

@@ -11,9 +11,9 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
-from ink_tui.session.context import unframe_summary
-from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
-from ink_tui.session.view import content_text, key_argument
+from ink_tui.session.conversation.context import unframe_summary
+from ink_tui.session.conversation.view import content_text, key_argument
+from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, plain
 from ink_tui.ui.render.streamed_markdown import StreamedMarkdown

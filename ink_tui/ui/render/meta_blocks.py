@@ -10,8 +10,8 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 
 from ink_tui.humanize import plural
-from ink_tui.session.shapes import MISSING, list_items, not_a_list, not_an_object
-from ink_tui.session.view import Item
+from ink_tui.session.conversation.view import Item
+from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import markdown, plain
 

@@ -1,8 +1,8 @@
 """Every branch of a session as a flat list of its leaves; Enter shows the highlighted one.
 
 The list is built by a thread worker from a snapshot of the session taken when the screen opens
-(:func:`ink_tui.session.forks.build_branch_list`); the screen only fills the table when the
-worker's message arrives, and keeps the line under it in step with the cursor.
+(:func:`ink_tui.session.conversation.forks.build_branch_list`); the screen only fills the table when
+the worker's message arrives, and keeps the line under it in step with the cursor.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from textual.worker import get_current_worker
 
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
-from ink_tui.session.errors import SessionError
-from ink_tui.session.forks import BranchList, SessionSnapshot, build_branch_list
-from ink_tui.session.reader import SessionFile, open_session
+from ink_tui.session.conversation.forks import BranchList, SessionSnapshot, build_branch_list
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.reader import SessionFile, open_session
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.keeper import SessionKeeper

@@ -1,14 +1,14 @@
 """What the branch changed (``D`` in the session view): every file its ``edit`` and ``write``
 calls touched, beside the highlighted file's net diff.
 
-The files are reconstructed by :func:`ink_tui.session.changes.collect_changes` in a worker (from
-the session view's rows, or from the file when the view holds only its last turns); each diff is
-drawn in a worker too, capped at :data:`MAX_DIFF_LINES`. ``t`` lists under each file the turns
-that touched it (their own diffs). Enter dismisses the screen with a :class:`Jump`: the row of
-the file's first call in a turn, which the session view brings into view. On a turn's line,
-that turn; on the file's line, the first turn that touched it, or, when the view was opened
-after a jump to that file, the next one (so ``D`` then Enter, again and again, walks through
-each turn that touched the file).
+The files are reconstructed by :func:`ink_tui.session.analysis.changes.collect_changes` in a worker
+(from the session view's rows, or from the file when the view holds only its last turns); each diff
+is drawn in a worker too, capped at :data:`MAX_DIFF_LINES`. ``t`` lists under each file the turns
+that touched it (their own diffs). Enter dismisses the screen with a :class:`Jump`: the row of the
+file's first call in a turn, which the session view brings into view. On a turn's line, that turn;
+on the file's line, the first turn that touched it, or, when the view was opened after a jump to
+that file, the next one (so ``D`` then Enter, again and again, walks through each turn that touched
+the file).
 """
 
 from __future__ import annotations
@@ -30,10 +30,16 @@ from textual.widgets.option_list import Option
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
 from ink_tui.safetext import one_line
-from ink_tui.session.changediff import DiffLine, diff_lines, net_counts, summary_parts, turn_diff
-from ink_tui.session.changes import FileChanges, collect_changes
-from ink_tui.session.errors import SessionError
-from ink_tui.session.view import Turn
+from ink_tui.session.analysis.changediff import (
+    DiffLine,
+    diff_lines,
+    net_counts,
+    summary_parts,
+    turn_diff,
+)
+from ink_tui.session.analysis.changes import FileChanges, collect_changes
+from ink_tui.session.conversation.view import Turn
+from ink_tui.session.reading.errors import SessionError
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
@@ -194,7 +200,7 @@ class ChangesScreen(Screen[Jump | None]):
 
     def _read_turns(self) -> list[Turn]:
         from ink_tui.session import branch, open_session
-        from ink_tui.session.view import build_turns
+        from ink_tui.session.conversation.view import build_turns
 
         session = open_session(self.path, warn=None)
         self.cwd = session.cwd

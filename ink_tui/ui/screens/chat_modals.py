@@ -22,10 +22,10 @@ from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import BadArgument, listing, parse_model_ref
 from ink_tui.humanize import cut, plural
-from ink_tui.session.reader import Entry
-from ink_tui.session.shapes import list_items
-from ink_tui.session.tree import ModelRef
-from ink_tui.session.view import Turn, content_text, first_text_line
+from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.conversation.view import Turn, content_text, first_text_line
+from ink_tui.session.reading.reader import Entry
+from ink_tui.session.reading.shapes import list_items
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.chat import diff_text
 from ink_tui.ui.render.safe import plain

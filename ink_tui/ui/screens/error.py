@@ -25,10 +25,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ink_tui.session.errors import SessionError
-from ink_tui.session.files import open_regular
-from ink_tui.session.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.lines import is_blank, iter_lines
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.files import open_regular
+from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.lines import is_blank, iter_lines
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import GoBack
 from ink_tui.ui.render.safe import plain

@@ -1,13 +1,14 @@
 """Ink's tree (``I`` in the session view): the whole file as Ink's ``/tree`` lists it.
 
-The rows are :func:`ink_tui.session.navtree.tree_rows`' (spec §7): every entry but labels, a
-self-parented or orphaned entry as a root, siblings by timestamp, the branch holding the current
-leaf first and marked ``•``, labels as ``[label]``, the current leaf ``◂``. Tab cycles Ink's
-five filters (default, no-tools, user-only, labeled-only, all; the status line names the one
-shown), ``/`` keeps the rows whose text or label holds the words (case-insensitive; the current
-leaf always stays), ``f`` (or Space) folds the row's subtree as Ink's ``f`` does (not while a
-search is typed), ``L`` labels the entry, Enter shows the branch to that entry in a session view
-of its own (read-only, as the branches screen does), Esc clears the search, then goes back.
+The rows are :func:`ink_tui.session.conversation.navtree.tree_rows`' (spec §7): every entry but
+labels, a self-parented or orphaned entry as a root, siblings by timestamp, the branch holding
+the current leaf first and marked ``•``, labels as ``[label]``, the current leaf ``◂``. Tab
+cycles Ink's five filters (default, no-tools, user-only, labeled-only, all; the status line
+names the one shown), ``/`` keeps the rows whose text or label holds the words
+(case-insensitive; the current leaf always stays), ``f`` (or Space) folds the row's subtree as
+Ink's ``f`` does (not while a search is typed), ``L`` labels the entry, Enter shows the branch
+to that entry in a session view of its own (read-only, as the branches screen does), Esc clears
+the search, then goes back.
 
 The file is read afresh in a thread worker (nothing the session view holds is touched), and the
 rows are built in one too: 20,000 entries take about a second, so the screen says "building the
@@ -33,9 +34,16 @@ from textual.widgets import Footer, Input, Static
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
 from ink_tui.safetext import one_line
-from ink_tui.session.errors import SessionError
-from ink_tui.session.navtree import FILTERS, TreeFilter, TreeNode, TreeRow, ink_tree, tree_rows
-from ink_tui.session.reader import open_session
+from ink_tui.session.conversation.navtree import (
+    FILTERS,
+    TreeFilter,
+    TreeNode,
+    TreeRow,
+    ink_tree,
+    tree_rows,
+)
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.reader import open_session
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.screens.keeper import SessionKeeper

@@ -217,7 +217,11 @@ class SessionKeeper(Widget):
         """Ink's ``/copy`` in a worker, over the context Ink rebuilds for ``leaf_id`` (the
         file read afresh: nothing the view holds is touched); Ink's words say what happened."""
         from ink_tui.session import SessionError, open_session
-        from ink_tui.session.copytext import COPIED, NOTHING_TO_COPY, session_agent_text
+        from ink_tui.session.conversation.copytext import (
+            COPIED,
+            NOTHING_TO_COPY,
+            session_agent_text,
+        )
 
         try:
             text = session_agent_text(open_session(path, warn=None), leaf_id)

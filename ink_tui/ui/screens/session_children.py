@@ -24,12 +24,12 @@ from textual.widgets.tree import TreeNode
 
 from ink_tui.logs import unforeseen
 from ink_tui.manage.children import child_is_running
-from ink_tui.session.branchview import load_branch
-from ink_tui.session.errors import SessionError
-from ink_tui.session.reader import open_session
-from ink_tui.session.subagents import child_of_task, launching_call, task_child_id
-from ink_tui.session.taskrecord import no_transcript, task_record
-from ink_tui.session.view import Item, Turn, TurnChanges
+from ink_tui.session.analysis.subagents import child_of_task, launching_call, task_child_id
+from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.conversation.view import Item, Turn, TurnChanges
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.reader import open_session
+from ink_tui.session.rules.taskrecord import no_transcript, task_record
 from ink_tui.ui.widgets.subagent_rows import ChildRows, ChildState, add_child_rows, reading_row
 
 if TYPE_CHECKING:

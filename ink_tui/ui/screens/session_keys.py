@@ -23,9 +23,9 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from ink_tui.agent.start import continue_point
-from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.rows import find_item, match_row, row_entry_id, row_text
-from ink_tui.session.view import Turn
+from ink_tui.session.conversation.branchview import LoadedBranch
+from ink_tui.session.conversation.rows import find_item, match_row, row_entry_id, row_text
+from ink_tui.session.conversation.view import Turn
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import GoBack, OpenChat
 from ink_tui.ui.render.blocks import OutputMode

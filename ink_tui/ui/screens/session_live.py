@@ -20,10 +20,10 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from ink_tui.humanize import plural
-from ink_tui.session.branchview import LoadedBranch, running_calls
-from ink_tui.session.reader import Entry, SessionFile
-from ink_tui.session.tail import FileTrouble, TailUpdate
-from ink_tui.session.view import TurnChanges
+from ink_tui.session.conversation.branchview import LoadedBranch, running_calls
+from ink_tui.session.conversation.view import TurnChanges
+from ink_tui.session.live.tail import FileTrouble, TailUpdate
+from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
 from ink_tui.ui.keymap import VERB, key_name
 from ink_tui.ui.messages import OpenSession

@@ -1,15 +1,14 @@
 """Reading a session for the session view: in a thread, with a progress bar while it reads.
 
-A big file (over :data:`TAIL_FIRST_BYTES`) paints its last turns read from the END of the file
-first (:func:`ink_tui.session.tailbranch.read_tail_branch`), then the whole branch once the file
-is read and checked. A file the catalog index knows is rebuilt from it, and only what Ink
+A big file (over :data:`TAIL_FIRST_BYTES`) paints its last turns read from the END of the file first
+(:func:`ink_tui.session.conversation.tailbranch.read_tail_branch`), then the whole branch once the
+file is read and checked. A file the catalog index knows is rebuilt from it, and only what Ink
 appended since it was indexed is read and checked
-(:func:`ink_tui.catalog.index.opening.open_indexed`). A long branch (over
-:data:`QUICK_ENTRIES` entries) is posted twice as well: its last turns once the file is read,
-then the whole branch. Each :class:`BranchLoader.Loaded` carries the session's title without a
-name (Ink's ``/sessions`` rule, read off the event loop). A newer load supersedes an older one:
-the older thread cannot be stopped, so what it posts carries its generation and the loader
-drops it.
+(:func:`ink_tui.catalog.index.opening.open_indexed`). A long branch (over :data:`QUICK_ENTRIES`
+entries) is posted twice as well: its last turns once the file is read, then the whole branch. Each
+:class:`BranchLoader.Loaded` carries the session's title without a name (Ink's ``/sessions`` rule,
+read off the event loop). A newer load supersedes an older one: the older thread cannot be stopped,
+so what it posts carries its generation and the loader drops it.
 """
 
 from __future__ import annotations
@@ -31,8 +30,8 @@ from ink_tui.catalog.index.opening import open_indexed
 from ink_tui.catalog.titles import session_title
 from ink_tui.logs import unforeseen
 from ink_tui.session import SessionError, SessionFile, open_session
-from ink_tui.session.branchview import LoadedBranch, load_branch
-from ink_tui.session.tailbranch import read_tail_branch
+from ink_tui.session.conversation.branchview import LoadedBranch, load_branch
+from ink_tui.session.conversation.tailbranch import read_tail_branch
 
 __all__ = ["QUICK_ENTRIES", "TAIL_FIRST_BYTES", "BranchLoader", "loading_note", "torn_note"]
 

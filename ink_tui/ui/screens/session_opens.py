@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ink_tui.session.rows import row_label_target
+from ink_tui.session.conversation.rows import row_label_target
 from ink_tui.ui.widgets.window_edges import is_edge
 
 if TYPE_CHECKING:

@@ -1,18 +1,18 @@
 """Playback in the session view: the branch played back as it happened (``p``).
 
 :class:`SessionPlayback` is the session screen's part that plays: it builds the plan in a thread
-(:func:`ink_tui.session.playback.build_plan` reads every record of the branch), then plays it
-against the app's clock (:func:`ink_tui.ui.options.app_now`, pinned by tests) with a
-:class:`~ink_tui.session.playclock.Playback`. A Textual interval looks at the clock every
-:data:`~ink_tui.session.playclock.STREAM_TICK` seconds while playing (never a sleep): what shows
-changed, the :class:`PlaybackBar` is drawn again, and a record starting moves the tree and the
+(:func:`ink_tui.session.analysis.playback.build_plan` reads every record of the branch), then plays
+it against the app's clock (:func:`ink_tui.ui.options.app_now`, pinned by tests) with a
+:class:`~ink_tui.session.analysis.playclock.Playback`. A Textual interval looks at the clock every
+:data:`~ink_tui.session.analysis.playclock.STREAM_TICK` seconds while playing (never a sleep): what
+shows changed, the :class:`PlaybackBar` is drawn again, and a record starting moves the tree and the
 replay to its row (:class:`SessionPlayback.Moved`, which the screen turns into ``reveal``).
 
-Playback starts from the turn holding the tree's cursor (``g`` first: from the start), and plays
-at most :data:`~ink_tui.session.playback.PLAN_LIMIT` records (at the end, ``p`` closes the bar
-and ``p`` again plays on from the turn reached). Its keys only act while it plays: Space pauses
-or resumes, ``.`` steps one record (pausing), ``+``/``-`` change the speed (1, 2, 5, 10, 20,
-50x), ``i`` skips idle gaps or not, ``p`` or Esc stops.
+Playback starts from the turn holding the tree's cursor (``g`` first: from the start), and plays at
+most :data:`~ink_tui.session.analysis.playback.PLAN_LIMIT` records (at the end, ``p`` closes the bar
+and ``p`` again plays on from the turn reached). Its keys only act while it plays: Space pauses or
+resumes, ``.`` steps one record (pausing), ``+``/``-`` change the speed (1, 2, 5, 10, 20, 50x),
+``i`` skips idle gaps or not, ``p`` or Esc stops.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from ink_tui.logs import unforeseen
-from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.errors import SessionError
-from ink_tui.session.playback import Plan, build_plan, turn_entry
-from ink_tui.session.playclock import STREAM_TICK, Playback
+from ink_tui.session.analysis.playback import Plan, build_plan, turn_entry
+from ink_tui.session.analysis.playclock import STREAM_TICK, Playback
+from ink_tui.session.conversation.branchview import LoadedBranch
+from ink_tui.session.reading.errors import SessionError
 from ink_tui.ui.options import app_now
 from ink_tui.ui.widgets.playback_bar import PlaybackBar
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from ink_tui.session.view import Turn, TurnChanges
+from ink_tui.session.conversation.view import Turn, TurnChanges
 from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, is_edge
 
 if TYPE_CHECKING:

@@ -38,7 +38,7 @@ from ink_tui.catalog.stats import (
 from ink_tui.catalog.usage import FileUsage, collect_usage
 from ink_tui.logs import unforeseen
 from ink_tui.paths import cwd_folder_name
-from ink_tui.ui.keymap import bind
+from ink_tui.ui.keymap import bind, key_of
 from ink_tui.ui.options import InkAppBase, app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.day_bars import DayBars, Metric
@@ -204,7 +204,9 @@ class StatsScreen(Screen[None]):
         points = chart_days(self.report.days, today)
         what = "Cost (USD, priced models)" if self.metric == "cost" else "Tokens"
         other = "tokens" if self.metric == "cost" else "cost"
-        title = Text.assemble((f"{what} per day", "bold"), (f"    c: {other}", "dim"))
+        title = Text.assemble(
+            (f"{what} per day", "bold"), (f"    {key_of('metric')}: {other}", "dim")
+        )
         self.query_one("#stats-chart-title", Static).update(title)
         self.bars.show(points, self.metric)
         self.query_one("#stats-chart", VerticalScroll).scroll_end(animate=False)
@@ -216,7 +218,7 @@ class StatsScreen(Screen[None]):
         line = plain("Usage and cost  ", "bold")
         line.append_text(plain(scope))
         line.append("    Tab: " + ("this project" if self.all_projects else "all projects"), "dim")
-        line.append(f"    b: group by (now {self.grouping})", "dim")
+        line.append(f"    {key_of('order')}: group by (now {self.grouping})", "dim")
         self.query_one("#stats-scope", Static).update(line)
 
     def _say(self, text: str) -> None:

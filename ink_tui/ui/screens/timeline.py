@@ -3,7 +3,7 @@
 Each bar is cut into the turn's tool time and the model's, scaled to the slowest turn, so the
 slow turns stand out; ``O`` orders them slowest first. Enter goes back to the session view on that
 turn. The turns are measured in a worker (a long branch takes a moment; the title counts), from
-the records' timestamps (:mod:`ink_tui.session.turntime`).
+the records' timestamps (:mod:`ink_tui.session.analysis.turntime`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ink_tui.humanize import compact_count, plural
-from ink_tui.session.turntime import short_duration, turn_time
-from ink_tui.session.view import Turn
+from ink_tui.session.analysis.turntime import short_duration, turn_time
+from ink_tui.session.conversation.view import Turn
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.timeline_bars import MODEL_BLOCK, TOOL_BLOCK, TimelineBars, TimelineRow

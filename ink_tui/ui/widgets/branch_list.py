@@ -25,9 +25,9 @@ from textual.geometry import Size
 from textual.message import Message
 
 from ink_tui.humanize import human_size, plural, relative_age
-from ink_tui.session.entrytext import first_line, short_time
-from ink_tui.session.forks import BranchList, LeafRow
-from ink_tui.session.timestamps import timestamp_seconds
+from ink_tui.session.conversation.entrytext import first_line, short_time
+from ink_tui.session.conversation.forks import BranchList, LeafRow
+from ink_tui.session.reading.timestamps import timestamp_seconds
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain

@@ -20,7 +20,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ink_tui.agent.providers.assemble import StreamEvent
-from ink_tui.session.shapes import list_items
+from ink_tui.session.reading.shapes import list_items
 from ink_tui.ui.render.chat import message_block
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.chat_stream import StreamView

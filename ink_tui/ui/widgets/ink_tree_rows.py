@@ -1,10 +1,11 @@
 """Ink's ``/tree`` rows as one list (a Line-API view): each row drawn as ``/tree`` draws it.
 
-A row is :func:`ink_tui.session.navtree.row_line`'s text in parts: the connector columns
-(dim), ``• `` on the current branch, ``[label] ``, the entry's one-line text, and ``  ◂`` after
-the current leaf. Rows are not widgets: only the lines on screen are drawn (``render_line``),
-each built on first use and kept in the list base's LRU cache, so 20,000 rows cost what the
-visible ones cost. A row is cut to the width with ``…``; the current leaf's ``◂`` always shows.
+A row is :func:`ink_tui.session.conversation.navtree.row_line`'s text in parts: the connector
+columns (dim), ``• `` on the current branch, ``[label] ``, the entry's one-line text, and ``
+◂`` after the current leaf. Rows are not widgets: only the lines on screen are drawn
+(``render_line``), each built on first use and kept in the list base's LRU cache, so 20,000 rows
+cost what the visible ones cost. A row is cut to the width with ``…``; the current leaf's ``◂``
+always shows.
 
 A branchy session indents deeply (three columns per fork): as Ink's ``/tree`` does, the view
 pans to the right when the cursor's row starts too far right to be read (its text keeps at
@@ -25,7 +26,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from ink_tui.safetext import one_line
-from ink_tui.session.navtree import TreeRow
+from ink_tui.session.conversation.navtree import TreeRow
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList

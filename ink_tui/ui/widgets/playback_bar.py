@@ -11,8 +11,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ink_tui.session.playback import PlayRecord
-from ink_tui.session.playclock import Frame, Playback
+from ink_tui.session.analysis.playback import PlayRecord
+from ink_tui.session.analysis.playclock import Frame, Playback
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["SHOWN_LINES", "PlaybackBar", "clock_text"]

@@ -21,8 +21,8 @@ from textual.worker import get_current_worker
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.session import SessionError
-from ink_tui.session.lastturns import ScanCancelled, read_last_turns
-from ink_tui.session.view import Turn
+from ink_tui.session.conversation.lastturns import ScanCancelled, read_last_turns
+from ink_tui.session.conversation.view import Turn
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.blocks import RenderOptions, item_block, turn_block
 from ink_tui.ui.render.pieces import shortened

@@ -39,7 +39,7 @@ from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
 from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
 from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
-from ink_tui.session.ownwrites import own_writes
+from ink_tui.session.writing.ownwrites import own_writes
 
 __all__ = [
     "IndexNotice",

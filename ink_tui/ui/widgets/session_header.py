@@ -1,14 +1,14 @@
 """The session view's header: what the session is, and what the shown branch holds.
 
-Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule), the project,
-the model and the thinking level a resume restores, and the follow state; then the branch's
-counts, the whole file's work as Ink's ``/status`` shows it (``work ↑12.3k ↓4.5k ~$0.123!``,
-:mod:`ink_tui.session.usage_totals`) and the branch's token usage. What does not fit is cut with
-``…``: the project folder from its start (to a third of the room), then the title; on a very
-narrow terminal the folder is left out; the rest of the first line is cut from its end. The
-second line is made of parts, each with a short form and a rank (:func:`fit_parts`): when it
-does not fit, the least important parts take their short form first, then are left out, so the
-turns and the branch's tokens always show.
+Two lines that never wrap: the title (the picker's, by Ink's ``/sessions`` rule), the project, the
+model and the thinking level a resume restores, and the follow state; then the branch's counts, the
+whole file's work as Ink's ``/status`` shows it (``work ↑12.3k ↓4.5k ~$0.123!``,
+:mod:`ink_tui.session.rules.usage_totals`) and the branch's token usage. What does not fit is cut
+with ``…``: the project folder from its start (to a third of the room), then the title; on a very
+narrow terminal the folder is left out; the rest of the first line is cut from its end. The second
+line is made of parts, each with a short form and a rank (:func:`fit_parts`): when it does not fit,
+the least important parts take their short form first, then are left out, so the turns and the
+branch's tokens always show.
 
 While a big session is still read (its last turns shown first), nothing partial passes for
 final: the model and the thinking level (whole-file rules: the latest ``session_model``, the
@@ -26,8 +26,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ink_tui.humanize import compact_count, plural
-from ink_tui.session.branchview import LoadedBranch
-from ink_tui.session.turntime import branch_span, short_duration
+from ink_tui.session.analysis.turntime import branch_span, short_duration
+from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.tree_labels import cut_label

@@ -27,7 +27,7 @@ from textual.widgets import DataTable
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_age
-from ink_tui.session.ownwrites import own_writes
+from ink_tui.session.writing.ownwrites import own_writes
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
@@ -61,7 +61,7 @@ def is_live(summary: SessionSummary, now: float) -> bool:
     """Something other than ink-tui changed the file in the last :data:`LIVE_SECONDS` seconds
     (a running Ink writes it): ink-tui's own rename or label does not count. Reads no file:
     the ledger of ink-tui's writes is read in the row workers
-    (:data:`ink_tui.session.ownwrites.own_writes`)."""
+    (:data:`ink_tui.session.writing.ownwrites.own_writes`)."""
     quiet = own_writes.quiet_since(summary.path, summary.mtime, summary.size)
     return now - quiet < LIVE_SECONDS
 

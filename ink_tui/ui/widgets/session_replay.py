@@ -15,7 +15,7 @@ from functools import partial
 from rich.console import RenderableType
 from rich.text import Text
 
-from ink_tui.session.view import Item, Turn, TurnChanges
+from ink_tui.session.conversation.view import Item, Turn, TurnChanges
 from ink_tui.ui.render.blocks import (
     RenderOptions,
     item_block,

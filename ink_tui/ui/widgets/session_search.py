@@ -30,8 +30,8 @@ from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from ink_tui.logs import unforeseen
-from ink_tui.session.rows import SearchMatches, changed_rows, search_turns
-from ink_tui.session.view import Turn, TurnChanges
+from ink_tui.session.conversation.rows import SearchMatches, changed_rows, search_turns
+from ink_tui.session.conversation.view import Turn, TurnChanges
 from ink_tui.ui.keymap import bind
 
 __all__ = ["SessionSearch", "match_pattern", "matches_before"]

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets.tree import TreeNode
 
 from ink_tui.humanize import plural
-from ink_tui.session.branchview import LoadedBranch
+from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.tree_labels import item_label, turn_label

@@ -18,7 +18,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from ink_tui.humanize import compact_count
-from ink_tui.session.turntime import TurnTime, short_duration
+from ink_tui.session.analysis.turntime import TurnTime, short_duration
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList

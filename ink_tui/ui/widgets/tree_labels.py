@@ -7,9 +7,9 @@ from rich.cells import get_character_cell_size
 from rich.text import Span, Text
 
 from ink_tui.humanize import ELLIPSIS, compact_count, cut, cut_length
-from ink_tui.session.shapes import MISSING, not_a_list
-from ink_tui.session.turntime import TurnTime, short_duration
-from ink_tui.session.view import Item, Turn, first_text_line
+from ink_tui.session.analysis.turntime import TurnTime, short_duration
+from ink_tui.session.conversation.view import Item, Turn, first_text_line
+from ink_tui.session.reading.shapes import MISSING, not_a_list
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.safe import plain

@@ -1,0 +1,188 @@
+"""The entry tree of one session: branch walk, forks, labels, name, model and thinking level."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.lines import JS_WHITESPACE
+from ink_tui.session.reading.reader import Entry, SessionFile
+from ink_tui.session.reading.records import THINKING_LEVELS
+
+__all__ = [
+    "ModelRef",
+    "branch",
+    "children_map",
+    "entry_named",
+    "explicit_model_selection",
+    "fold_labels",
+    "label_writes",
+    "labels",
+    "leaves",
+    "restored_model",
+    "session_name",
+    "thinking_level",
+]
+
+
+def entry_named(session: SessionFile, wanted: str) -> str:
+    """The id of the entry ``wanted`` names (``--branch``): its id, or a prefix of one id only.
+    Raises :class:`SessionError` naming the session when none or several match."""
+    if wanted in session.by_id:
+        return wanted
+    found = [entry_id for entry_id in session.by_id if entry_id.startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    many = f"{len(found)} entries start with" if found else "no entry is or starts with"
+    raise SessionError(f"--branch {wanted}: {many} {wanted}", path=session.path)
+
+
+def branch(
+    session: SessionFile, leaf_id: str | None = None, *, use_leaf: bool = True
+) -> list[Entry]:
+    """The entries from the root to ``leaf_id`` (default: the session's leaf), as ``getBranch``.
+
+    Raises :class:`SessionError` with Ink's texts on a cycle, a broken chain or a missing leaf.
+    A null leaf gives an empty branch.
+    """
+    if use_leaf and leaf_id is None:
+        leaf_id = session.leaf_id
+    if leaf_id is None:
+        return []
+    current = session.by_id.get(leaf_id)
+    if current is None:
+        raise SessionError(f"entry {leaf_id} not found", path=session.path)
+    path: list[Entry] = []
+    seen: set[str] = set()
+    while True:
+        if current.id in seen:
+            raise SessionError(f"parentId cycle at entry {current.id}", path=session.path)
+        seen.add(current.id)
+        path.append(current)
+        parent_id = current.parent_id
+        if parent_id is None:
+            break
+        parent = session.by_id.get(parent_id)
+        if parent is None:
+            raise SessionError(f"broken parentId chain at entry {leaf_id}", path=session.path)
+        current = parent
+    path.reverse()
+    return path
+
+
+def children_map(session: SessionFile) -> dict[str | None, list[Entry]]:
+    """Each id (``None`` for roots) to its child entries in file order (the id map's winners)."""
+    result: dict[str | None, list[Entry]] = defaultdict(list)
+    for entry in session.entries:
+        if session.by_id.get(entry.id) is entry:
+            result[entry.parent_id].append(entry)
+    return result
+
+
+def leaves(session: SessionFile) -> list[Entry]:
+    """Entries (labels excepted) that no other non-label entry names as parent, in file order."""
+    parents = {
+        entry.parent_id
+        for entry in session.entries
+        if entry.type != "label" and session.by_id.get(entry.id) is entry
+    }
+    return [
+        entry
+        for entry in session.entries
+        if entry.type != "label"
+        and session.by_id.get(entry.id) is entry
+        and entry.id not in parents
+    ]
+
+
+def fold_labels(labels: dict[str, str], writes: Iterable[tuple[str, str]]) -> set[str]:
+    """Ink's label rule: apply ``(targetId, label)`` writes, in file order, to ``labels`` in
+    place. File-wide, the last write wins, an empty label removes it. Returns the target ids
+    whose label changed."""
+    changed: set[str] = set()
+    for target, text in writes:
+        before = labels.get(target)
+        if text:
+            labels[target] = text
+        else:
+            labels.pop(target, None)
+        if labels.get(target) != before:
+            changed.add(target)
+    return changed
+
+
+def label_writes(entries: Iterable[Entry]) -> Iterator[tuple[str, str]]:
+    """The ``(targetId, label)`` of each ``label`` entry among ``entries``."""
+    for entry in entries:
+        if entry.type == "label":
+            yield str(entry.record["targetId"]), str(entry.record["label"])
+
+
+def labels(session: SessionFile) -> dict[str, str]:
+    """``targetId -> label`` for the whole file (:func:`fold_labels`)."""
+    result: dict[str, str] = {}
+    fold_labels(result, label_writes(session.entries))
+    return result
+
+
+def session_name(branch_entries: list[Entry]) -> str | None:
+    """The latest ``session_info`` name on the branch; a blank name clears it."""
+    for entry in reversed(branch_entries):  # the latest one decides
+        if entry.type == "session_info":
+            return str(entry.record["name"]).strip(JS_WHITESPACE) or None
+    return None
+
+
+def thinking_level(session: SessionFile) -> str | None:
+    """The level a resume restores: the last ``thinkingLevelChange`` in whole-file order.
+
+    As in Ink's runner, an unknown level in that last change means nothing is restored.
+    """
+    for entry in reversed(session.entries):
+        if entry.type == "thinkingLevelChange":
+            level = str(entry.record["thinkingLevel"])
+            return level if level in THINKING_LEVELS else None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A provider and model id, as Ink stores them apart."""
+
+    provider: str
+    model_id: str
+
+    @property
+    def reference(self) -> str:
+        """``provider/modelId`` (Ink's ``modelReference``)."""
+        return f"{self.provider}/{self.model_id}"
+
+    @property
+    def display(self) -> str:
+        """The display form: ``anthropic/`` is dropped."""
+        return self.model_id if self.provider == "anthropic" else self.reference
+
+    def to_json(self) -> dict[str, Any]:
+        return {"provider": self.provider, "modelId": self.model_id}
+
+
+def restored_model(session: SessionFile) -> tuple[ModelRef | None, bool]:
+    """The model a resume restores and whether it was an explicit selection.
+
+    The latest ``session_model`` in file order wins, whatever the branch; else ``header.model``.
+    """
+    if session.session_models:
+        record = session.session_models[-1].record
+        return ModelRef(str(record["provider"]), str(record["modelId"])), bool(record["explicit"])
+    model = session.header.get("model")
+    if isinstance(model, dict):
+        return ModelRef(str(model["provider"]), str(model["modelId"])), False
+    return None, False
+
+
+def explicit_model_selection(session: SessionFile) -> bool:
+    """Whether any ``session_model`` marker records an explicit ``/model`` choice."""
+    return any(marker.record["explicit"] is True for marker in session.session_models)

@@ -1,0 +1,3 @@
+"""Following a session Ink is still writing: the bytes appended after the last complete line,
+checked as ``open()`` checks them.
+"""
