@@ -286,7 +286,7 @@ async def test_f_folds_the_row_as_inks_f_does(tmp_path: Path) -> None:
         )
 
 
-async def test_enter_answers_the_entry_and_a_click_selects(tmp_path: Path) -> None:
+async def test_enter_answers_the_entry(tmp_path: Path) -> None:
     app = host(two_ideas(tmp_path))
     async with app.run_test(size=SIZE) as pilot:
         screen = await shown(pilot)
