@@ -126,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", help="sessions of this project, newest first")
     listing.add_argument("--all", action="store_true", help="sessions of every project")
     listing.add_argument("--json", action="store_true", help="one JSON array")
+    listing.add_argument(
+        "--ink",
+        action="store_true",
+        help="exactly what `ink sessions` prints here: the sessions Ink lists, Ink's lines",
+    )
     context = commands.add_parser("context", help="the context Ink would rebuild")
     context.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     context.add_argument("--json", action="store_true", help="the fixtures' .expected.json shape")
@@ -182,14 +187,20 @@ def _cwd(args: argparse.Namespace) -> str:
 
 
 def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
+    from ink_tui.catalog.inklist import ink_sessions_text
     from ink_tui.catalog.scan import list_sessions, unreadable_folder
     from ink_tui.clitext import session_table
 
+    if args.ink and (args.all or args.json):
+        raise CliError("--ink prints what `ink sessions` prints for one project: no --all, --json")
     base = _base(args)
     cwd = None if args.all else _cwd(args)
     problem = unreadable_folder(base, cwd)
     if problem is not None:
         raise CliError(problem)
+    if args.ink:  # Ink's own list: the sessions Ink lists, in Ink's words
+        out.write(ink_sessions_text(list_sessions(base, cwd, include_hidden=False)))
+        return EXIT_OK
     rows = list_sessions(base, cwd)
     if args.json:
         out.json([row.to_dict() for row in rows])
