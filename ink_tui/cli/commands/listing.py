@@ -1,5 +1,6 @@
 """``ink-tui list``: the sessions of this project (``--all``: of every project), newest first, as
-a table that lines up in a terminal, or as one JSON array."""
+a table that lines up in a terminal, or as one JSON array; ``--ink``: exactly what
+``ink sessions`` prints in this project (:mod:`ink_tui.catalog.inklist`)."""
 
 from __future__ import annotations
 
@@ -26,19 +27,32 @@ PROJECT_COLUMNS: Final = 40
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``list [--all] [--json]``."""
+    """``list [--all] [--json] [--ink]``."""
     parser.add_argument("--all", action="store_true", help="sessions of every project")
     parser.add_argument("--json", action="store_true", help="one JSON array")
+    parser.add_argument(
+        "--ink",
+        action="store_true",
+        help="exactly what `ink sessions` prints here: the sessions Ink lists, Ink's lines",
+    )
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui list [--all] [--json]``."""
+    """``ink-tui list [--all] [--json]``, ``ink-tui list --ink``."""
+    from ink_tui.catalog.inklist import ink_sessions_text
     from ink_tui.catalog.scan import list_sessions, unreadable_folder
 
+    if args.ink and (args.all or args.json):
+        raise CommandError(
+            "--ink prints what `ink sessions` prints for one project: no --all, --json"
+        )
     scope = None if args.all else cwd
     problem = unreadable_folder(base, scope)
     if problem is not None:
         raise CommandError(problem)
+    if args.ink:  # Ink's own list: the sessions Ink lists, in Ink's words
+        out.write(ink_sessions_text(list_sessions(base, scope, include_hidden=False)))
+        return EXIT_OK
     rows = list_sessions(base, scope)
     if args.json:
         out.json([row.to_dict() for row in rows])
