@@ -224,7 +224,7 @@ def parse(
     named = {command.name: command for command in commands}
     tree = build_parser(default, commands)
     first = first_word(argv, default)
-    if first is not None and first in named:
+    if first in named:
         return named[first], tree.parse_args(argv)
     return None, tree.parse_args([APP_NAME, *argv])
 

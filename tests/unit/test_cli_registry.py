@@ -12,7 +12,7 @@ import pytest
 
 from ink_tui.cli import main, registry
 from ink_tui.cli.output import SafeOutput
-from ink_tui.cli.parsing import Command, parse
+from ink_tui.cli.parsing import APP_NAME, Command, parse
 
 
 def _help(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -53,6 +53,8 @@ def test_help_lists_exactly_the_registered_commands_with_their_help_lines(
 def test_every_registered_command_has_its_help_and_takes_the_global_options(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    names = [command.name for command in registry.COMMANDS]
+    assert len(set(names)) == len(names) and APP_NAME not in names  # the app's node is unnamed
     for command in registry.COMMANDS:
         out = _help(capsys, command.name, "--help")
         assert out.startswith(f"usage: ink-tui {command.name} "), command.name
