@@ -37,8 +37,9 @@ from ink_tui.agent.tools import TOOLS, needs_approval, run_tool, validate_argume
 from ink_tui.agent.windows import compaction_notice, context_window, should_compact
 from ink_tui.humanize import plural
 from ink_tui.logs import log_exception
-from ink_tui.session.conversation.tree import ModelRef, restored_model, thinking_level
+from ink_tui.session.conversation.tree import restored_model, thinking_level
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "DENIED_TEXT",

@@ -17,7 +17,9 @@ from typing import Any
 from ink_tui.agent.windows import RESERVE_TOKENS
 from ink_tui.session.conversation.context import unframe_summary
 from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.reading.records import USAGE_KEYS
 from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.rules.content import content_text
 
 __all__ = [
     "KEEP_RECENT_TOKENS",
@@ -129,16 +131,6 @@ def _stringify(value: Any) -> str:
     return encode_json({} if value is None else value).decode("utf-8")
 
 
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        str(block.get("text", ""))
-        for block in list_items(content)
-        if isinstance(block, dict) and block.get("type") == "text"
-    )
-
-
 def _chars(message: Message) -> int:
     role = message.get("role")
     if role == "assistant":
@@ -188,10 +180,7 @@ def estimate_tokens(messages: Sequence[Message], floor: int = 0) -> int:
         message = messages[index]
         usage = message.get("usage") if message.get("role") == "assistant" else None
         if usage and any(_reported(usage, key) for key in ANCHOR_KEYS):
-            reported = sum(
-                _reported(usage, key)
-                for key in ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
-            )
+            reported = sum(_reported(usage, key) for key in USAGE_KEYS)
             return reported + sum(message_tokens(m) for m in messages[index + 1 :])
     return sum(message_tokens(m) for m in messages)
 
@@ -284,7 +273,8 @@ def transcript(messages: Sequence[Message]) -> str:
     for message in messages:
         role = message.get("role")
         if role == "user":
-            parts.append(f"[user]\n{_clip(_text_of(message.get('content')), 4000)}")
+            text = content_text(message.get("content"), show_non_string_text=True)
+            parts.append(f"[user]\n{_clip(text, 4000)}")
         elif role == "assistant":
             for block in list_items(message.get("blocks")):
                 if not isinstance(block, dict):
@@ -299,7 +289,7 @@ def transcript(messages: Sequence[Message]) -> str:
                 if not isinstance(result, dict):
                     continue
                 flag = " (error)" if result.get("isError") else ""
-                body = _clip(_text_of(result.get("content")), 800)
+                body = _clip(content_text(result.get("content"), show_non_string_text=True), 800)
                 parts.append(f"[tool result {result.get('toolName')}{flag}]\n{body}")
     return "\n\n".join(parts)
 

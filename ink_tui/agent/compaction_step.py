@@ -23,13 +23,12 @@ from ink_tui.agent.providers import stream_turn
 from ink_tui.agent.providers.retry import RetryNotice, RetryPolicy
 from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
 from ink_tui.session.conversation.context import frame_summary
-from ink_tui.session.conversation.tree import ModelRef
-from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX, USAGE_KEYS
+from ink_tui.session.rules.modelref import ModelRef
 
-__all__ = ["USAGE_KEYS", "Compacted", "CompactionError", "summarise"]
+__all__ = ["Compacted", "CompactionError", "summarise"]
 
 Message = dict[str, Any]
-USAGE_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
 Race = Callable[[Coroutine[Any, Any, Message]], Awaitable[Message | None]]
 
 

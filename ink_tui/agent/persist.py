@@ -28,11 +28,12 @@ from ink_tui.agent.start import DEFAULT_THINKING, ChatStart
 from ink_tui.humanize import plural
 from ink_tui.session.conversation.context import Context, build_context
 from ink_tui.session.conversation.pairing import pair_tool_calls
-from ink_tui.session.conversation.tree import ModelRef, thinking_level
+from ink_tui.session.conversation.tree import thinking_level
 from ink_tui.session.reading.reader import Entry, SessionFile, open_session
 from ink_tui.session.reading.records import is_valid_model
 from ink_tui.session.reading.shapes import list_items
 from ink_tui.session.rules.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.repair import apply_torn_repair, plan_torn_repair
 from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
 

@@ -20,12 +20,13 @@ from ink_tui.paths import project_dir
 from ink_tui.session.conversation.context import build_context
 from ink_tui.session.conversation.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.conversation.resume import DEFAULT_THINKING, resumed_thinking
-from ink_tui.session.conversation.tree import ModelRef, restored_model
+from ink_tui.session.conversation.tree import restored_model
 from ink_tui.session.reading.reader import Entry, SessionFile, open_session
 from ink_tui.session.reading.records import THINKING_LEVELS
 from ink_tui.session.reading.shapes import unsendable
 from ink_tui.session.rules.fillins import OUTPUT_LIMIT_STOP
 from ink_tui.session.rules.leases import lease_note
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.repair import (
     TornRepair,
     cut_complete_final_line,

@@ -19,8 +19,8 @@ from ink_tui.demo import content as C
 from ink_tui.demo import outputs as O
 from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.tools import TOOLS, run_tool
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 
 Record = dict[str, Any]

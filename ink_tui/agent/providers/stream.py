@@ -37,7 +37,7 @@ from ink_tui.agent.providers.retry import (
 from ink_tui.agent.providers.sdk import load_sdk, timeout_errors, transport_errors
 from ink_tui.agent.providers.thinking import anthropic_thinking, chat_thinking
 from ink_tui.agent.tools.specs import ToolSpec
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["StreamEvent", "stream_turn"]
 

@@ -34,11 +34,12 @@ from typing import Any
 
 from ink_tui.humanize import plural
 from ink_tui.session.analysis.turntime import OUTSIDE_TURNS
-from ink_tui.session.conversation.view import Turn, content_text, key_argument
+from ink_tui.session.conversation.view import Turn, key_argument
 from ink_tui.session.reading.peek import EntryPeek
 from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.reading.shapes import list_items
 from ink_tui.session.reading.timestamps import timestamp_seconds
+from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.fillins import fill_in
 
 __all__ = [
@@ -198,7 +199,8 @@ def _results(message: dict[str, Any]) -> tuple[str, str]:
     results = [r for r in list_items(message.get("results")) if isinstance(r, dict)]
     names = ", ".join(dict.fromkeys(str(r.get("toolName", "?")) for r in results)) or "a tool"
     body = "\n".join(
-        f"← {r.get('toolName', '?')} {_outcome(r)}\n{content_text(r.get('content'))}"
+        f"← {r.get('toolName', '?')} {_outcome(r)}\n"
+        + content_text(r.get("content"), show_non_string_text=True)
         for r in results
     )
     return f"result of {names}", body
@@ -224,7 +226,7 @@ def _head_body(record: dict[str, Any], kind: str) -> tuple[str, str, bool]:
         if role == "toolResult":
             head, body = _results(message)
             return head, body, False
-        return role, content_text(message.get("content")), False
+        return role, content_text(message.get("content"), show_non_string_text=True), False
     if kind in ("compaction", "branchSummary"):
         return kind, str(record.get("summary", "")), False
     if kind == "thinkingLevelChange":

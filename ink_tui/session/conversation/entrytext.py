@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ink_tui.humanize import cut
-from ink_tui.session.conversation.view import content_text
+from ink_tui.session.rules.content import content_text
 
 __all__ = ["SUMMARY_WIDTH", "first_line", "record_summary", "short_time"]
 
@@ -39,7 +39,7 @@ def _message_summary(message: Any) -> str:
     role = message.get("role")
     if role == "user":
         content = message.get("content")
-        text = first_line(content_text(content))
+        text = first_line(content_text(content, show_non_string_text=True))
         if text:
             return text
         has_image = isinstance(content, list) and any(
@@ -49,7 +49,7 @@ def _message_summary(message: Any) -> str:
     if role == "assistant":
         blocks = message.get("blocks")
         blocks = blocks if isinstance(blocks, list) else []
-        text = first_line(content_text(blocks))
+        text = first_line(content_text(blocks, show_non_string_text=True))
         if text:
             return text
         calls = [

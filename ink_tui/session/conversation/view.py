@@ -17,6 +17,7 @@ from ink_tui.session.conversation.skills import skill_summary
 from ink_tui.session.conversation.tree import fold_labels, label_writes
 from ink_tui.session.reading.reader import Entry, Marker
 from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
+from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.fillins import FillIn, fill_in, is_unknown_outcome
 
 __all__ = [
@@ -26,7 +27,6 @@ __all__ = [
     "TurnBuilder",
     "TurnChanges",
     "build_turns",
-    "content_text",
     "first_text_line",
     "key_argument",
     "model_label",
@@ -59,19 +59,6 @@ _KEY_ARGUMENTS = {
     "ls": ("path",),
     "task": ("prompt",),
 }
-
-
-def content_text(content: Any) -> str:
-    """Text of a message or result ``content``: a string, or its text blocks joined by newlines."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "\n".join(
-        str(block.get("text", ""))
-        for block in content
-        if isinstance(block, dict) and block.get("type") == "text"
-    )
 
 
 def first_text_line(text: str) -> str:
@@ -129,7 +116,9 @@ class ToolExchange:
 
     @property
     def output(self) -> str:
-        return "" if self.result is None else content_text(self.result.get("content"))
+        if self.result is None:
+            return ""
+        return content_text(self.result.get("content"), show_non_string_text=True)
 
 
 @dataclass(slots=True)
@@ -169,7 +158,7 @@ class Turn:
     def prompt(self) -> str:
         if self.user is None:
             return ""
-        return content_text(self.user.record["message"].get("content"))
+        return content_text(self.user.record["message"].get("content"), show_non_string_text=True)
 
     @property
     def title(self) -> str:
@@ -323,7 +312,7 @@ class TurnBuilder:
         item = self._calls.get(str(result.get("toolCallId")))
         found = item.tool if item is not None else None
         if item is None or found is None:
-            text = content_text(result.get("content"))
+            text = content_text(result.get("content"), show_non_string_text=True)
             self._append(Item("orphan_result", entry, index, text), changes)
         elif found.result is None:
             found.result, found.result_entry = result, entry

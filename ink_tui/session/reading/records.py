@@ -18,6 +18,7 @@ __all__ = [
     "ENTRY_TYPES",
     "PROVIDERS",
     "THINKING_LEVELS",
+    "USAGE_KEYS",
     "LineKind",
     "classify_record",
     "is_session_header",
@@ -45,6 +46,8 @@ PROVIDERS: Final = (
     "moonshotai-cn",
 )
 THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
+USAGE_KEYS: Final = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+"""The token counts of a ``usage`` object, in the order Ink writes them (the last two optional)."""
 
 # type -> (the string fields open() checks, Ink's error text when one is not a string)
 _REQUIRED_STRINGS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str]]] = {

@@ -27,10 +27,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.reader import SessionFile
 from ink_tui.session.reading.records import is_valid_model
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.ownwrites import note_own_append
 
 __all__ = [

@@ -27,7 +27,7 @@ from ink_tui.agent.providers.model import reading_note
 from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.keys import CHAT_BINDINGS
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
