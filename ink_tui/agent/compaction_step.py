@@ -28,7 +28,7 @@ from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["Compacted", "CompactionError", "summarise"]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 Race = Callable[[Coroutine[Any, Any, Message]], Awaitable[Message | None]]
 
 
@@ -40,7 +40,7 @@ class CompactionError(RuntimeError):
 class Compacted:
     """The context after a compaction, and Ink's note about it."""
 
-    messages: list[Message]
+    messages: list[object]
     compaction_boundary: int
     note: str
 
@@ -88,7 +88,7 @@ async def summarise(
     if not summary.strip():
         raise CompactionError("compaction: summarizer returned an empty summary")
     used = reply.get("usage") or {}
-    fields: Message = {
+    fields: dict[str, object] = {
         "summary": summary,
         "retainedTail": plan.retained,
         "tokensBefore": plan.tokens_before,

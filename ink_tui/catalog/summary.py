@@ -336,7 +336,8 @@ def read_header_into(path: Path, raw: RawLine, summary: SessionSummary) -> None:
 def _read_header(path: Path, raw: RawLine, summary: SessionSummary) -> None:
     header = read_header(path, raw)
     summary.id = str(header["id"])
-    summary.cwd = header["cwd"] if isinstance(header.get("cwd"), str) else None
+    cwd = header.get("cwd")
+    summary.cwd = cwd if isinstance(cwd, str) else None
     created = header.get("timestamp")
     summary.created = created if isinstance(created, str) else None
     parent = header.get("parent")

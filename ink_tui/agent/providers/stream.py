@@ -87,7 +87,7 @@ class _Call:
     """One request's inputs, as ``stream_turn`` received them."""
 
     system: str
-    messages: Sequence[Json]
+    messages: Sequence[Mapping[str, Any]]
     tools: Sequence[ToolSpec]
     on_event: EventSink
     on_open: Opened | None
@@ -103,7 +103,7 @@ def _max_tokens_field(model_id: str) -> str:
 async def stream_turn(
     model: str | ModelRef,
     system: str,
-    messages: Sequence[Json],
+    messages: Sequence[Mapping[str, Any]],
     tools: Sequence[ToolSpec],
     *,
     on_event: EventSink,

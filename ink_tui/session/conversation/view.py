@@ -16,7 +16,14 @@ from typing import Any, Literal
 from ink_tui.session.conversation.skills import skill_summary
 from ink_tui.session.conversation.tree import fold_labels, label_writes
 from ink_tui.session.reading.reader import Entry, Marker
-from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
+from ink_tui.session.reading.recordtypes import (
+    JsonObject,
+    ReadMessage,
+    SessionModelMarker,
+    json_list,
+    json_object,
+)
+from ink_tui.session.reading.shapes import MISSING, not_a_list, not_an_object
 from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.fillins import FillIn, fill_in, is_unknown_outcome
 
@@ -91,8 +98,8 @@ class ToolExchange:
 
     call_id: str
     name: str
-    arguments: Any
-    result: dict[str, Any] | None = None
+    arguments: object
+    result: JsonObject | None = None
     result_entry: Entry | None = None
     duplicate_results: int = 0
 
@@ -158,7 +165,7 @@ class Turn:
     def prompt(self) -> str:
         if self.user is None:
             return ""
-        return content_text(self.user.record["message"].get("content"), show_non_string_text=True)
+        return content_text(self.user.message.get("content"), show_non_string_text=True)
 
     @property
     def title(self) -> str:
@@ -193,9 +200,9 @@ def _meta_item(entry: Entry) -> Item | None:
     return None
 
 
-def model_label(marker: Marker) -> str:
+def model_label(marker: Marker[SessionModelMarker]) -> str:
     """``provider/modelId`` of a ``session_model`` marker."""
-    return f"{marker.record.get('provider')}/{marker.record.get('modelId')}"
+    return f"{marker.record['provider']}/{marker.record['modelId']}"
 
 
 @dataclass(slots=True)
@@ -246,7 +253,7 @@ class TurnBuilder:
         if item.kind != "model_change":
             self._rows.setdefault(item.entry.id, item.key)
 
-    def add_marker(self, marker: Marker, follows: Entry) -> TurnChanges:
+    def add_marker(self, marker: Marker[SessionModelMarker], follows: Entry) -> TurnChanges:
         """A ``session_model`` marker after entry ``follows`` (in file order): a model switch."""
         changes = TurnChanges()
         self._append(Item("model_change", follows, marker.line, model_label(marker)), changes)
@@ -260,8 +267,8 @@ class TurnBuilder:
             if item is not None:
                 self._append(item, changes)
             return changes
-        message = entry.record["message"]
-        role = message.get("role")
+        message = entry.message
+        role = message["role"]
         if role == "user":
             turn = Turn(entry)
             self._turns.append(turn)
@@ -274,25 +281,23 @@ class TurnBuilder:
         return changes
 
     def _add_listed(
-        self, entry: Entry, field: str, one: str, message: dict[str, Any], changes: TurnChanges
+        self, entry: Entry, field: str, one: str, message: ReadMessage, changes: TurnChanges
     ) -> None:
         """The blocks or results of a message; an oddity row for each shape that is not one."""
-        listed = message.get(field, MISSING)
+        listed = message.get("blocks" if field == "blocks" else "results", MISSING)
         odd = not_a_list(field, listed)
         if odd is not None:
             self._append(Item("oddity", entry, ODD_LIST_INDEX, odd), changes)
-        for index, value in enumerate(list_items(listed)):
-            odd = not_an_object(f"{one} {index}", value)
-            if odd is not None:
+        for index, value in enumerate(json_list(listed)):
+            if not json_object(value):
+                odd = not_an_object(f"{one} {index}", value) or ""
                 self._append(Item("oddity", entry, index, odd), changes)
             elif field == "blocks":
                 self._add_block(entry, index, value, changes)
             else:
                 self._add_result(entry, index, value, changes)
 
-    def _add_block(
-        self, entry: Entry, index: int, block: dict[str, Any], changes: TurnChanges
-    ) -> None:
+    def _add_block(self, entry: Entry, index: int, block: JsonObject, changes: TurnChanges) -> None:
         kind = block.get("type")
         if kind == "text":
             self._append(Item("text", entry, index, str(block.get("text", ""))), changes)
@@ -307,7 +312,7 @@ class TurnBuilder:
             self._append(item, changes)
 
     def _add_result(
-        self, entry: Entry, index: int, result: dict[str, Any], changes: TurnChanges
+        self, entry: Entry, index: int, result: JsonObject, changes: TurnChanges
     ) -> None:
         item = self._calls.get(str(result.get("toolCallId")))
         found = item.tool if item is not None else None

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import BinaryIO, Final
 
 from ink_tui.session.reading.files import NotARegularFile, open_regular
 from ink_tui.session.reading.jsoncodec import decode_line
+from ink_tui.session.reading.recordtypes import JsonObject, json_object
 
 __all__ = [
     "HEADER_LINE_LIMIT",
@@ -47,7 +48,7 @@ class HeaderLine:
     header is not known (``header`` is ``None``). ``unreadable``: the file could not be read
     (missing, not a regular file, an I/O error)."""
 
-    header: dict[str, Any] | None
+    header: JsonObject | None
     too_long: bool = False
     unreadable: bool = False
 
@@ -56,7 +57,7 @@ class HeaderLine:
 class JsonLine:
     """One line read: its JSON value (``None`` when it does not parse), or ``too_long``."""
 
-    value: Any
+    value: object
     too_long: bool = False
 
 
@@ -102,10 +103,10 @@ def read_header_line(path: Path) -> HeaderLine:
         return HeaderLine(None, unreadable=True)
     if line is None:
         return HeaderLine(None)
-    return HeaderLine(line.value if isinstance(line.value, dict) else None, line.too_long)
+    return HeaderLine(line.value if json_object(line.value) else None, line.too_long)
 
 
-def first_line_header(path: Path) -> dict[str, Any] | None:
+def first_line_header(path: Path) -> JsonObject | None:
     """``path``'s first line as a JSON object, ``None`` when it holds none (or could not be
     read whole: see :func:`read_header_line` to tell the cases apart)."""
     return read_header_line(path).header

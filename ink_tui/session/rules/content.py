@@ -16,12 +16,12 @@ Two options for what a file may hold beyond what Ink writes, each named where it
 
 from __future__ import annotations
 
-from typing import Any
+from ink_tui.session.reading.recordtypes import JsonObject, json_object
 
 __all__ = ["content_text", "image_note"]
 
 
-def image_note(block: dict[str, Any]) -> str:
+def image_note(block: JsonObject) -> str:
     """``[image image/png, 1234 bytes]``: an image block in one line (its size decoded)."""
     data = str(block.get("data", ""))
     return f"[image {block.get('mimeType', '?')}, {len(data) * 3 // 4} bytes]"
@@ -38,7 +38,7 @@ def content_text(
         return ""
     pieces: list[str] = []
     for block in content:
-        if not isinstance(block, dict):
+        if not json_object(block):
             continue
         kind = block.get("type")
         if kind == "text":

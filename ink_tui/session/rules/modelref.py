@@ -9,12 +9,12 @@ assistant message's ``modelReference``. :func:`parse_model_ref` is Ink's ``parse
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ink_tui.session.reading.lines import JS_WHITESPACE
-from ink_tui.session.reading.records import PROVIDERS
+from ink_tui.session.reading.records import PROVIDERS, is_valid_model
+from ink_tui.session.reading.recordtypes import ModelSelection
 
-__all__ = ["ModelRef", "known_provider", "parse_model_ref"]
+__all__ = ["ModelRef", "known_provider", "model_selection", "parse_model_ref"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class ModelRef:
         """The display form: ``anthropic/`` is dropped."""
         return self.model_id if self.provider == "anthropic" else self.reference
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ModelSelection:
         return {"provider": self.provider, "modelId": self.model_id}
 
 
@@ -64,3 +64,13 @@ def parse_model_ref(reference: str) -> ModelRef:
     if known is not None:
         return ModelRef(known, model_id)
     return ModelRef("anthropic", reference)
+
+
+def model_selection(model: ModelRef) -> ModelSelection:
+    """``{provider, modelId}`` to write (a header's ``model``, a ``session_model`` marker),
+    refused with ``ValueError`` unless Ink accepts it (a blank id makes Ink refuse the whole
+    file)."""
+    fields = model.to_json()
+    if not is_valid_model(fields):
+        raise ValueError(f"not a model Ink accepts: {model.provider}/{model.model_id!r}")
+    return fields

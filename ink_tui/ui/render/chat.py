@@ -5,6 +5,7 @@ Pure functions of Ink messages; all session and model text goes through ``render
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -22,7 +23,7 @@ from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 __all__ = ["RESULT_LINES", "diff_text", "message_block"]
 
 RESULT_LINES = 8
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
 
 def _cut(text: str, lines: int) -> str:
