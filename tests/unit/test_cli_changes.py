@@ -13,8 +13,8 @@ import changesdata
 import pytest
 from changesdata import CWD, MAIN_END, MAIN_START, NOTES_END, SessionScript
 
-from ink_tui.clichanges import cmd_changes
-from ink_tui.clitext import SafeOutput
+from ink_tui.cli.commands.changes import run as run_changes
+from ink_tui.cli.output import SafeOutput
 from ink_tui.paths import project_dir
 from ink_tui.session import open_session
 
@@ -114,7 +114,7 @@ def test_colour_never_lets_session_escapes_through(tmp_path: Path) -> None:
     run.write("evil.txt", "\x1b]0;pwned\x07 text\n")
     stream = _Terminal()
     args = argparse.Namespace(session=str(run.path), branch=None, patch=False)
-    assert cmd_changes(args, tmp_path, CWD, SafeOutput(stream)) == 0
+    assert run_changes(args, tmp_path, CWD, SafeOutput(stream)) == 0
     painted = next(line for line in stream.getvalue().splitlines() if "pwned" in line)
     assert painted.startswith("\x1b[32m+") and painted.endswith("\x1b[0m")
     assert "\x1b]0" not in stream.getvalue()

@@ -72,9 +72,9 @@ def test_relative_since_counts_from_today(
 ) -> None:
     from datetime import date
 
-    from ink_tui import clistats
+    from ink_tui.cli.commands import stats as stats_command
 
-    monkeypatch.setattr(clistats, "_today", lambda: date(2026, 10, 20))
+    monkeypatch.setattr(stats_command, "_today", lambda: date(2026, 10, 20))
     report = _json(cli, tree, "--all", "--by", "week", "--since", "1w")  # since 2026-10-13
     assert report["since"] == "2026-10-13"
     assert [row["key"] for row in report["rows"]] == ["2026-W42"]
