@@ -23,7 +23,7 @@ from ink_tui.paths import project_dir, sessions_dir
 from ink_tui.session.reading.records import THINKING_LEVELS
 
 if TYPE_CHECKING:
-    from ink_tui.session.conversation.tree import ModelRef
+    from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "APP_GC_THRESHOLD",

@@ -13,6 +13,7 @@ from ink_tui.cli.output import CommandError, SafeOutput
 from ink_tui.session.conversation.pairing import shown_id
 from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
+from ink_tui.session.rules.content import content_text
 
 if TYPE_CHECKING:  # imported when the command runs
     from ink_tui.session import Context
@@ -47,19 +48,9 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     return EXIT_OK
 
 
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    pieces = []
-    for block in content if isinstance(content, list) else ():
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text":
-            pieces.append(str(block.get("text", "")))
-        elif block.get("type") == "image":
-            data = str(block.get("data", ""))
-            pieces.append(f"[image {block.get('mimeType', '?')}, {len(data) * 3 // 4} bytes]")
-    return "\n".join(pieces)
+def _transcript_text(content: Any) -> str:
+    """A content as the transcript shows it: odd texts shown, each image said in a line."""
+    return content_text(content, show_non_string_text=True, describe_images=True)
 
 
 def _indent(text: str) -> str:
@@ -102,7 +93,7 @@ def _results_text(index: int, message: dict[str, Any]) -> list[str]:
         call_id = shown_id(result.get("toolCallId", MISSING))
         out.append(
             f"[{index}] result of {name} [{call_id}] {status}\n"
-            f"{_indent(_content_text(result.get('content')))}"
+            f"{_indent(_transcript_text(result.get('content')))}"
         )
     return out
 
@@ -123,7 +114,7 @@ def transcript(context: Context) -> str:
         if role == "user":
             framed = unframe_summary(message)
             label = f"{framed[0]} summary" if framed else "user"
-            body = framed[1] if framed else _content_text(message.get("content"))
+            body = framed[1] if framed else _transcript_text(message.get("content"))
             out.append(f"[{index}] {label}\n{_indent(body)}")
         elif role == "assistant":
             out.extend(_assistant_text(index, message))

@@ -132,7 +132,7 @@ def _holds_huge(value: Any, depth: int = 3) -> bool:
 
 def turn_is_huge(turn: Turn) -> bool:
     """Whether the prompt is too big to render at once (it is shown in pieces)."""
-    return turn.user is not None and content_is_huge(turn.user.record["message"].get("content"))
+    return turn.user is not None and content_is_huge(turn.user.message.get("content"))
 
 
 def item_is_huge(item: Item) -> bool:
@@ -160,7 +160,7 @@ def turn_block(turn: Turn, number: int, label: str | None = None) -> RenderableT
     skill = skill_summary(turn.prompt)
     if skill is not None:  # an expanded /skill: block: one line, as Ink's replay shows it
         return Group(header, Padding(plain(skill, palette.current.accent), (0, 0, 0, 2)))
-    content = turn.user.record["message"].get("content") if turn.user is not None else ""
+    content = turn.user.message.get("content") if turn.user is not None else ""
     if content_is_huge(content):
         pieces = content_pieces(content, _image_note, colours=False, indent=2)
         return Pieces([_fixed(header), *pieces])

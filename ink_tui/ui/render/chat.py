@@ -5,6 +5,7 @@ Pure functions of Ink messages; all session and model text goes through ``render
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -12,8 +13,9 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ink_tui.session.conversation.context import unframe_summary
-from ink_tui.session.conversation.view import content_text, key_argument
+from ink_tui.session.conversation.view import key_argument
 from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
+from ink_tui.session.rules.content import content_text
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import ansi_text, plain
 from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
@@ -21,7 +23,7 @@ from ink_tui.ui.render.streamed_markdown import StreamedMarkdown
 __all__ = ["RESULT_LINES", "diff_text", "message_block"]
 
 RESULT_LINES = 8
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
 
 def _cut(text: str, lines: int) -> str:
@@ -52,7 +54,7 @@ def _user(message: Message) -> RenderableType:
             plain(f"── {title} ──", f"bold {palette.current.secondary}"),
             plain(_cut(summary, 12), "dim"),
         )
-    text = content_text(message.get("content"))
+    text = content_text(message.get("content"), show_non_string_text=True)
     line = Text("> ", style=f"bold {palette.current.accent}")
     line.append_text(plain(text, "bold"))
     return line
@@ -91,7 +93,7 @@ def _results(message: Message) -> RenderableType:
         mark.stylize(palette.current.error if error else palette.current.ok)
         mark.append_text(plain(str(result.get("toolName", "")), "bold"))
         parts.append(mark)
-        body = _cut(content_text(result.get("content")), RESULT_LINES)
+        body = _cut(content_text(result.get("content"), show_non_string_text=True), RESULT_LINES)
         if body:
             parts.append(Padding(ansi_text(body), (0, 0, 0, 4)))
     return Group(*parts)

@@ -2,15 +2,13 @@
 
 The screen coordinates; the conversation is :class:`ink_tui.agent.chat.ChatEngine`, run in one
 async worker per turn, reporting through a :class:`~ink_tui.ui.screens.chat_sink.ScreenSink`.
-The app's ``q`` (quit) and ``?`` (help) never act here: they are text for the composer, and a
-pane that cannot send (read-only, or unreadable) says why in the composer's place.
+``q`` and ``?`` are text for the composer here; a pane that cannot send says why in its place.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from textual import getters, on, work
 from textual.app import ComposeResult
@@ -19,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
+from ink_tui.agent.chat import Message as ChatMessage
 from ink_tui.agent.commands import is_copy, parse_command, unknown_command
 from ink_tui.agent.failures import failure_line, interrupted_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
@@ -27,7 +26,7 @@ from ink_tui.agent.providers.model import reading_note
 from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.keys import CHAT_BINDINGS
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
@@ -204,7 +203,7 @@ class ChatScreen(Screen[None]):
 
     # -- what the engine reports (through the sink, on the event loop) --------------------------
 
-    def recorded(self, message: dict[str, Any]) -> None:
+    def recorded(self, message: ChatMessage) -> None:
         if message.get("role") == "user":
             self.log_view.end_unsent()  # shown when sent
             return

@@ -4,6 +4,7 @@ and conflicts become modal questions."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,19 +32,19 @@ class ScreenSink:
     def on_delta(self, event: StreamEvent) -> None:
         self.log.stream_delta(event)
 
-    def on_message(self, message: dict[str, Any]) -> None:
+    def on_message(self, message: Mapping[str, Any]) -> None:
         self.screen.recorded(message)
 
-    def on_tool_start(self, call: dict[str, Any]) -> None:
+    def on_tool_start(self, call: Mapping[str, Any]) -> None:
         self.screen.set_status(f"● running {call.get('name')}…   Esc interrupts")
 
     def on_notice(self, text: str) -> None:
         self.screen.note(text, "bold yellow")
 
-    def on_branch(self, messages: list[dict[str, Any]]) -> None:
+    def on_branch(self, messages: list[object]) -> None:
         self.log.add_arrived(messages)
 
-    async def approve(self, call: dict[str, Any]) -> Approval:
+    async def approve(self, call: Mapping[str, Any]) -> Approval:
         engine = self.screen.engine
         cwd = engine.cwd if engine is not None else Path(".")
         preview = await asyncio.to_thread(

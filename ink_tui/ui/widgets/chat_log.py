@@ -12,7 +12,8 @@ on. Pruning waits while the user reads further up, so nothing moves under their 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 from rich.console import RenderableType
 from textual.app import ComposeResult
@@ -20,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ink_tui.agent.providers.assemble import StreamEvent
-from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.reading.recordtypes import json_list, json_object
 from ink_tui.ui.render.chat import message_block
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.chat_stream import StreamView
@@ -40,7 +41,7 @@ class ChatLog(VerticalScroll):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.show_thinking = True
-        self._shown: dict[Static, dict[str, Any]] = {}  # the messages mounted, in order
+        self._shown: dict[Static, object] = {}  # the messages mounted, in order
         self._earlier = 0  # messages above the first one shown
         self._unsent: Static | None = None  # the user message until it is written
         self._repaint_pending = False
@@ -73,7 +74,7 @@ class ChatLog(VerticalScroll):
         self._prune()
         return block
 
-    def add_message(self, message: dict[str, Any], *, unsent: bool = False) -> None:
+    def add_message(self, message: object, *, unsent: bool = False) -> None:
         """A message; ``unsent``: the user's, shown at once, written when the model answers."""
         block = self.add(message_block(message, show_thinking=self.show_thinking))
         self._shown[block] = message
@@ -128,7 +129,7 @@ class ChatLog(VerticalScroll):
         """The user message was written (or never will be): nothing goes before it any more."""
         self._unsent = None
 
-    def add_arrived(self, messages: list[dict[str, Any]]) -> None:
+    def add_arrived(self, messages: Sequence[object]) -> None:
         """What another writer appended (and the closure of calls it left open), shown before
         the user message still unsent: the order of the file."""
         for message in messages:
@@ -153,9 +154,9 @@ class ChatLog(VerticalScroll):
         self.show_thinking = show
         self._stream.show_thinking = show
         for block, message in self._shown.items():
-            if any(
-                isinstance(b, dict) and b.get("type") == "thinking"
-                for b in list_items(message.get("blocks"))
+            if json_object(message) and any(  # a retained tail may hold a value of any kind
+                json_object(b) and b.get("type") == "thinking"
+                for b in json_list(message.get("blocks"))
             ):
                 block.update(message_block(message, show_thinking=show))
         self._repaint()
