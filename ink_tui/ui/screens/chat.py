@@ -201,8 +201,7 @@ class ChatScreen(Screen[None]):
     # -- what the engine reports (through the sink, on the event loop) --------------------------
 
     def recorded(self, message: dict[str, Any]) -> None:
-        """A message was written: rows for it (and what went before it: calls left open
-        closed, a compaction), in the place of the reply streamed."""
+        """A message was written: its rows (and those of what went before it) replace the stream."""
         if message.get("role") == "assistant":
             self.log_view.clear_stream()
         self.show_written()
