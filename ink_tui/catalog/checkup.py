@@ -9,7 +9,7 @@
 - :func:`writer_activity`: why a file must be left alone now (a writer touched it in the last
   :data:`ACTIVE_WRITER_SECONDS`).
 
-Pure: the texts a user reads are the command line's (:mod:`ink_tui.clitext`).
+Pure: the texts a user reads are the command line's (:mod:`ink_tui.cli.commands.verdicts`).
 """
 
 from __future__ import annotations

@@ -77,12 +77,12 @@ _ESCAPES = re.compile(
 
 # The app is started through this launcher rather than ``python -m ink_tui`` so that the figures
 # do not depend on the state of the command line's parser: it builds the same ``InkApp`` that
-# ``ink_tui.launch.run_app`` builds (argv: sessions dir, cwd, [session path]), under the same
-# garbage-collector policy (``app_collector``).
+# the app command (``ink_tui.cli.app.run``) builds (argv: sessions dir, cwd, [session path]),
+# under the same garbage-collector policy (``app_collector``).
 INK_APP = """
 import sys
 from pathlib import Path
-from ink_tui.launch import app_collector
+from ink_tui.cli.app import app_collector
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 base, cwd, *rest = sys.argv[1:]

@@ -12,8 +12,8 @@ import changesdata
 import pytest
 from changesdata import CWD, MAIN_END, MAIN_START, NOTES_END, SessionScript
 
-from ink_tui.clichanges import _paint
-from ink_tui.clitext import SafeOutput
+from ink_tui.cli.commands.changes import _paint
+from ink_tui.cli.output import SafeOutput
 from ink_tui.paths import project_dir
 from ink_tui.session import open_session
 

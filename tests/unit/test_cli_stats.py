@@ -72,9 +72,9 @@ def test_relative_since_counts_from_today(
 ) -> None:
     from datetime import date
 
-    from ink_tui import clistats
+    from ink_tui.cli.commands import stats as stats_command
 
-    monkeypatch.setattr(clistats, "_today", lambda: date(2026, 10, 20))
+    monkeypatch.setattr(stats_command, "_today", lambda: date(2026, 10, 20))
     report = _json(cli, tree, "--all", "--by", "week", "--since", "1w")  # since 2026-10-13
     assert report["since"] == "2026-10-13"
     assert [row["key"] for row in report["rows"]] == ["2026-W42"]
@@ -134,7 +134,7 @@ def test_session_text_never_reaches_the_terminal_raw(cli: Any, tmp_path: Path) -
 
 def test_a_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str], tree: Path) -> None:
     from ink_tui.catalog.usage import collect_usage
-    from ink_tui.clistats import _collect
+    from ink_tui.cli.commands.stats import _collect
 
     seen: list[tuple[int, int]] = []
 

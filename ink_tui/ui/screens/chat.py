@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
-from ink_tui.agent.commands import parse_command, unknown_command
+from ink_tui.agent.commands import is_copy, parse_command, unknown_command
 from ink_tui.agent.failures import failure_line, interrupted_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.providers import parse_model_ref
@@ -31,6 +31,7 @@ from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.ui.keys import CHAT_BINDINGS
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.screens.chat_commands import copy_last_reply
 from ink_tui.ui.screens.chat_modals import ModelScreen
 from ink_tui.ui.screens.chat_sink import ScreenSink
 from ink_tui.ui.widgets.chat_entries import ChatHistory, chat_history, written_entries
@@ -228,11 +229,13 @@ class ChatScreen(Screen[None]):
             self.set_status("still reading the session: Enter sends once it is open")
             return
         event.composer.value = ""
-        if self._busy:
+        if is_copy(text):  # as in Ink, /copy runs during a turn too: never queued
+            copy_last_reply(self)
+        elif self._busy:
             self.queued.append(text)
             self._show_queue()
-            return
-        self._dispatch(text)
+        else:
+            self._dispatch(text)
 
     def _dispatch(self, text: str) -> None:
         """Send a message or run a command (typed now, or queued during a turn)."""
@@ -362,7 +365,9 @@ class ChatScreen(Screen[None]):
     def _back(self) -> None:
         path = self.engine.store.path if self.engine else self.request.path
         if path is not None and path.exists():
-            self.app.switch_screen(_session_screen(path))
+            from ink_tui.ui.screens.session import SessionScreen
+
+            self.app.switch_screen(SessionScreen(path))
         else:
             self.app.switch_screen("picker")
 
@@ -391,9 +396,3 @@ class ChatScreen(Screen[None]):
 
     def action_scroll_history(self, where: Scroll) -> None:
         self.log_view.scroll_history(where)
-
-
-def _session_screen(path: Path) -> Screen[Any]:
-    from ink_tui.ui.screens.session import SessionScreen
-
-    return SessionScreen(path)

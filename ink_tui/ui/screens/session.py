@@ -160,7 +160,7 @@ class SessionScreen(Screen[None]):
         if loaded.partial:
             self._say_loading()
             self.call_after_refresh(self.loader.painted.set)  # the whole read may go on
-            self.call_after_refresh(self.session_tree.to_edge, bottom=True)
+            self.call_after_refresh(self.session_tree.land_at_end())  # unless a key moved it
             return
         self._reading = False
         self.status.say("", "load")
@@ -355,7 +355,7 @@ class SessionScreen(Screen[None]):
         if where == "top":
             self.live.pause()
         self.window.to_end() if where == "bottom" else self.window.to_start()
-        self.session_tree.to_edge(bottom=where == "bottom")
+        self.session_tree.to_edge(bottom=where == "bottom", moved=True)
 
     def action_search(self) -> None:
         if isinstance(self.focused, Input):

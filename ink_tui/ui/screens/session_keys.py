@@ -73,6 +73,7 @@ SESSION_KEYS: Final[list[BindingType]] = [
     bind("rename", "keys('keep', 'rename')", "Rename"),
     bind("label", "keys('keep', 'label')", "Label the entry"),
     bind("branches", "keys('branches')", "Branches", show=True),
+    bind("ink_tree", "keys('ink_tree')", "Ink's tree (/tree)"),
     bind("timeline", "keys('timeline')", "Timeline of the turns"),
     bind("changes", "keys('changes')", "Changed files"),
     bind("follow", "toggle_follow", "Follow", show=True),
@@ -282,14 +283,16 @@ class SessionKeys:
 
     def copy(self) -> None:
         """``y``: the copy menu, the picker's with the selected message first (as it is
-        shown: bash colours and other escape codes left out)."""
+        shown: bash colours and other escape codes left out); Ink's ``/copy`` takes the branch
+        shown."""
         view = self.view
         loaded = view.loaded
         if loaded is None:
             return
         row = self.cursor_row()
         message = shown_text(loaded.turns, row) if row is not None else None
-        view.keeper.copy(str(loaded.session.header.get("id", "")), view.path, message)
+        session_id = str(loaded.session.header.get("id", ""))
+        view.keeper.copy(session_id, view.path, message, loaded.leaf_id)
 
     def toggle_row(self) -> None:
         """Space (not playing back): open or close the row, as the tree's own Space does."""

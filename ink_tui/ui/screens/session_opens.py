@@ -1,9 +1,9 @@
 """What the session view opens over itself, and its writes through the keeper.
 
-The timeline (``T``), the branches (``b``), the changes (``D``) and the export (``e``) screens,
-each pushed over the view with what it needs and a callback that shows the row chosen there; and
-``r``, ``L``: the keeper's rename and label, with the name or label shown at once (``y``, the
-copy menu, is :meth:`SessionKeys.copy`).
+The timeline (``T``), the branches (``b``), Ink's tree (``I``), the changes (``D``) and the
+export (``e``) screens, each pushed over the view with what it needs and a callback that shows
+the row chosen there; and ``r``, ``L``: the keeper's rename and label, with the name or label
+shown at once (``y``, the copy menu, is :meth:`SessionKeys.copy`).
 """
 
 from __future__ import annotations
@@ -92,6 +92,19 @@ class SessionOpens:
 
         # The screen copies what it lists (once, here): following goes on meanwhile.
         view.app.push_screen(BranchesScreen(view.loaded.session, view.loaded.leaf_id), chosen)
+
+    def ink_tree(self) -> None:
+        """``I``: the whole file as Ink's ``/tree`` lists it; the entry chosen there opens its
+        branch in a session view of its own, read-only, as the branches screen does."""
+        view = self.view
+        from ink_tui.ui.screens.ink_tree import InkTreeScreen
+        from ink_tui.ui.screens.session import SessionScreen
+
+        def chosen(entry_id: str | None) -> None:
+            if entry_id is not None:
+                view.app.push_screen(SessionScreen(view.path, entry_id))
+
+        view.app.push_screen(InkTreeScreen(view.path), chosen)
 
     def changes(self) -> None:
         """``D``: the files the branch changed; the row chosen there is shown here."""

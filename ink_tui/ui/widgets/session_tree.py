@@ -10,7 +10,7 @@ turn (at the last one: to the branch's last row).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -70,6 +70,7 @@ class SessionTree(FittedTree):
         self._numbers: dict[str, int] = {}
         self._prompts = 0
         self._bulk = False
+        self.moves = 0  # cursor moves keys asked for (a landing scheduled before one gives way)
 
     # -- labels ------------------------------------------------------------------------------
 
@@ -325,12 +326,25 @@ class SessionTree(FittedTree):
 
     def move(self, delta: int) -> None:
         """One row down (``delta`` > 0) or up."""
+        self.moves += 1
         (self.action_cursor_down if delta > 0 else self.action_cursor_up)()
 
-    def to_edge(self, bottom: bool) -> None:
-        """The first or the last row shown."""
+    def to_edge(self, bottom: bool, *, moved: bool = False) -> None:
+        """The first or the last row shown (``moved``: a key asked for it)."""
+        self.moves += moved
         if self.last_line >= 0:
             self.move_cursor_to_line(self.last_line if bottom else 0)
+
+    def land_at_end(self) -> Callable[[], None]:
+        """A callback putting the cursor on the last row, unless a key moved it before it runs
+        (a ``g`` pressed as the first look appears is never undone by the look's landing)."""
+        moves = self.moves
+
+        def land() -> None:
+            if self.moves == moves:
+                self.to_edge(bottom=True)
+
+        return land
 
     def reveal_last(self) -> None:
         """Open the last turn and put the cursor on its last row."""
@@ -354,6 +368,7 @@ class SessionTree(FittedTree):
         turns = list(self.root.children)
         if not turns:
             return
+        self.moves += 1
         cursor = self.cursor_node
         turn = self._turn_of(cursor)
         if turn is None:
