@@ -6,7 +6,8 @@ calls of the last turn with Ink's unknown-outcome result (the calls of a reply c
 output token limit with Ink's output-limit result: Ink never runs them), persist a ``--model``
 that differs from the restored one, and a ``--thinking`` (or ``INK_THINKING``) level that differs
 from the restored one as a ``thinkingLevelChange`` (so that the next resume restores the level
-used).
+used). Every record written is kept until the pane takes it (:meth:`ChatStore.take_written`):
+the pane shows what the file got, as the session view would.
 Every append checks that the file is still the size we last saw; when another process (Ink in
 another terminal) appended meanwhile, the chat is told what arrived and chooses where to go on
 from. All methods that touch the file run it in a thread.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -107,6 +109,9 @@ class ChatStore:
         self._lock = threading.Lock()
         self.prefix: list[JsonObject] = []  # the dangling calls' closure, until it is written
         self._call_ids: set[str] | None = None  # every call id of the file (read when needed)
+        self._written: deque[Mapping[str, object]] = (
+            deque()
+        )  # records written, until the pane takes them
         closing = closing_message(start.messages) if start.session is not None else None
         if closing is not None:
             self.prefix.append(closing)
@@ -121,6 +126,13 @@ class ChatStore:
         if self._writer is not None:
             return self._writer.path
         return self.start.path
+
+    def take_written(self) -> list[Mapping[str, object]]:
+        """The records written since the last call (entries and markers, file order)."""
+        taken: list[Mapping[str, object]] = []
+        while self._written:
+            taken.append(self._written.popleft())
+        return taken
 
     # -- public, async -----------------------------------------------------------------------
 
@@ -265,6 +277,7 @@ class ChatStore:
             )
         writer = SessionWriter.for_session(session, clock=self._clock, random_hex=self._random_hex)
         writer.leaf_id = self.leaf_id
+        writer.on_write = self._written.extend  # (in the writing thread: a deque is safe)
         return writer
 
     def _run(self, write: Callable[[SessionWriter], T]) -> T:
@@ -311,6 +324,7 @@ class ChatStore:
                 clock=self._clock,
                 random_hex=self._random_hex,
             )
+            writer.on_write = self._written.extend
             self._persist_model = False  # a new file's header names the model (Ink's staging)
         else:
             session = open_session(self.session.path, warn=None)

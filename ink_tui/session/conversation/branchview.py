@@ -154,19 +154,7 @@ def _feed(
     last: Entry | None,
 ) -> list[TurnChanges]:
     """Add entries and the markers among them to ``builder``, in file (line) order."""
-    changes: list[TurnChanges] = []
-    pending = sorted(models, key=lambda marker: marker.line)
-    index = 0
-    for entry in entries:
-        while index < len(pending) and pending[index].line < entry.line:
-            changes.append(builder.add_marker(pending[index], last or entry))
-            index += 1
-        changes.append(builder.add(entry))
-        last = entry
-    if last is not None:
-        for marker in pending[index:]:
-            changes.append(builder.add_marker(marker, last))
-    return changes
+    return builder.add_in_file_order(entries, models, last)
 
 
 def _header(session: SessionFile, entries: list[Entry]) -> dict[str, str]:

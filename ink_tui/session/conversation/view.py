@@ -9,7 +9,7 @@ rows, so they always agree; nothing here renders or runs anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -257,6 +257,28 @@ class TurnBuilder:
         """A ``session_model`` marker after entry ``follows`` (in file order): a model switch."""
         changes = TurnChanges()
         self._append(Item("model_change", follows, marker.line, model_label(marker)), changes)
+        return changes
+
+    def add_in_file_order(
+        self,
+        entries: Sequence[Entry],
+        markers: Sequence[Marker[SessionModelMarker]],
+        last: Entry | None,
+    ) -> list[TurnChanges]:
+        """Add ``entries`` (branch order) and the ``session_model`` markers among them, each
+        marker where it sits in the file (by line); ``last``: the entry shown before these."""
+        changes: list[TurnChanges] = []
+        pending = sorted(markers, key=lambda marker: marker.line)
+        index = 0
+        for entry in entries:
+            while index < len(pending) and pending[index].line < entry.line:
+                changes.append(self.add_marker(pending[index], last or entry))
+                index += 1
+            changes.append(self.add(entry))
+            last = entry
+        if last is not None:
+            for marker in pending[index:]:
+                changes.append(self.add_marker(marker, last))
         return changes
 
     def add(self, entry: Entry) -> TurnChanges:

@@ -14,6 +14,8 @@
   :class:`RecordNotWrittenError` says so.
 - ``own_writes=True`` (rename, label): each append is noted in ink-tui's ledger
   (:mod:`ink_tui.session.writing.ownwrites`), so that it does not make the session look busy.
+- :attr:`SessionWriter.on_write`, when set, is told the records of each write once they landed
+  (the chat pane shows what its writes put in the file).
 """
 
 from __future__ import annotations
@@ -119,6 +121,9 @@ class SessionWriter:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._failed = False
         self._random_hex = random_hex
+        self.on_write: Callable[[Sequence[Mapping[str, object]]], None] | None = (
+            None  # the records, once landed
+        )
 
     # -- construction ------------------------------------------------------------------------
 
@@ -258,7 +263,12 @@ class SessionWriter:
         payload = b"".join(encode_json(record) + b"\n" for record in records)
         if not self.exists:
             self._create(encode_json(self.header) + b"\n" + payload)
-            return
+        else:
+            self._append(payload)
+        if self.on_write is not None:
+            self.on_write(records)
+
+    def _append(self, payload: bytes) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND)  # read too: what it wrote is checked
         try:
             size = (before := os.fstat(fd)).st_size

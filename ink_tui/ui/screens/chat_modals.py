@@ -28,7 +28,7 @@ from ink_tui.session.reading.recordtypes import json_list, json_object
 from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.keymap import bind
-from ink_tui.ui.render.chat import diff_text
+from ink_tui.ui.render.blocks import diff_block
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["ApprovalScreen", "ConflictScreen", "ForkScreen", "ModelScreen", "fork_place"]
@@ -71,7 +71,8 @@ class ApprovalScreen(ModalScreen[str]):
         with Vertical(id="approval", classes="chat-modal"):
             yield _title(f"Run {preview.title}?")
             with VerticalScroll(id="approval-body", classes="chat-modal-body"):
-                body = diff_text(preview.body) if preview.tool != "bash" else plain(preview.body)
+                # a command as typed; a change as the session view shows an edit's
+                body = plain(preview.body) if preview.tool == "bash" else diff_block(preview.body)
                 yield Static(body)
             with Vertical(classes="chat-modal-foot"):
                 if preview.problem:

@@ -1,5 +1,5 @@
 """The chat engine's sink for the chat screen: deltas and records go to the screen, approvals
-and conflicts become modal questions."""
+and conflicts become modal questions (what arrived is shown once the chat goes on after it)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ink_tui.agent.chat import Approval
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers.assemble import StreamEvent
 from ink_tui.ui.screens.chat_modals import ApprovalScreen, ConflictScreen
+from ink_tui.ui.widgets.chat_entries import arrived_on_branch
 
 if TYPE_CHECKING:
     from ink_tui.ui.screens.chat import ChatScreen
@@ -28,6 +29,7 @@ class ScreenSink:
     def __init__(self, screen: ChatScreen) -> None:
         self.screen = screen
         self.log = screen.log_view  # looked up once: deltas come many times a second
+        self._conflict: Conflict | None = None  # the last one asked about
 
     def on_delta(self, event: StreamEvent) -> None:
         self.log.stream_delta(event)
@@ -42,7 +44,13 @@ class ScreenSink:
         self.screen.note(text, "bold yellow")
 
     def on_branch(self, messages: list[object]) -> None:
-        self.log.add_arrived(messages)
+        """The chat went on from the new leaf: what arrived on its branch (the entries of the
+        conflict just answered; ``messages`` are their messages, and the closure of calls
+        left open there, shown once written)."""
+        conflict = self._conflict
+        if conflict is not None:
+            arrived = conflict.arrived
+            self.log.add_arrived(arrived_on_branch(conflict.session, arrived, conflict.their_leaf))
 
     async def approve(self, call: Mapping[str, Any]) -> Approval:
         engine = self.screen.engine
@@ -55,5 +63,6 @@ class ScreenSink:
         return _ANSWERS.get(str(answer), "interrupt")
 
     async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]:
+        self._conflict = conflict
         answer = await self.screen.app.push_screen_wait(ConflictScreen(conflict))
         return "theirs" if answer == "theirs" else "ours"
