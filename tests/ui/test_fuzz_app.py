@@ -2,8 +2,9 @@
 and nothing unforeseen happens (no traceback in the log, the app still running).
 
 Fewer sessions than the core fuzz (each is a real app run): ``FUZZ_EXAMPLES // 25`` (20 in CI,
-400 in the full run of 10,000). The walk: open the file, wait for the view, then ``G``, ``g``,
-``j``, ``]``, ``o``, ``t``, Space, ``b`` and Escape, as a reader would.
+400 in the full run of 10,000), split over ``SHARDS`` cases (marked ``slow``) that the parallel
+runner spreads. The walk: open the file, wait for the view, then ``G``, ``g``, ``j``, ``]``,
+``o``, ``t``, Space, ``b`` and Escape, as a reader would.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.session import SessionScreen
 
 APP_EXAMPLES = max(10, FUZZ_EXAMPLES // 25)
+SHARDS = 4  # the examples run as this many cases, so the parallel runner spreads them
 KEYS = ["G", "g", "j", "right_square_bracket", "o", "t", "space", "b", "escape", "j"]
 
 
@@ -43,8 +45,12 @@ async def _walk(make_app: Any, path: Path) -> None:
         assert app.is_running
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("shard", [f"{n + 1}-of-{SHARDS}" for n in range(SHARDS)])
 @settings(
-    max_examples=APP_EXAMPLES,
+    # Hypothesis tries the simplest session first in every case: one more each, so the shards
+    # together still try at least APP_EXAMPLES different sessions.
+    max_examples=-(-(APP_EXAMPLES - 1) // SHARDS) + 1,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -53,6 +59,7 @@ def test_the_app_opens_any_session_to_a_view_and_keeps_answering_keys(
     make_app: Any,
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,
+    shard: str,
     data: bytes,
 ) -> None:
     state = tmp_path_factory.mktemp("state")

@@ -332,8 +332,9 @@ UNREADABLE = {"interior-corrupt", "unknown-type-mid", "broken-chain", "parent-cy
 UNREADABLE |= {"empty-file"}
 
 
+@pytest.mark.parametrize("source", all_session_files(), ids=lambda path: path.name)
 async def test_replaying_every_data_session_runs_no_tool(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any, source: Path
 ) -> None:
     """Replay reads records only: process creation is patched to fail, and nothing fails."""
     import asyncio
@@ -350,23 +351,22 @@ async def test_replaying_every_data_session_runs_no_tool(
     monkeypatch.setattr(asyncio, "create_subprocess_shell", refuse)
     from ink_tui.ui.screens.error import ErrorScreen
 
-    for source in all_session_files():
-        path = copy_session(tmp_path / "data", source.name)
-        before = path.read_bytes()
-        app = make_app(cwd="/nowhere", open_path=path)
-        expected = ErrorScreen if path.stem in UNREADABLE else SessionScreen
-        async with app.run_test(size=(100, 30)) as pilot:
-            await wait_for(
-                pilot,
-                lambda: isinstance(app.screen, ErrorScreen) or _shown(pilot),  # noqa: B023
-                f"{path.name} to open",
-            )
-            assert isinstance(app.screen, expected), path.name
-            if isinstance(app.screen, SessionScreen):
-                text = _rendered_text(app.screen.query_one(Transcript))
-                assert "\x1b" not in text
-                assert text.strip(), path.name
-        assert path.read_bytes() == before, path
+    path = copy_session(tmp_path / "data", source.name)
+    before = path.read_bytes()
+    app = make_app(cwd="/nowhere", open_path=path)
+    expected = ErrorScreen if path.stem in UNREADABLE else SessionScreen
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ErrorScreen) or _shown(pilot),
+            f"{path.name} to open",
+        )
+        assert isinstance(app.screen, expected), path.name
+        if isinstance(app.screen, SessionScreen):
+            text = _rendered_text(app.screen.query_one(Transcript))
+            assert "\x1b" not in text
+            assert text.strip(), path.name
+    assert path.read_bytes() == before, path
 
 
 async def test_scrolling_the_transcript_moves_the_selection(
