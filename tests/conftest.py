@@ -51,6 +51,16 @@ def no_provider_keys(monkeypatch: pytest.MonkeyPatch) -> None:
                 monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(scope="session")
+def hostile_files(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The hostile files of ``tests/hostile.py`` at their CI sizes (a ``hostile.Built``): each
+    kind alone in its sessions folder, built the first time a test looks it up, once per
+    worker. Read them, never write them (every reader's test checks ``hostile.snapshot``)."""
+    import hostile
+
+    return hostile.Built(tmp_path_factory.mktemp("hostile"))
+
+
 HOLD_LIMIT_SECONDS = 10.0  # a held stream gives up after this long: never hang the suite
 ToolCallSpec = tuple[str, str, dict[str, Any]]  # (id, name, arguments)
 

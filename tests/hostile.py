@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from ink_tui.paths import project_dir
+
 __all__ = [
     "CI",
     "CWD",
@@ -46,6 +48,7 @@ __all__ = [
     "FULL",
     "KINDS",
     "SPECIAL_KINDS",
+    "Built",
     "Hostile",
     "Sizes",
     "build",
@@ -367,6 +370,21 @@ def build(folder: Path, kind: str, sizes: Sizes = CI) -> Hostile:
         _write(path, _WRITERS[kind](sizes))
     dropped = kind in ("bad-utf8", "nul-bytes")
     return Hostile(kind, path, _ERRORS.get(kind), dropped, _PROMPTS.get(kind))
+
+
+class Built(dict[str, Hostile]):
+    """Every kind, each in its own sessions folder ``root/<kind>`` (its project folder inside),
+    built the first time it is looked up: ``built["fork-star"]``. A test worker builds only the
+    kinds its cases use (a chain takes a second)."""
+
+    def __init__(self, root: Path, sizes: Sizes = CI) -> None:
+        super().__init__()
+        self.root = root
+        self.sizes = sizes
+
+    def __missing__(self, kind: str) -> Hostile:
+        item = self[kind] = build(project_dir(self.root / kind, CWD), kind, self.sizes)
+        return item
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int, int, str]]:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from fuzzshapes import FUZZ_EXAMPLES, session_bytes, session_records
 from hypothesis import HealthCheck, given, settings
+from sharding import shard_examples, shard_ids
 
 from ink_tui.catalog.index.filescan import new_summary, scan_file
 from ink_tui.catalog.summary import summarize_file
@@ -134,10 +135,15 @@ COMMANDS: list[list[str]] = [
 ]
 
 
-@FUZZ
+COMMAND_SHARDS = 3  # five commands per session: its examples run as three cases
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shard", shard_ids(COMMAND_SHARDS))
+@settings(FUZZ, max_examples=shard_examples(FUZZ_EXAMPLES, COMMAND_SHARDS))
 @given(data=session_bytes())
 def test_every_command_answers_any_session_without_an_internal_error(
-    tmp_path_factory: pytest.TempPathFactory, data: bytes
+    tmp_path_factory: pytest.TempPathFactory, shard: str, data: bytes
 ) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "session.jsonl"
     path.write_bytes(data)

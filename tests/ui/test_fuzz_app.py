@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fuzzshapes import FUZZ_EXAMPLES, session_bytes
 from hypothesis import HealthCheck, given, settings
+from sharding import shard_examples, shard_ids
 from waiting import wait_for, workers_finished
 
 from ink_tui.logs import log_file
@@ -23,7 +24,7 @@ from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.session import SessionScreen
 
 APP_EXAMPLES = max(10, FUZZ_EXAMPLES // 25)
-SHARDS = 4  # the examples run as this many cases, so the parallel runner spreads them
+SHARDS = 4  # the examples run as this many cases (tests/sharding.py)
 KEYS = ["G", "g", "j", "right_square_bracket", "o", "t", "space", "b", "escape", "j"]
 
 
@@ -46,11 +47,9 @@ async def _walk(make_app: Any, path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("shard", [f"{n + 1}-of-{SHARDS}" for n in range(SHARDS)])
+@pytest.mark.parametrize("shard", shard_ids(SHARDS))
 @settings(
-    # Hypothesis tries the simplest session first in every case: one more each, so the shards
-    # together still try at least APP_EXAMPLES different sessions.
-    max_examples=-(-(APP_EXAMPLES - 1) // SHARDS) + 1,
+    max_examples=shard_examples(APP_EXAMPLES, SHARDS),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,22 +30,9 @@ LOAD = 300.0  # seconds: a 100,000-entry branch on a loaded, shared machine
 SIZE = (120, 40)
 
 
-class _Built(dict[str, hostile.Hostile]):
-    """Each kind built the first time a case asks for it, once per worker: a worker builds only
-    the kinds its cases use (the chains take a second each)."""
-
-    def __init__(self, root: Path) -> None:
-        super().__init__()
-        self.root = root
-
-    def __missing__(self, kind: str) -> hostile.Hostile:
-        item = self[kind] = hostile.build(project_dir(self.root / kind, hostile.CWD), kind)
-        return item
-
-
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, hostile.Hostile]]:
-    yield _Built(tmp_path_factory.mktemp("hostile-app"))
+@pytest.fixture
+def built(hostile_files: hostile.Built) -> hostile.Built:
+    return hostile_files
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ check's report, the view's rows, the resume point, a listing row and the catalog
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,7 +18,6 @@ import pytest
 
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.summary import summarize_file
-from ink_tui.paths import project_dir
 from ink_tui.session import build_context, open_session, report_session
 from ink_tui.session.conversation.branchview import load_branch
 from ink_tui.session.conversation.forks import SessionSnapshot, build_branch_list
@@ -56,10 +55,9 @@ def _frames() -> list[Any]:
     return frames
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, hostile.Hostile]]:
-    root = tmp_path_factory.mktemp("deep")
-    yield {kind: hostile.build(project_dir(root / kind, hostile.CWD), kind) for kind in SHAPES}
+@pytest.fixture
+def built(hostile_files: hostile.Built) -> hostile.Built:
+    return hostile_files
 
 
 @pytest.mark.parametrize("kind", sorted(SHAPES))

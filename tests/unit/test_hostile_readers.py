@@ -9,7 +9,6 @@ what Ink cannot open is said in exactly one line naming the file (and line).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +22,10 @@ from ink_tui.session.reading.jsoncodec import decode_line
 TIMEOUT = 300.0  # seconds: a reader that blocks fails the test rather than hang the suite
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, hostile.Hostile]]:
-    """Each hostile kind alone in its own sessions folder (built once for the module)."""
-    root = tmp_path_factory.mktemp("hostile")
-    yield {
-        kind: hostile.build(project_dir(root / kind, hostile.CWD), kind) for kind in hostile.KINDS
-    }
+@pytest.fixture
+def built(hostile_files: hostile.Built) -> hostile.Built:
+    """Each hostile kind alone in its own sessions folder (built once per worker)."""
+    return hostile_files
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console, RenderableType
+from sharding import shard_examples, shard_ids
 
 from ink_tui.ui.render import streamed_markdown
 from ink_tui.ui.render.safe import markdown
@@ -52,14 +53,17 @@ def lines(renderable: RenderableType, width: int = 70) -> list[str]:
     return ["".join(s.text for s in line) for line in console.render_lines(renderable)]
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.parametrize("shard", shard_ids(3))  # 300 examples as three cases
+@settings(max_examples=shard_examples(300, 3), deadline=None)
 @given(documents, st.lists(st.integers(1, 40), min_size=1, max_size=20))
 @example(  # an HTML block runs to the next blank line and swallows the fence opener after it
     "<div>\n\nhtml with a blank line\n\n</div>\n```python\ndef f():\n\n    return 1\n```\n"
     "<div>\n\nhtml with a blank line\n\n</div>",
     [1],
 )
-def test_a_reply_fed_in_any_pieces_renders_as_the_whole_text(text: str, cuts: list[int]) -> None:
+def test_a_reply_fed_in_any_pieces_renders_as_the_whole_text(
+    shard: str, text: str, cuts: list[int]
+) -> None:
     reply = StreamedMarkdown()
     start = 0
     for size in cuts * (len(text) // sum(cuts) + 1):
