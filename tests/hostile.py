@@ -44,6 +44,7 @@ from ink_tui.paths import project_dir
 __all__ = [
     "CI",
     "CWD",
+    "DEEP_KINDS",
     "FILE_KINDS",
     "FULL",
     "KINDS",
@@ -52,6 +53,7 @@ __all__ = [
     "Hostile",
     "Sizes",
     "build",
+    "slow_if_deep",
     "snapshot",
     "within",
 ]
@@ -93,6 +95,9 @@ FILE_KINDS: Final = (
     "nul-line",
     "huge-image",
 )
+DEEP_KINDS: Final = ("tiny-records", "parent-chain", "fork-star", "fork-chain")
+"""The kinds of 100,000 records or entries: the cases reading them through the app or the
+catalog take seconds (marked ``slow``)."""
 SPECIAL_KINDS: Final = ("fifo", "directory", "device", "loop", "dangling")
 """Paths named ``*.jsonl`` that are not regular files."""
 KINDS: Final = FILE_KINDS + SPECIAL_KINDS
@@ -385,6 +390,14 @@ class Built(dict[str, Hostile]):
     def __missing__(self, kind: str) -> Hostile:
         item = self[kind] = build(project_dir(self.root / kind, CWD), kind, self.sizes)
         return item
+
+
+def slow_if_deep(kinds: Iterable[str]) -> list[Any]:
+    """``kinds`` as parametrize cases, those of :data:`DEEP_KINDS` marked ``slow``."""
+    import pytest
+
+    slow = pytest.mark.slow
+    return [pytest.param(kind, marks=slow) if kind in DEEP_KINDS else kind for kind in kinds]
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int, int, str]]:

@@ -37,6 +37,8 @@ from ink_tui.session.reading.jsoncodec import decode_line, encode_json
 from ink_tui.session.writing.repair import plan_continuation
 from ink_tui.session.writing.report import report_session
 
+pytestmark = pytest.mark.slow  # FUZZ_EXAMPLES sessions per test (4-15 s each)
+
 FUZZ = settings(
     max_examples=FUZZ_EXAMPLES,
     deadline=None,
@@ -138,7 +140,6 @@ COMMANDS: list[list[str]] = [
 COMMAND_SHARDS = 3  # five commands per session: its examples run as three cases
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("shard", shard_ids(COMMAND_SHARDS))
 @settings(FUZZ, max_examples=shard_examples(FUZZ_EXAMPLES, COMMAND_SHARDS))
 @given(data=session_bytes())

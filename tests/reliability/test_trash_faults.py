@@ -379,19 +379,22 @@ def test_two_entries_of_the_same_paths_restored_at_once_never_mix(tmp_path: Path
                 path.unlink(missing_ok=True)
 
 
-def test_one_entry_restored_twice_at_once_is_restored_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("round_number", range(3))  # a race: three rounds, spread as cases
+def test_one_entry_restored_twice_at_once_is_restored_once(
+    tmp_path: Path, round_number: int
+) -> None:
     base = tmp_path / "sessions"
-    for round_number in range(3):  # each round waits MOVE_WAIT: the lock holds the other back
-        paths = _family(base, text=f"round {round_number}", size=2000)
-        contents = _contents(paths)
-        entry = delete(plan_delete(paths[0], roots=(base,)))
-        said = [text for _, text in _race([entry.id, entry.id])]
-        assert said.count("ok") == 1, said
-        (lost,) = [text for text in said if text != "ok"]
-        assert "is gone (restored or emptied meanwhile)" in lost, lost
-        assert _contents(paths) == contents and trash.list_trash() == []
-        delete(plan_delete(paths[0], roots=(base,)))
-        trash.empty_trash()
+    # each round waits MOVE_WAIT: the lock holds the other back
+    paths = _family(base, text=f"round {round_number}", size=2000)
+    contents = _contents(paths)
+    entry = delete(plan_delete(paths[0], roots=(base,)))
+    said = [text for _, text in _race([entry.id, entry.id])]
+    assert said.count("ok") == 1, said
+    (lost,) = [text for text in said if text != "ok"]
+    assert "is gone (restored or emptied meanwhile)" in lost, lost
+    assert _contents(paths) == contents and trash.list_trash() == []
+    delete(plan_delete(paths[0], roots=(base,)))
+    trash.empty_trash()
 
 
 @pytest.mark.parametrize("renameat2", ["renameat2", "no renameat2 (link, then unlink)"])

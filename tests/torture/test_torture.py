@@ -43,6 +43,7 @@ def _assert_clean(figures: Figures, what: str) -> None:
     assert figures.records_checked > 0
 
 
+@pytest.mark.slow
 def test_sigkilled_writers_never_lose_a_complete_record(tmp_path: Path) -> None:
     kills = int(FULL_KILLS or 30)
     print(f"torture seed {SEED}")

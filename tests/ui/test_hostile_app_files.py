@@ -91,7 +91,7 @@ async def _check_view(app: InkApp, pilot: Any, item: hostile.Hostile) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "back in the view")
 
 
-@pytest.mark.parametrize("kind", hostile.KINDS)
+@pytest.mark.parametrize("kind", hostile.slow_if_deep(hostile.KINDS))
 async def test_the_session_view(
     built: dict[str, hostile.Hostile], make_app: Any, state: Path, kind: str
 ) -> None:
@@ -107,7 +107,7 @@ async def test_the_session_view(
     assert hostile.snapshot(base) == before
 
 
-@pytest.mark.parametrize("kind", hostile.KINDS)
+@pytest.mark.parametrize("kind", hostile.slow_if_deep(hostile.KINDS))
 async def test_the_picker(
     built: dict[str, hostile.Hostile], make_app: Any, state: Path, kind: str
 ) -> None:

@@ -204,7 +204,9 @@ async def walk_error_view(make_app: Any, cwd: Path, path: Path) -> None:
 
 
 # The two walks are separate cases (each with the same examples) so the runner spreads them.
-@pytest.mark.parametrize("walk", ["picker-session-chat", "error-view"])
+@pytest.mark.parametrize(
+    "walk", [pytest.param("picker-session-chat", marks=pytest.mark.slow), "error-view"]
+)
 @given(odd_sessions())
 @example(WORST)
 @settings(

@@ -33,6 +33,7 @@ def _lines(transcript: Transcript, index: int) -> list[str]:
     return [strip.text for strip in transcript.block_strips(index)]
 
 
+@pytest.mark.slow  # scrolls through 240 entries
 async def test_the_replay_keeps_a_bounded_number_of_rendered_blocks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_app: Any
 ) -> None:

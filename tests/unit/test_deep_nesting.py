@@ -111,7 +111,7 @@ def _session(tmp_path: Path, depth: int) -> Path:
     return path
 
 
-@pytest.mark.parametrize("depth", [5_000, 100_000])
+@pytest.mark.parametrize("depth", [5_000, pytest.param(100_000, marks=pytest.mark.slow)])
 def test_every_command_reads_a_deeply_nested_session(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], depth: int
 ) -> None:

@@ -24,6 +24,8 @@ from ink_tui.session.conversation.forks import SessionSnapshot, build_branch_lis
 from ink_tui.session.conversation.lastturns import read_last_turns
 from ink_tui.session.conversation.tree import branch, children_map, labels, leaves
 
+pytestmark = pytest.mark.slow  # every case reads 100,000 entries (4-11 s each)
+
 SHALLOW = 250  # frames: pytest's own and the calls' fixed depth, far below 100,000
 T = TypeVar("T")
 

@@ -175,7 +175,7 @@ def test_list_all(
     assert not state.exists()
 
 
-@pytest.mark.parametrize("kind", hostile.KINDS)
+@pytest.mark.parametrize("kind", hostile.slow_if_deep(hostile.KINDS))
 def test_index_and_search(
     built: dict[str, hostile.Hostile], capsys: pytest.CaptureFixture[str], state: Path, kind: str
 ) -> None:
