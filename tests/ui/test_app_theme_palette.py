@@ -18,8 +18,8 @@ from ink_tui.session import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 SIZE = (120, 40)
 CWD = "/home/ada/code/calc-kit"
@@ -106,11 +106,11 @@ async def palette_run(app: InkApp, pilot: Pilot[Any], query: str) -> None:
 
 def turn_index(screen: SessionScreen) -> int:
     tree = screen.query_one(SessionTree)
-    node = tree.cursor_node
+    node = tree.cursor
     assert node is not None
-    while node.parent is not None and node.parent is not tree.root:
+    while node.parent is not None and node.parent is not None:
         node = node.parent
-    return list(tree.root.children).index(node)
+    return list(tree.top_rows).index(node)
 
 
 # -- the theme ----------------------------------------------------------------------------------

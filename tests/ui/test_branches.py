@@ -21,7 +21,7 @@ from waiting import wait_for
 from ink_tui.paths import styles_dir
 from ink_tui.session import leaves, open_session
 from ink_tui.ui.screens.branches import BranchesScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.branch_list import BranchTable
 
 CWD = "/home/ada/proj"

@@ -15,7 +15,7 @@ from waiting import wait_for
 from ink_tui.paths import project_dir
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.changes import ChangesScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.changes_rows import cut_end, fit_file_line, shorten_path
 
 LONG_TITLE = (

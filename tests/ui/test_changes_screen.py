@@ -14,7 +14,7 @@ from ink_tui.paths import project_dir
 from ink_tui.session import open_session
 from ink_tui.session.conversation.view import build_turns
 from ink_tui.ui.screens.changes import ChangesScreen, diff_text
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 HOSTILE = "x \x1b]0;pwned\x07 [bold red]markup[/] y"
 
@@ -61,8 +61,8 @@ async def cursor_on(pilot: Any, view: SessionScreen, key: str) -> None:
     """Until the session view's tree has its cursor on row ``key``."""
 
     def there() -> bool:
-        node = view.session_tree.cursor_node
-        return node is not None and node.data == key
+        node = view.session_tree.cursor
+        return node is not None and node.key == key
 
     await wait_for(pilot, there, f"the tree's cursor on {key}")
 
@@ -174,11 +174,11 @@ async def test_escape_goes_back_where_it_was(tmp_path: Path, make_app: Any) -> N
     async with app.run_test(size=(120, 36)) as pilot:
         view = await session_view(pilot)
         tree = view.session_tree  # the view moves the cursor to the last row once shown
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the cursor")
-        before = tree.cursor_node
+        await wait_for(pilot, lambda: tree.at_last_row, "the cursor")
+        before = tree.cursor
         await changes_view(pilot)
         await pilot.press("escape")
-        assert await session_view(pilot) is view and view.session_tree.cursor_node is before
+        assert await session_view(pilot) is view and view.session_tree.cursor is before
 
 
 async def test_a_session_without_changes_says_so(tmp_path: Path, make_app: Any) -> None:

@@ -22,11 +22,11 @@ from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.paths import project_dir
 from ink_tui.session import build_context, open_session, pair_tool_calls
 from ink_tui.session.writing.writer import SessionWriter
+from ink_tui.ui.modals.chat import ConflictScreen, ForkScreen
 from ink_tui.ui.screens.chat import ChatScreen
-from ink_tui.ui.screens.chat_modals import ConflictScreen, ForkScreen
 from ink_tui.ui.screens.picker import PickerScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.composer import Composer
-from ink_tui.ui.widgets.session_tree import SessionTree
 
 SIZE = (120, 40)
 
@@ -69,7 +69,7 @@ async def test_c_at_the_leaf_chats_and_the_file_holds_the_turn(
         tree = view.query_one(SessionTree)
         await wait_for(
             pilot,
-            lambda: without_time(str(tree.root.children[-1].label)).endswith("what is it"),
+            lambda: without_time(tree.top_rows[-1].text).endswith("what is it"),
             "the new turn in the session view",
         )
 

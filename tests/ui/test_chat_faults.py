@@ -24,7 +24,7 @@ from ink_tui.agent.providers.retry import RetryPolicy
 from ink_tui.agent.start import load_chat
 from ink_tui.session import ModelRef, build_context, open_session, pair_tool_calls
 from ink_tui.session.conversation.pairing import is_unknown_outcome
-from ink_tui.ui.screens.chat_modals import ApprovalScreen
+from ink_tui.ui.modals.chat import ApprovalScreen
 from ink_tui.ui.widgets.composer import Composer
 
 SIZE = (120, 40)

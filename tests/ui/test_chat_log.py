@@ -93,7 +93,7 @@ async def test_the_command_palette_offers_the_chat_commands(
 ) -> None:
     from textual.command import CommandList, CommandPalette
 
-    from ink_tui.ui.screens.chat_modals import ModelScreen
+    from ink_tui.ui.modals.chat import ModelScreen
 
     app = chat_kit.app(workdir, chat_session, chat=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -114,7 +114,7 @@ async def test_the_command_palette_offers_the_chat_commands(
 async def test_a_blank_model_is_refused_in_the_picker_and_after_slash_model(
     chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
 ) -> None:
-    from ink_tui.ui.screens.chat_modals import ModelScreen
+    from ink_tui.ui.modals.chat import ModelScreen
 
     before = chat_session.read_bytes()
     app = chat_kit.app(workdir, chat_session, chat=True)
@@ -168,7 +168,7 @@ async def test_the_composer_stops_blinking_under_a_question_and_blinks_again_aft
 ) -> None:
     """A blinking cursor under a modal would repaint the chat screen twice a second for
     nothing (and make what is on screen depend on when it is looked at)."""
-    from ink_tui.ui.screens.chat_modals import ModelScreen
+    from ink_tui.ui.modals.chat import ModelScreen
 
     app = chat_kit.app(workdir, chat_session, chat=True)
     async with app.run_test(size=SIZE) as pilot:

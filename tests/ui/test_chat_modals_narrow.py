@@ -14,7 +14,7 @@ from waiting import wait_for
 
 from ink_tui.agent.persist import Conflict
 from ink_tui.session import open_session
-from ink_tui.ui.screens.chat_modals import ApprovalScreen, ConflictScreen, ForkScreen, ModelScreen
+from ink_tui.ui.modals.chat import ApprovalScreen, ConflictScreen, ForkScreen, ModelScreen
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (40, 12)], ids=["80x24", "40x12"])
 LONG_COMMAND = "\n".join(f"echo step {n}" for n in range(120))

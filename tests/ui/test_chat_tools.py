@@ -18,7 +18,7 @@ import ink_tui.agent.chat as chat_engine
 from ink_tui.agent.chat import DENIED_TEXT, INTERRUPTED_TEXT
 from ink_tui.agent.compact import SUMMARIZATION_SYSTEM_PROMPT, message_tokens, plan_compaction
 from ink_tui.session import build_context, open_session, pair_tool_calls
-from ink_tui.ui.screens.chat_modals import ApprovalScreen, ModelScreen
+from ink_tui.ui.modals.chat import ApprovalScreen, ModelScreen
 
 SIZE = (120, 40)
 

@@ -36,7 +36,7 @@ def started_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 async def _export_screen(pilot: Any) -> Any:
     from ink_tui.ui.screens.export import ExportScreen
-    from ink_tui.ui.screens.session import SessionScreen
+    from ink_tui.ui.session_view.screen import SessionScreen
 
     await wait_for(
         pilot,
@@ -121,7 +121,7 @@ async def test_a_typed_name_is_kept_and_an_existing_file_refused(
 async def test_escape_cancels_and_writes_nothing(
     session_file: Path, started_in: Path, make_app: Any
 ) -> None:
-    from ink_tui.ui.screens.session import SessionScreen
+    from ink_tui.ui.session_view.screen import SessionScreen
 
     app = make_app(sessions_dir=session_file.parents[1], cwd=started_in, open_path=session_file)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -138,7 +138,7 @@ async def test_a_branch_shown_from_the_branches_screen_is_the_one_exported(
     from testdata import copy_session
     from textual.widgets import RadioButton
 
-    from ink_tui.ui.screens.session import SessionScreen
+    from ink_tui.ui.session_view.screen import SessionScreen
 
     path = copy_session(project_dir(tmp_path / "sessions", CWD), "branch-position")
     app = make_app(sessions_dir=tmp_path / "sessions", cwd=started_in)

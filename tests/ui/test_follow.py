@@ -10,8 +10,8 @@ from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
 
 
@@ -44,7 +44,7 @@ async def _following(pilot: Any) -> SessionScreen:
 
 
 def _turn_titles(screen: SessionScreen) -> list[str]:
-    return [str(node.label) for node in screen.query_one(SessionTree).root.children]
+    return [node.text for node in screen.query_one(SessionTree).top_rows]
 
 
 async def test_new_turns_and_tool_results_appear_as_they_land(
@@ -66,7 +66,7 @@ async def test_new_turns_and_tool_results_appear_as_they_land(
             pilot, lambda: any("second prompt" in t for t in _turn_titles(screen)), "turn"
         )
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: "running" in str(tree.cursor_node.label), "running call")
+        await wait_for(pilot, lambda: "running" in tree.cursor.text, "running call")
         writer.append_message(
             {
                 "role": "toolResult",
@@ -75,7 +75,7 @@ async def test_new_turns_and_tool_results_appear_as_they_land(
                 ],
             }
         )
-        await wait_for(pilot, lambda: "✓ ok" in str(tree.cursor_node.label), "the result")
+        await wait_for(pilot, lambda: "✓ ok" in tree.cursor.text, "the result")
         transcript = screen.query_one(Transcript)
         assert transcript.keys.count(screen.loaded.turns[-1].items[0].key) == 1  # once
 
@@ -94,11 +94,11 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: A
             pilot, lambda: "2 new records while paused" in str(status.render()), "the counter"
         )
         tree = screen.query_one(SessionTree)
-        assert "while paused" not in str(tree.cursor_node.label)
+        assert "while paused" not in tree.cursor.text
         await pilot.press("F")
         assert not screen.live.paused
         await wait_for(
-            pilot, lambda: without_time(str(tree.cursor_node.label)).endswith("ok"), "jump to end"
+            pilot, lambda: without_time(tree.cursor.text).endswith("ok"), "jump to end"
         )
 
 
@@ -278,7 +278,7 @@ async def test_an_hours_old_unanswered_call_is_not_shown_as_running(
         screen = await _following(pilot)
         tree = screen.query_one(SessionTree)
         await wait_for(
-            pilot, lambda: "no result" in str(tree.cursor_node.label), "the call shown unanswered"
+            pilot, lambda: "no result" in tree.cursor.text, "the call shown unanswered"
         )
-        label = str(tree.cursor_node.label)
+        label = tree.cursor.text
         assert "no result" in label and "running" not in label

@@ -17,7 +17,7 @@ from waiting import wait_for
 
 import ink_tui.session.live.tail as tail_module
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 
 def _on_the_loop() -> bool:

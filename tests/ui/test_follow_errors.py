@@ -16,7 +16,7 @@ from waiting import wait_for
 import ink_tui.logs as logs
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ async def test_a_folder_that_cannot_be_watched_stops_following_with_its_reason(
 async def test_an_unforeseen_error_while_loading_is_logged_and_said(
     tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch, log_file: Path
 ) -> None:
-    import ink_tui.ui.screens.session_load as session_load
+    import ink_tui.ui.session_view.loader as session_load
 
     def broken_load(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the branch broke")

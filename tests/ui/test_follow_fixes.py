@@ -15,8 +15,8 @@ from waiting import wait_for
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 
 def _writer(tmp_path: Path) -> SessionWriter:
@@ -55,12 +55,12 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
         assert not screen.live.paused
         await wait_for(
             pilot,
-            lambda: without_time(str(tree.cursor_node.label)).endswith("while away"),
+            lambda: without_time(tree.cursor.text).endswith("while away"),
             "the end",
         )
         writer.append_message(assistant("and following again"))
         await wait_for(
-            pilot, lambda: "and following again" in str(tree.cursor_node.label), "following"
+            pilot, lambda: "and following again" in tree.cursor.text, "following"
         )
 
 
@@ -70,7 +70,7 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
     writer = _writer(tmp_path)
     async with make_app(open_path=writer.path, follow=True).run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
-        turns = len(screen.query_one(SessionTree).root.children)
+        turns = len(screen.query_one(SessionTree).top_rows)
         with writer.path.open("ab") as stream:
             stream.write(b'{"type":"message","id":\n')  # a complete line, not JSON
         await wait_for(pilot, lambda: banner_text(screen), "the banner")
@@ -92,7 +92,7 @@ async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(
         )
         assert "Ink cannot open this file (line 8)" in header_text(screen)
         tree = screen.query_one(SessionTree)
-        assert len(tree.root.children) == turns + 1  # what was shown is kept; following goes on
+        assert len(tree.top_rows) == turns + 1  # what was shown is kept; following goes on
         assert "written after it" in replay_text(screen)
         later = dict(after, id="ffff000011113333", parentId=after["id"])
         later["message"] = {"role": "user", "content": "and later still"}
@@ -119,7 +119,7 @@ async def test_labels_and_model_switches_arriving_while_following_are_shown(
         screen = await _following(pilot)
         tree = screen.query_one(SessionTree)
         writer.append_entry("label", {"targetId": target, "label": "start-here"})
-        await wait_for(pilot, lambda: "# start-here" in str(tree.root.children[0].label), "label")
+        await wait_for(pilot, lambda: "# start-here" in tree.top_rows[0].text, "label")
         assert "# start-here" in replay_text(screen)
         writer.append_session_model(ModelRef("zai", "glm-5.3"))
         writer.append_entry("thinkingLevelChange", {"thinkingLevel": "low"})
@@ -129,4 +129,4 @@ async def test_labels_and_model_switches_arriving_while_following_are_shown(
         await wait_for(pilot, lambda: "thinking low" in header_text(screen), "the header")
         assert "zai/glm-5.3" in header_text(screen)
         writer.append_entry("label", {"targetId": target, "label": ""})
-        await wait_for(pilot, lambda: "#" not in str(tree.root.children[0].label), "label removed")
+        await wait_for(pilot, lambda: "#" not in tree.top_rows[0].text, "label removed")

@@ -12,7 +12,7 @@ from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 
 def _writer(tmp_path: Path) -> SessionWriter:

@@ -16,8 +16,8 @@ from viewtext import assistant, banner_text, header_text, replay_text
 from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.screens.session_load import BranchLoader
+from ink_tui.ui.session_view.loader import BranchLoader
+from ink_tui.ui.session_view.screen import SessionScreen
 
 BAD_LINE = b'{"type":"message","id":\n'  # a complete line that is not JSON
 

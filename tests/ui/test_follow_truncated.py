@@ -15,7 +15,7 @@ from waiting import wait_for, workers_finished
 from ink_tui.paths import project_dir
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 SIZE = (120, 40)
 

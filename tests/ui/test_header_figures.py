@@ -14,11 +14,11 @@ from figurestree import CWD, append_later, assistant, entry, timed_turns, user, 
 from viewtext import header_text
 from waiting import DEFAULT_TIMEOUT, wait_for
 
-import ink_tui.ui.screens.session_load as session_load
-from ink_tui.ui.screens.session import SessionScreen
+import ink_tui.ui.session_view.loader as session_load
 from ink_tui.ui.screens.timeline import TimelineScreen
-from ink_tui.ui.widgets.session_header import READING_MODEL
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.header import READING_MODEL
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 
 def _screen(app: Any) -> SessionScreen | None:
@@ -41,8 +41,8 @@ async def test_a_rename_a_day_later_lengthens_no_time_shown(tmp_path: Path, make
         screen = await wait_for(pilot, lambda: _whole(app), "the session")
         assert "2 turns over 5m38s" in header_text(screen)  # not "over 1d00h"
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: len(tree.root.children) == 2, "the turns")
-        assert str(tree.root.children[1].label).endswith("3m58s · 30 tok")  # not 23h56m
+        await wait_for(pilot, lambda: len(tree.top_rows) == 2, "the turns")
+        assert tree.top_rows[1].text.endswith("3m58s · 30 tok")  # not 23h56m
         await pilot.press("T")
         await wait_for(pilot, lambda: isinstance(app.screen, TimelineScreen), "the timeline")
         title = app.screen.query_one("#timeline-title")
@@ -169,7 +169,7 @@ async def test_the_work_is_inks_status_over_the_whole_file_and_grows_when_follow
 def test_only_dollars_are_called_an_estimate(tmp_path: Path) -> None:
     from ink_tui.session import open_session
     from ink_tui.session.conversation.branchview import load_branch
-    from ink_tui.ui.widgets.session_header import work_text
+    from ink_tui.ui.session_view.header import work_text
 
     def shown(reference: str) -> str:
         records = [user("u1", None, "2026-10-05T10:00:00.000Z")]

@@ -16,8 +16,8 @@ import pytest
 from huge import END_MARKER, hold_the_render_worker, huge_session
 from waiting import wait_for
 
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
 
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -56,11 +56,11 @@ async def _keys_work_while_held(pilot: Any, screen: SessionScreen) -> None:
     tree = screen.query_one(SessionTree)
     transcript = screen.query_one(Transcript)
     await wait_for(pilot, lambda: transcript.rendering > 0, "the huge block asked of the worker")
-    start = tree.cursor_line
+    start = tree.cursor_row
     await pilot.press("k")
-    await wait_for(pilot, lambda: tree.cursor_line == start - 1, "k to move the cursor up")
+    await wait_for(pilot, lambda: tree.cursor_row == start - 1, "k to move the cursor up")
     await pilot.press("j")
-    await wait_for(pilot, lambda: tree.cursor_line == start, "j to move the cursor down")
+    await wait_for(pilot, lambda: tree.cursor_row == start, "j to move the cursor down")
     assert transcript.rendering > 0  # the keys were answered before the huge block rendered
 
 

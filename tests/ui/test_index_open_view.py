@@ -12,11 +12,11 @@ from testdata import session_file
 from viewtext import header_text, replay_text
 from waiting import wait_for, workers_finished
 
-import ink_tui.ui.screens.session_load as session_load
+import ink_tui.ui.session_view.loader as session_load
 from ink_tui.catalog.index import CatalogIndex, default_index_path, update_index
 from ink_tui.session import SessionFile, open_session
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 SESSION = "metadata-mix"  # names, labels, model switches: the file-wide facts matter
 
@@ -35,7 +35,7 @@ def _indexed_copy(tmp_path: Path) -> Path:
 def _view(screen: SessionScreen) -> tuple[list[str], str, str]:
     tree = screen.query_one(SessionTree)
     return (
-        [str(node.label) for node in tree.root.children],
+        [node.text for node in tree.top_rows],
         replay_text(screen),
         header_text(screen),
     )

@@ -16,11 +16,11 @@ from waiting import wait_for, workers_finished
 from ink_tui.manage.trash import list_trash
 from ink_tui.session import open_session
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.keep_modals import ConfirmScreen, CopyScreen, TextScreen
+from ink_tui.ui.modals.keeping import ConfirmScreen, CopyScreen, TextScreen
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.session_list import SessionList
-from ink_tui.ui.widgets.session_tree import SessionTree
 
 CWD = "/home/ada/code/keep"
 OLD = time.time() - 3600
@@ -202,7 +202,7 @@ async def test_session_view_r_L_Y(tmp_path: Path, make_app: Any) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
         screen = app.screen
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+        await wait_for(pilot, lambda: tree.at_last_row, "the rows")
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the name prompt")
         app.screen.query_one(Input).value = HOSTILE  # Ink's editor never takes an ESC
@@ -220,7 +220,7 @@ async def test_session_view_r_L_Y(tmp_path: Path, make_app: Any) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, TextScreen), "the label prompt")
         app.screen.query_one(Input).value = "start here"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: "# start here" in str(tree.root.children[0].label), "label")
+        await wait_for(pilot, lambda: "# start here" in tree.top_rows[0].text, "label")
         assert _last(path)["targetId"] == session.entries[0].id
         await pilot.press("Y", "i")
         await wait_for(pilot, lambda: copied == [session.header["id"]], "the id copied")
@@ -237,7 +237,7 @@ async def test_branches_L_labels_the_highlighted_leaf(tmp_path: Path, make_app: 
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
         tree = app.screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+        await wait_for(pilot, lambda: tree.at_last_row, "the rows")
         await pilot.press("b")
         await wait_for(pilot, lambda: isinstance(app.screen, BranchesScreen), "the branches")
         table = app.screen.query_one(BranchTable)

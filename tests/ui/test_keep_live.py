@@ -17,7 +17,7 @@ from waiting import wait_for, workers_finished
 
 from ink_tui.session import open_session
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.keep_modals import ConfirmScreen, TextScreen
+from ink_tui.ui.modals.keeping import ConfirmScreen, TextScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.widgets.session_list import SessionList
 

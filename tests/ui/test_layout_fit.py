@@ -16,10 +16,10 @@ from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.config import load_config
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.pane_split import PaneSplit
+from ink_tui.ui.session_view.pane_split import PaneSplit
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.session_list import SessionList
-from ink_tui.ui.widgets.session_tree import SessionTree
 
 CWD = "/home/ada/code/calc-kit"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -104,7 +104,7 @@ async def test_chinese_titles_are_cut_by_cells_and_the_figures_line_up(
         columns = {cell_len(line[: line.index("tok") + 3]) for line in lines if line[:1] in "▶▼"}
         assert len(columns) == 1, lines
         assert not any(" …" in line for line in lines), lines
-        assert any("…" in str(node.label) for node in tree.root.children)
+        assert any("…" in node.text for node in tree.top_rows)
 
 
 async def test_the_picker_cuts_a_chinese_title_without_a_space_before_the_ellipsis(

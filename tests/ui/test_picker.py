@@ -18,7 +18,7 @@ from ink_tui.humanize import cut
 from ink_tui.paths import project_dir
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.session_list import SessionList, human_size, relative_age
 

@@ -20,7 +20,7 @@ from waiting import wait_for
 from ink_tui.paths import project_dir
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.session_list import SessionList
 

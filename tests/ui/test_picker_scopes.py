@@ -85,7 +85,7 @@ async def test_back_from_a_session_its_change_shows_at_once(
 ) -> None:
     """Ink wrote to the session while it was open (the view saw it): back in the picker, the
     row shows it at once, not at the next periodic refresh."""
-    from ink_tui.ui.screens.session import SessionScreen
+    from ink_tui.ui.session_view.screen import SessionScreen
 
     app = make_app(sessions_dir=sessions_tree.base, cwd=sessions_tree.cwd)
     async with app.run_test(size=(120, 40)) as pilot:

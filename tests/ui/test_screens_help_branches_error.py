@@ -22,7 +22,7 @@ from ink_tui.session import SessionError, open_session
 from ink_tui.ui.messages import GoBack
 from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.help import HelpScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.transcript import Transcript
 
 SIZE = (120, 40)

@@ -16,7 +16,7 @@ from ink_tui.catalog.search import GONE_PARENT
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.search import SearchScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.search_results import SearchResults
 from ink_tui.ui.widgets.session_list import SessionList
 

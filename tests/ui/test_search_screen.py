@@ -15,7 +15,7 @@ from ink_tui.paths import project_dir
 from ink_tui.ui.screens.help import HelpScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.search import SearchScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.search_results import SearchResults
 
 CWD = "/home/ada/p"
@@ -95,8 +95,8 @@ async def test_typing_finds_matches_and_enter_opens_the_branch_that_holds_them(
             lambda: (
                 isinstance(app.screen, SessionScreen)
                 and app.screen.loaded is not None
-                and app.screen.session_tree.cursor_node is not None
-                and "needlefish" in str(app.screen.session_tree.cursor_node.label)
+                and app.screen.session_tree.cursor is not None
+                and "needlefish" in app.screen.session_tree.cursor.text
             ),
             "the session, on the old branch, at the match",
         )

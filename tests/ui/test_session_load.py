@@ -16,7 +16,7 @@ from textual.app import App, ComposeResult
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session_load import BranchLoader
+from ink_tui.ui.session_view.loader import BranchLoader
 
 
 def _session(folder: Path, prompt: str) -> Path:
@@ -49,7 +49,7 @@ async def test_a_superseded_load_is_dropped_when_it_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, outcome: str
 ) -> None:
     """The thread of an older load cannot be stopped: what it posts late is not shown."""
-    import ink_tui.ui.screens.session_load as session_load
+    import ink_tui.ui.session_view.loader as session_load
 
     older = _session(tmp_path / "a", "the older load")
     newer = _session(tmp_path / "b", "the newer load")

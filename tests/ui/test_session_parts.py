@@ -13,8 +13,8 @@ import pytest
 from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
 
 
@@ -88,7 +88,7 @@ async def test_running_times_and_the_last_write_use_the_apps_clock(
         screen = await _loaded(pilot)
         await wait_for(pilot, lambda: screen.live.following, "following")
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: "⟳ running 42s" in str(tree.cursor_node.label), "42s")
+        await wait_for(pilot, lambda: "⟳ running 42s" in tree.cursor.text, "42s")
         writer.append_message({"role": "user", "content": "and now?"})
         await wait_for(pilot, lambda: screen.live.last_write is not None, "the write")
         assert screen.live.last_write == now[0]

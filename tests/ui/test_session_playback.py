@@ -11,10 +11,10 @@ import pytest
 from timedsession import ANSWER, FakeClock, conversation, write_timed
 from waiting import wait_for
 
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.screens.session_play import SessionPlayback
-from ink_tui.ui.widgets.playback_bar import PlaybackBar
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.playback import SessionPlayback
+from ink_tui.ui.session_view.playback_bar import PlaybackBar
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 HOSTILE = "before \x1b]0;pwned\x07 \x1b[2J [bold red]x[/] after"
 
@@ -41,8 +41,8 @@ class Played:
         return str(self.bar.render()) if self.playback.display else ""
 
     def cursor(self) -> str | None:
-        node = self.tree.cursor_node
-        return node.data if node is not None else None
+        node = self.tree.cursor
+        return node.key if node is not None else None
 
     async def shows(self, *pieces: str) -> None:
         await wait_for(
@@ -65,7 +65,7 @@ async def _open(pilot: Any, clock: FakeClock) -> Played:
         if not isinstance(screen, SessionScreen) or screen.loaded is None:
             return False
         tree = screen.query_one(SessionTree)
-        return tree.last_line >= 0 and tree.cursor_line == tree.last_line
+        return tree.at_last_row
 
     await wait_for(pilot, ready, "the session view to load")
     return Played(pilot, clock)
@@ -185,10 +185,10 @@ async def test_playback_keys_do_nothing_when_not_playing(session: Path, make_app
     async with app.run_test(size=(120, 40)) as pilot:
         played = await _open(pilot, clock)
         await pilot.press("g")
-        node = played.tree.cursor_node
-        assert node is not None and node.is_expanded is False
+        node = played.tree.cursor
+        assert node is not None and node.expanded is False
         await pilot.press("space")  # the tree's own: open the turn
-        await wait_for(pilot, lambda: node.is_expanded, "the turn opened by Space")
+        await wait_for(pilot, lambda: node.expanded, "the turn opened by Space")
         await pilot.press("full_stop", "plus", "minus", "i")
         assert not played.playback.display and played.playback.player is None
 
@@ -212,7 +212,7 @@ async def test_bad_timestamps_are_said_and_text_is_safe(tmp_path: Path, make_app
 async def test_the_cursor_follows_outside_the_turn_window(
     tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ink_tui.ui.screens import session_window
+    from ink_tui.ui.session_view import window as session_window
 
     monkeypatch.setattr(session_window, "WINDOW_TURNS", 4)
     timed: list[tuple[Any, dict[str, Any]]] = []
@@ -236,7 +236,7 @@ async def test_the_cursor_follows_outside_the_turn_window(
 
 
 def test_clock_text() -> None:
-    from ink_tui.ui.widgets.playback_bar import clock_text
+    from ink_tui.ui.session_view.playback_bar import clock_text
 
     assert [clock_text(s) for s in (0, 65.9, 3725)] == ["0:00", "1:05", "1:02:05"]
 

@@ -19,11 +19,11 @@ from viewtext import assistant
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
 import ink_tui.session.conversation.rows as rows
-import ink_tui.ui.widgets.session_search as session_search
+import ink_tui.ui.session_view.search as session_search
 from ink_tui.session.conversation.rows import search_turns
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 CWD = "/home/ada/code/calc-kit"
 
@@ -65,8 +65,8 @@ def _position(screen: SessionScreen) -> tuple[int, int]:
 
 
 def _cursor_key(screen: SessionScreen) -> str | None:
-    node = screen.query_one(SessionTree).cursor_node
-    return node.data if node is not None else None
+    node = screen.query_one(SessionTree).cursor
+    return node.key if node is not None else None
 
 
 @dataclass
@@ -273,7 +273,7 @@ async def test_rows_arriving_during_a_search_are_merged_when_it_ends(
                 pilot,
                 lambda: (
                     "needle while searching"
-                    in str(screen.query_one(SessionTree).root.children[-1].label)
+                    in screen.query_one(SessionTree).top_rows[-1].text
                 ),
                 "the new turn",
             )

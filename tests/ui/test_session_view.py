@@ -13,9 +13,9 @@ from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.keep_modals import CopyScreen
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.modals.keeping import CopyScreen
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
 
 HOSTILE = "before \x1b]0;pwned\x07 \x1b]52;c;aGk=\x07 \x1b[2J [bold red]x[/] \u202eevil after"
@@ -103,7 +103,7 @@ async def _loaded(pilot: Any) -> SessionScreen:
     tree = screen.query_one(SessionTree)
     await wait_for(
         pilot,
-        lambda: tree.last_line >= 0 and tree.cursor_line == tree.last_line,
+        lambda: tree.at_last_row,
         "the cursor on the last row",
     )
     return screen
@@ -130,7 +130,7 @@ async def test_opens_on_the_last_turn_with_header(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
-        assert without_time([str(node.label) for node in tree.root.children][-1]).endswith(
+        assert without_time([node.text for node in tree.top_rows][-1]).endswith(
             "unique-needle in the last prompt"
         )
         header = str(screen.query_one("#session-header").render())
@@ -145,13 +145,13 @@ async def test_j_k_g_G_move_the_cursor(tmp_path: Path, session_file: Path, make_
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("g")
-        assert tree.cursor_line == 0
+        assert tree.cursor_row == 0
         await pilot.press("j")
-        assert tree.cursor_line == 1
+        assert tree.cursor_row == 1
         await pilot.press("k")
-        assert tree.cursor_line == 0
+        assert tree.cursor_row == 0
         await pilot.press("G")
-        assert tree.cursor_line == tree.last_line
+        assert tree.at_last_row
 
 
 async def test_brackets_jump_between_turns_and_transcript_follows(
@@ -166,15 +166,15 @@ async def test_brackets_jump_between_turns_and_transcript_follows(
         await pilot.press("right_square_bracket")
         await wait_for(
             pilot,
-            lambda: transcript.selected_key == tree.cursor_node.data,
+            lambda: transcript.selected_key == tree.cursor_key,
             "the transcript to follow",
         )
-        node = tree.cursor_node
-        assert node is not None and node.parent is tree.root
-        assert without_time(str(node.label)).endswith("now fix sum_list")
-        assert transcript.selected_key == node.data
+        node = tree.cursor
+        assert node is not None and node.parent is None
+        assert without_time(node.text).endswith("now fix sum_list")
+        assert transcript.selected_key == node.key
         await pilot.press("left_square_bracket")
-        assert without_time(str(tree.cursor_node.label)).endswith("run the tests please")
+        assert without_time(tree.cursor.text).endswith("run the tests please")
 
 
 async def test_enter_l_h_expand_and_collapse(
@@ -185,16 +185,16 @@ async def test_enter_l_h_expand_and_collapse(
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("g")
-        first = tree.cursor_node
-        assert first is not None and not first.is_expanded
+        first = tree.cursor
+        assert first is not None and not first.expanded
         await pilot.press("l")
-        assert first.is_expanded and len(first.children) >= 2
+        assert first.expanded and len(first.children) >= 2
         await pilot.press("h")
-        assert not first.is_expanded
+        assert not first.expanded
         await pilot.press("enter")
-        assert first.is_expanded
+        assert first.expanded
         await pilot.press("enter")
-        assert not first.is_expanded
+        assert not first.expanded
 
 
 async def test_search_n_and_N(tmp_path: Path, session_file: Path, make_app: Any) -> None:
@@ -212,7 +212,7 @@ async def test_search_n_and_N(tmp_path: Path, session_file: Path, make_app: Any)
         status = str(search_status.render())
         assert "match 1 of" in status
         # the match is inside the bash output: the cursor is on the bash call
-        assert "bash" in str(tree.cursor_node.label)
+        assert "bash" in tree.cursor.text
         await pilot.press("slash")
         await pilot.press(*"unique-needle")
         await pilot.press("enter")
@@ -220,11 +220,11 @@ async def test_search_n_and_N(tmp_path: Path, session_file: Path, make_app: Any)
             pilot, lambda: "match 1 of 1" in str(search_status.render()), "the needle's one match"
         )
         status = str(search_status.render())
-        assert without_time(str(tree.cursor_node.label)).endswith(
+        assert without_time(tree.cursor.text).endswith(
             "unique-needle in the last prompt"
         ), (
             status,
-            str(tree.cursor_node.label),
+            tree.cursor.text,
         )
         await pilot.press("n")
         assert "match 1 of 1" in str(screen.query_one("#search-status").render())
@@ -311,7 +311,7 @@ async def test_torn_tail_is_a_notice_and_opening_writes_nothing(
         messages = [notification.message for notification in app._notifications]
         assert any("torn final line 9 ignored" in message for message in messages)
         tree = screen.query_one(SessionTree)
-        assert without_time([str(node.label) for node in tree.root.children][-1]).endswith(
+        assert without_time([node.text for node in tree.top_rows][-1]).endswith(
             "Yes, do that."
         )
     assert source.read_bytes() == before
@@ -381,12 +381,12 @@ async def test_scrolling_the_transcript_moves_the_selection(
         await pilot.press("home")
         await wait_for(
             pilot,
-            lambda: without_time(str(tree.cursor_node.label)).endswith("run the tests please"),
+            lambda: without_time(tree.cursor.text).endswith("run the tests please"),
             "the selection to follow the scroll to the top",
         )
         await pilot.click(Transcript, offset=(10, 3))
         await wait_for(
-            pilot, lambda: tree.cursor_node.data == transcript.selected_key, "the clicked row"
+            pilot, lambda: tree.cursor_key == transcript.selected_key, "the clicked row"
         )
 
 
@@ -423,8 +423,8 @@ async def test_a_big_session_paints_its_last_turns_first_then_the_whole_branch(
         screen = app.screen
         assert isinstance(screen, SessionScreen)
         tree = screen.query_one(SessionTree)
-        first = str(tree.root.children[0].label)
+        first = tree.top_rows[0].text
         assert first.strip().startswith("1 ")  # whole branch: numbered from the first prompt
-        last = tree.root.children[-1].children[-1]
+        last = tree.top_rows[-1].children[-1]
         # the cursor lands after the tree is refreshed, so wait for it rather than racing it
-        await wait_for(pilot, lambda: tree.cursor_node is last, "the cursor on the last row")
+        await wait_for(pilot, lambda: tree.cursor is last, "the cursor on the last row")

@@ -18,8 +18,8 @@ from waiting import wait_for
 
 from ink_tui.session import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.transcript import Transcript
 
 CWD = "/home/ada/code/calc-kit"
@@ -110,7 +110,7 @@ def _screen_lines(app: Any) -> list[str]:
 
 
 def _label(node: Any) -> str:
-    return str(node.label)
+    return node.text
 
 
 # -- [ and ] -------------------------------------------------------------------------------------
@@ -124,20 +124,20 @@ async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         await pilot.press("G")  # the last row: inside turn 3
-        assert tree.cursor_node is not None and tree.cursor_node.parent is not tree.root
+        assert tree.cursor is not None and tree.cursor.parent is not None
         await pilot.press("left_square_bracket")
-        assert without_time(_label(tree.cursor_node)).endswith(
+        assert without_time(_label(tree.cursor)).endswith(
             "and the docs"
         )  # the start of turn 3
         await pilot.press("left_square_bracket")
-        assert without_time(_label(tree.cursor_node)).endswith(
+        assert without_time(_label(tree.cursor)).endswith(
             "now fix sum_list"
         )  # at a start: turn 2
         await pilot.press("right_square_bracket")
-        assert without_time(_label(tree.cursor_node)).endswith("and the docs")
+        assert without_time(_label(tree.cursor)).endswith("and the docs")
         await pilot.press("right_square_bracket")  # in the last turn: its last row
-        assert tree.cursor_line == tree.last_line
-        assert "Then the changelog." in _label(tree.cursor_node)
+        assert tree.at_last_row
+        assert "Then the changelog." in _label(tree.cursor)
 
 
 # -- search ----------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ async def test_a_match_in_hidden_thinking_is_shown_highlighted_and_marked(
         tree = screen.query_one(SessionTree)
         assert "zebra-crossing" not in _replay_text(transcript)  # thinking is hidden
         await pilot.press("slash", *"ZEBRA-crossing", "enter")
-        await wait_for(pilot, lambda: "thinking" in _label(tree.cursor_node), "the thinking row")
+        await wait_for(pilot, lambda: "thinking" in _label(tree.cursor), "the thinking row")
         assert "zebra-crossing" in _replay_text(transcript)  # that thinking is shown
         index = transcript.keys.index(f"{ids['call']}:0")
         match_style = transcript.get_component_rich_style("transcript--match")
@@ -190,7 +190,7 @@ async def test_a_match_in_hidden_thinking_is_shown_highlighted_and_marked(
             if segment.style is not None and segment.style.bgcolor == match_style.bgcolor
         ]
         assert "".join(marked) == "zebra-crossing"  # exactly the matched words, as written
-        assert _label(tree.cursor_node).startswith("◆")  # the tree row is marked
+        assert _label(tree.cursor).startswith("◆")  # the tree row is marked
 
 
 async def test_a_match_past_the_cut_of_a_tool_output_shows_the_whole_output(
@@ -207,7 +207,7 @@ async def test_a_match_past_the_cut_of_a_tool_output_shows_the_whole_output(
         assert "file-39.txt" not in _replay_text(transcript)  # past the cut
         await pilot.press("slash", *"file-39", "enter")
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: "bash" in _label(tree.cursor_node), "the call")
+        await wait_for(pilot, lambda: "bash" in _label(tree.cursor), "the call")
         assert "file-39.txt" in _replay_text(transcript)
 
 
@@ -229,7 +229,7 @@ async def test_y_on_a_bash_call_copies_the_output_as_shown(tmp_path: Path, make_
     async with make_app(open_path=writer.path).run_test(size=(120, 40)) as pilot:
         screen = await _loaded(pilot)
         await pilot.press("g", "l", "j", "j")  # turn 1, opened: its thinking, then the call
-        assert "bash" in _label(screen.query_one(SessionTree).cursor_node)
+        assert "bash" in _label(screen.query_one(SessionTree).cursor)
         await pilot.press("y", "m")  # the copy menu: the message
         await wait_for(pilot, lambda: "bash pytest" in pilot.app.clipboard, "the copy")
         copied = pilot.app.clipboard
@@ -261,15 +261,15 @@ async def test_labels_show_in_the_tree_and_the_replay_and_search_finds_them(
         screen = await _loaded(pilot)
         tree = screen.query_one(SessionTree)
         transcript = screen.query_one(Transcript)
-        turn2 = tree.root.children[1]
+        turn2 = tree.top_rows[1]
         assert "# fix-point" in _label(turn2) and "old name" not in _label(turn2)
         assert any("# fix-point" in line for line in _tree_text(tree))  # on screen, not cut
         replay = _replay_text(transcript)
         assert "# fix-point" in replay and "# green run" in replay
         assert "# gone" not in replay and "old name" not in replay
         await pilot.press("slash", *"green run", "enter")
-        await wait_for(pilot, lambda: "bash" in _label(tree.cursor_node), "the labelled call")
-        assert "# green run" in _label(tree.cursor_node)
+        await wait_for(pilot, lambda: "bash" in _label(tree.cursor), "the labelled call")
+        assert "# green run" in _label(tree.cursor)
         assert "match 1 of 1" in str(screen.query_one("#search-status").render())
 
 
@@ -389,9 +389,9 @@ async def test_a_narrow_terminal_gives_the_replay_the_width_and_v_shows_the_tree
         assert all(
             len(line) <= header.content_region.width for line in header.render().plain.split("\n")
         )
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line > 0, "the last row")
+        await wait_for(pilot, lambda: tree.at_last_row and tree.cursor_row > 0, "the last row")
         await pilot.press("k")  # the keys still move through the rows
-        assert "First, the README." in _label(tree.cursor_node)
+        assert "First, the README." in _label(tree.cursor)
         await pilot.press("v")
         await wait_for(pilot, lambda: tree.region.height > 0, "the tree")
         assert tree.region.width >= columns - 2 and tree.region.y < transcript.region.y

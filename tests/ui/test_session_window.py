@@ -1,7 +1,7 @@
 """A very long branch is shown a window of turns at a time (the tree and the replay alike).
 
 The window is made small here (10 turns of a 35-turn session) so that every edge is reached in
-a few keys; a real window holds :data:`~ink_tui.ui.screens.session_window.WINDOW_TURNS`.
+a few keys; a real window holds :data:`~ink_tui.ui.session_view.window.WINDOW_TURNS`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from viewtext import without_time
 from waiting import wait_for
 
 from ink_tui.session.conversation.view import Turn
-from ink_tui.ui.screens import session_window
-from ink_tui.ui.screens.keep_modals import CopyScreen
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.screens.session_window import Span, span_around, turn_index
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.modals.keeping import CopyScreen
+from ink_tui.ui.session_view import window as session_window
+from ink_tui.ui.session_view.edges import EDGE_EARLIER, EDGE_LATER
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
+from ink_tui.ui.session_view.window import Span, span_around, turn_index
 from ink_tui.ui.widgets.transcript import Transcript
-from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, EDGE_LATER
 
 TURNS = 35
 WINDOW = 10
@@ -36,11 +36,11 @@ def long_session(tmp_path: Path, write_session: Any, monkeypatch: pytest.MonkeyP
 
 
 def _labels(tree: SessionTree) -> list[str]:
-    return [without_time(str(node.label)).strip() for node in tree.root.children]
+    return [without_time(node.text).strip() for node in tree.top_rows]
 
 
 def _cursor(tree: SessionTree) -> str:
-    return without_time(str(tree.cursor_node.label)).strip() if tree.cursor_node else ""
+    return without_time(tree.cursor.text).strip() if tree.cursor else ""
 
 
 async def _opened(pilot: Any) -> tuple[SessionScreen, SessionTree]:
@@ -50,7 +50,7 @@ async def _opened(pilot: Any) -> tuple[SessionScreen, SessionTree]:
     tree = screen.query_one(SessionTree)
     await wait_for(
         pilot,
-        lambda: screen.loaded is not None and tree.last_line >= 0 and tree.cursor_line > 0,
+        lambda: screen.loaded is not None and tree.cursor is not None and tree.cursor_row > 0,
         "the branch on screen",
     )
     return screen, tree
@@ -81,7 +81,7 @@ async def test_a_long_branch_opens_on_its_last_turns_with_a_row_for_the_earlier(
         assert len(labels) == WINDOW + 1
         assert labels[-1].startswith(f"{TURNS} ") and labels[-1].endswith(f"prompt number {TURNS}")
         assert screen.transcript.keys[0] == EDGE_EARLIER
-        assert tree.cursor_line == tree.last_line  # the branch's last row
+        assert tree.at_last_row  # the branch's last row
         assert "35 turns" in str(screen.query_one("#session-header").render())
 
 
@@ -107,7 +107,7 @@ async def test_moving_up_past_the_window_shows_the_earlier_turns_in_place(
         assert EDGE_LATER in screen.transcript.keys
         await wait_for(
             pilot,
-            lambda: screen.transcript.selected_key == tree.cursor_node.data,
+            lambda: screen.transcript.selected_key == tree.cursor_key,
             "the replay on the same turn",
         )
 
@@ -120,10 +120,10 @@ async def test_g_and_G_reach_the_branch_ends_through_the_window(
         _screen, tree = await _opened(pilot)
         await pilot.press("g")
         await wait_for(pilot, lambda: _cursor(tree).endswith("prompt number 1"), "turn 1")
-        assert tree.cursor_line == 0
+        assert tree.cursor_row == 0
         assert _labels(tree)[-1].startswith(f"⋯ {TURNS - WINDOW} later turns")
         await pilot.press("G")
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line, "the last row")
+        await wait_for(pilot, lambda: tree.at_last_row, "the last row")
         assert _labels(tree)[0].startswith("⋯ ") and not _labels(tree)[-1].startswith("⋯ ")
         assert "done" in _cursor(tree)  # the last turn's answer
 
@@ -141,7 +141,7 @@ async def test_bracket_onto_the_later_edge_moves_on_to_the_next_turn(
         await wait_for(
             pilot, lambda: _cursor(tree).endswith(f"prompt number {WINDOW + 1}"), "turn 11"
         )
-        assert not tree.cursor_node.data.startswith("window@")
+        assert not tree.cursor_key.startswith("window@")
 
 
 async def test_a_search_match_outside_the_window_moves_the_window_to_it(
@@ -153,7 +153,7 @@ async def test_a_search_match_outside_the_window_moves_the_window_to_it(
         await pilot.press("slash", *"needle-far-away", "enter")
         await wait_for(pilot, lambda: "needle-far-away" in _cursor(tree), "the far match")
         assert _cursor(tree).startswith("◆") and " 3 prompt number 3 " in _cursor(tree)
-        assert screen.transcript.selected_key == tree.cursor_node.data
+        assert screen.transcript.selected_key == tree.cursor_key
 
 
 async def test_scrolling_the_replay_onto_the_edge_shows_the_earlier_turns(
@@ -183,10 +183,10 @@ async def test_y_on_an_edge_row_copies_nothing(long_session: Path, make_app: Any
         _screen, tree = await _opened(pilot)
         copied: list[str] = []
         app.copy_to_clipboard = copied.append
-        edge = tree.node_for(EDGE_EARLIER)
+        edge = tree.row_for(EDGE_EARLIER)
         assert edge is not None
-        with tree.prevent(tree.NodeHighlighted):
-            tree.move_cursor(edge)
+        with tree.prevent(tree.Highlighted):
+            tree.move_to(edge)
         await pilot.press("y")  # the copy menu, without a message to copy
         menu = await wait_for(
             pilot, lambda: app.screen if isinstance(app.screen, CopyScreen) else None, "the menu"

@@ -11,8 +11,8 @@ from waiting import wait_for
 
 from ink_tui.session.analysis.subagents import find_child
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 CWD = "/home/ada/code/kids"
 
@@ -70,9 +70,9 @@ async def _on_the_task_row(pilot: Any) -> tuple[SessionScreen, SessionTree]:
     await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
     screen = app.screen
     tree = screen.query_one(SessionTree)
-    await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+    await wait_for(pilot, lambda: tree.at_last_row, "the rows")
     await pilot.press("g", "l", "j")  # the first turn, opened, its first row: the task call
-    assert "task" in str(tree.cursor_node.label)
+    assert "task" in tree.cursor.text
     return screen, tree
 
 
@@ -83,7 +83,7 @@ async def test_enter_on_a_task_call_opens_the_subagent_and_esc_comes_back(
     app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD, open_path=parent)
     async with app.run_test(size=(120, 36)) as pilot:
         screen, tree = await _on_the_task_row(pilot)
-        row = tree.cursor_node.data
+        row = tree.cursor_key
         await pilot.press("enter")
         await wait_for(
             pilot,
@@ -96,7 +96,7 @@ async def test_enter_on_a_task_call_opens_the_subagent_and_esc_comes_back(
         assert str(header.render()).startswith("ask a reviewer ▸ task ▸ review the change")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "back in the parent")
-        assert tree.cursor_node.data == row
+        assert tree.cursor_key == row
 
 
 async def test_a_task_call_whose_child_is_gone_says_so(tmp_path: Path, make_app: Any) -> None:

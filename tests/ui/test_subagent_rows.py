@@ -12,7 +12,7 @@ from textual.widgets import Tree
 from ink_tui.session.conversation.branchview import load_branch
 from ink_tui.session.reading.reader import open_session
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.widgets.subagent_rows import (
+from ink_tui.ui.session_view.child_rows import (
     CHILD_ITEMS_SHOWN,
     CHILD_TURNS_SHOWN,
     ChildState,
@@ -57,9 +57,9 @@ async def test_a_long_child_shows_its_first_turns_and_rows(tmp_path: Path) -> No
         rows = add_child_rows(call, ChildState("c1", path, loaded))
         turns = [node for node in call.children if node.allow_expand]
         assert len(turns) == CHILD_TURNS_SHOWN
-        assert call.children[-1].label.plain == "⋯ 51 more turns: Enter opens the subagent"
+        assert call.children[-1].text == "⋯ 51 more turns: Enter opens the subagent"
         first = turns[0]
         assert len(first.children) == CHILD_ITEMS_SHOWN + 1
-        assert first.children[-1].label.plain == "⋯ 50 more rows: Enter opens the subagent"
+        assert first.children[-1].text == "⋯ 50 more rows: Enter opens the subagent"
         assert all(node.data == "a1:0" for node in call.children)  # every row stands for the call
         assert rows.entries[turns[1].id] == loaded.turns[1].user.id  # and knows its entry

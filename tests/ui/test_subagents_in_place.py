@@ -14,9 +14,9 @@ from waiting import wait_for, workers_finished
 
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.screens.search import SearchScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.search_results import SearchResults
-from ink_tui.ui.widgets.session_tree import SessionTree
 
 CWD = "/home/ada/code/calc-kit"
 DONE_CALL, MISSING_CALL, RUNNING_CALL = "a1:1", "a3:0", "a5:0"
@@ -26,7 +26,7 @@ def _labels(node: Any) -> list[str]:
     """The plain labels of every row under ``node``, depth first (collapsed ones too)."""
     found: list[str] = []
     for child in node.children:
-        found.append(child.label.plain)
+        found.append(child.text)
         found += _labels(child)
     return found
 
@@ -36,7 +36,7 @@ async def _parent_view(pilot: Any, family: Family) -> tuple[SessionScreen, Sessi
     await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the parent's view")
     screen = app.screen
     tree = screen.query_one(SessionTree)
-    await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+    await wait_for(pilot, lambda: tree.at_last_row, "the rows")
     assert screen.path == family.parent
     return screen, tree
 
@@ -44,8 +44,8 @@ async def _parent_view(pilot: Any, family: Family) -> tuple[SessionScreen, Sessi
 async def _expand(pilot: Any, screen: SessionScreen, tree: SessionTree, key: str) -> Any:
     """Put the cursor on call ``key``, press ``l``, and wait until the child was read."""
     screen.reveal(key)
-    await wait_for(pilot, lambda: tree.cursor_node.data == key, f"the cursor on {key}")
-    call = tree.cursor_node
+    await wait_for(pilot, lambda: tree.cursor_key == key, f"the cursor on {key}")
+    call = tree.cursor
     await pilot.press("l")
     await wait_for(
         pilot,
@@ -70,7 +70,7 @@ async def _child_view(
     if on_row is not None:
         await wait_for(
             pilot,
-            lambda: tree.cursor_node is not None and tree.cursor_node.data == on_row,
+            lambda: tree.cursor is not None and tree.cursor_key == on_row,
             f"the cursor on {on_row}",
         )
     return view, tree
@@ -122,16 +122,16 @@ async def test_a_finished_child_shows_in_place_and_enter_opens_it_on_the_row(
         assert rows[2].strip().startswith("1 Review calc/stats.py for edge cases")
         assert any("read" in text and "calc/stats.py" in text for text in rows)
         assert "Nothing else: floats and huge lists are fine." in rows[-1]
-        second_turn = next(n for n in call.children if n.label.plain.strip().startswith("2 "))
-        tree.move_cursor(second_turn)
-        await wait_for(pilot, lambda: tree.cursor_node is second_turn, "the child's 2nd turn")
+        second_turn = next(n for n in call.children if n.text.strip().startswith("2 "))
+        tree.move_to(second_turn)
+        await wait_for(pilot, lambda: tree.cursor is second_turn, "the child's 2nd turn")
         await pilot.press("enter")
         child_view, _ = await _child_view(pilot, family.done, "ca5:turn")
         header = str(child_view.query_one("#session-header").render())
         assert header.startswith("Get a review of the stats cha… ▸ task ▸ Review calc/stat")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "back in the parent")
-        assert tree.cursor_node is second_turn
+        assert tree.cursor is second_turn
 
 
 async def test_a_child_that_is_gone_says_so_in_place_and_on_enter(
@@ -162,9 +162,9 @@ async def test_a_running_child_grows_in_place(tmp_path: Path, make_app: Any) -> 
         assert rows[0] == "⤷ subagent c41b0000 · ● running · 1 turn so far"
         assert not any("Two slow tests fail" in text for text in rows)
         first_turn = call.children[1]
-        tree.move_cursor(first_turn)
+        tree.move_to(first_turn)
         await pilot.press("l")  # the child's first turn, opened, the cursor on it
-        await wait_for(pilot, lambda: first_turn.is_expanded, "the child's turn opened")
+        await wait_for(pilot, lambda: first_turn.expanded, "the child's turn opened")
         _append(family.running, *_bash_result_and_answer())
         screen.subagents.poll()  # what the timer does every POLL_SECONDS
         await wait_for(
@@ -174,8 +174,8 @@ async def test_a_running_child_grows_in_place(tmp_path: Path, make_app: Any) -> 
         )
         assert sum(text.startswith("⤷") for text in _labels(call)) == 1  # replaced, not added
         turn_again = call.children[1]
-        assert turn_again is not first_turn and turn_again.label.plain.strip().startswith("1 ")
-        assert turn_again.is_expanded and tree.cursor_node is turn_again  # as they were
+        assert turn_again is not first_turn and turn_again.text.strip().startswith("1 ")
+        assert turn_again.expanded and tree.cursor is turn_again  # as they were
 
 
 async def test_a_child_with_a_stale_lease_and_no_result_is_stopped(
@@ -197,7 +197,7 @@ async def test_enter_on_a_running_call_opens_the_child_following(
     async with app.run_test(size=(120, 40)) as pilot:
         screen, tree = await _parent_view(pilot, family)
         screen.reveal(RUNNING_CALL)
-        await wait_for(pilot, lambda: tree.cursor_node.data == RUNNING_CALL, "on the call")
+        await wait_for(pilot, lambda: tree.cursor_key == RUNNING_CALL, "on the call")
         await pilot.press("enter")
         child_view, child_tree = await _child_view(pilot, family.running)
         await wait_for(pilot, lambda: child_view.live.following, "following the child")
@@ -228,7 +228,7 @@ async def test_a_hit_inside_a_child_opens_over_its_parent_on_the_task_call(
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the parent")
         parent_view = app.screen
         assert parent_view.path == family.parent
-        assert parent_view.query_one(SessionTree).cursor_node.data == DONE_CALL
+        assert parent_view.query_one(SessionTree).cursor_key == DONE_CALL
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is picker, "back where the search was")
 
@@ -288,7 +288,7 @@ async def test_search_finds_the_family_s_child_and_opens_it_in_place(
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the parent")
         assert app.screen.path == family.parent
-        assert app.screen.query_one(SessionTree).cursor_node.data == DONE_CALL
+        assert app.screen.query_one(SessionTree).cursor_key == DONE_CALL
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is search, "back to the results")
 
@@ -310,10 +310,10 @@ async def test_a_hostile_subagent_reaches_the_screen_as_text(tmp_path: Path, mak
     async with app.run_test(size=(160, 40)) as pilot:
         screen, tree = await _parent_view(pilot, family)
         call = await _expand(pilot, screen, tree, DONE_CALL)
-        hostile_turn = next(n for n in call.children if "also" in n.label.plain)
-        tree.move_cursor(hostile_turn)
+        hostile_turn = next(n for n in call.children if "also" in n.text)
+        tree.move_to(hostile_turn)
         await pilot.press("l")
-        await wait_for(pilot, lambda: hostile_turn.is_expanded, "the hostile turn opened")
+        await wait_for(pilot, lambda: hostile_turn.expanded, "the hostile turn opened")
         await pilot.pause()
         strips = app.screen._compositor.render_strips()
         shown = "\n".join("".join(segment.text for segment in strip) for strip in strips)

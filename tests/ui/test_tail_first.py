@@ -12,10 +12,10 @@ from testdata import SESSIONS
 from viewtext import header_text, replay_text
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
-import ink_tui.ui.screens.session_load as session_load
+import ink_tui.ui.session_view.loader as session_load
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.session import EARLIER_PLACEHOLDER, SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import EARLIER_PLACEHOLDER, SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 
 def _fixtures() -> list[Path]:
@@ -28,7 +28,7 @@ def _fixtures() -> list[Path]:
 def _view(screen: SessionScreen) -> tuple[list[str], str, str]:
     tree = screen.query_one(SessionTree)
     return (
-        [str(node.label) for node in tree.root.children],
+        [node.text for node in tree.top_rows],
         replay_text(screen),
         header_text(screen),
     )
@@ -128,16 +128,16 @@ async def test_g_before_the_start_is_read_shows_a_placeholder_and_lands_there_wh
         assert isinstance(screen, SessionScreen)
         tree = screen.query_one(SessionTree)
         await pilot.press("g")
-        await wait_for(pilot, lambda: tree.cursor_line == 0, "the cursor at the top")
-        assert str(tree.cursor_node.label) == EARLIER_PLACEHOLDER
+        await wait_for(pilot, lambda: tree.cursor_row == 0, "the cursor at the top")
+        assert tree.cursor.text == EARLIER_PLACEHOLDER
         release.set()
         await wait_for(
             pilot,
             lambda: (
                 screen.loaded is not None
                 and not screen.loaded.partial
-                and tree.cursor_node is tree.root.children[0]
+                and tree.cursor is tree.top_rows[0]
             ),
             "the whole branch, the cursor on its first turn",
         )
-        assert str(tree.cursor_node.label).strip().startswith("1 ")
+        assert tree.cursor.text.strip().startswith("1 ")

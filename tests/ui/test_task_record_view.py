@@ -13,8 +13,8 @@ from viewtext import replay_text
 from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 CWD = "/home/ada/code/calc-kit"
 DISABLED = "Ink was told not to keep subagent transcripts (INK_CHILD_SESSIONS=0)"
@@ -55,7 +55,7 @@ async def test_a_task_call_shows_its_record_and_why_no_subagent_was_kept(
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
         screen = app.screen
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+        await wait_for(pilot, lambda: tree.at_last_row, "the rows")
         await wait_for(pilot, lambda: "subagent reviewer" in replay_text(screen), "the record")
         shown = " ".join(replay_text(screen).split())  # the line wraps in the pane
         assert (
@@ -63,15 +63,15 @@ async def test_a_task_call_shows_its_record_and_why_no_subagent_was_kept(
             f"times by turn 2 · worktree removed (branch ink/t1) · no transcript: {DISABLED}"
         ) in shown
         await pilot.press("g", "l", "j")  # the first turn, opened, its first row: the task call
-        call = tree.cursor_node
-        assert "task" in str(call.label)
+        call = tree.cursor
+        assert "task" in call.text
         await pilot.press("l")
         await wait_for(
             pilot,
-            lambda: any("⤷ no subagent session" in str(row.label) for row in call.children),
+            lambda: any("⤷ no subagent session" in row.text for row in call.children),
             "the subagent's head row",
         )
-        heads = [str(row.label) for row in call.children if str(row.label).startswith("⤷")]
+        heads = [row.text for row in call.children if row.text.startswith("⤷")]
         assert heads == [f"⤷ no subagent session: {DISABLED}"]
         await pilot.press("enter")
         await wait_for(

@@ -11,9 +11,9 @@ from typing import Any
 from waiting import wait_for
 
 from ink_tui.session.writing.writer import SessionWriter
-from ink_tui.ui.screens.session import SessionScreen
 from ink_tui.ui.screens.timeline import TimelineScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.timeline_bars import MODEL_BLOCK, TOOL_BLOCK, TimelineBars
 
 CWD = "/home/ada/code/time"
@@ -58,8 +58,8 @@ async def test_turns_show_their_time_and_T_draws_them_as_bars(
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
         screen = app.screen
         tree = screen.query_one(SessionTree)
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
-        labels = [str(node.label) for node in tree.root.children]
+        await wait_for(pilot, lambda: tree.at_last_row, "the rows")
+        labels = [node.text for node in tree.top_rows]
         assert labels[1].endswith("3m04s · 2400 tok")  # 2 answers x (1000 + 200)
         assert labels[0].endswith("4.0s · 1200 tok")
         assert "3 turns over 5m38s" in str(screen.query_one("#session-header").render())
@@ -76,5 +76,5 @@ async def test_turns_show_their_time_and_T_draws_them_as_bars(
         await pilot.press("G", "enter")  # the fastest, turn 1
         await wait_for(pilot, lambda: app.screen is screen, "back in the session view")
         await wait_for(
-            pilot, lambda: str(tree.cursor_node.label).strip().startswith("1 "), "on turn 1"
+            pilot, lambda: tree.cursor.text.strip().startswith("1 "), "on turn 1"
         )

@@ -26,8 +26,8 @@ from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.reader import SessionFile, open_session
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.branch_list import BranchTable, describe_leaf, short_id
+from ink_tui.ui.widgets.keeper import SessionKeeper
 
 __all__ = ["BranchesScreen"]
 

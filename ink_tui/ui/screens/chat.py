@@ -1,7 +1,7 @@
 """The chat pane: go on with a session with a real model and Ink's tools.
 
 The screen coordinates; the conversation is :class:`ink_tui.agent.chat.ChatEngine`, run in one
-async worker per turn, reporting through a :class:`~ink_tui.ui.screens.chat_sink.ScreenSink`.
+async worker per turn, reporting through a :class:`~ink_tui.ui.chat_sink.ScreenSink`.
 The app's ``q`` (quit) and ``?`` (help) never act here: they are text for the composer, and a
 pane that cannot send (read-only, or unreadable) says why in the composer's place.
 """
@@ -28,11 +28,12 @@ from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.ui.chat_sink import ChatOutlets, ScreenSink
 from ink_tui.ui.keys import CHAT_BINDINGS
+from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.modals.chat import ModelScreen
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.chat_modals import ModelScreen
-from ink_tui.ui.screens.chat_sink import ScreenSink
 from ink_tui.ui.widgets.chat_input import ELSEWHERE_KEYS, ChatInput
 from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 from ink_tui.ui.widgets.composer import Composer
@@ -126,9 +127,13 @@ class ChatScreen(Screen[None]):
     @on(Ready)
     def _ready(self, message: Ready) -> None:
         start = message.start
-        self.engine = ChatEngine(
-            start, sink=ScreenSink(self), project_dir=project_dir(self._sessions_dir(), start.cwd)
-        )
+        log = self.log_view
+        outlets = ChatOutlets(
+            log.stream_delta, log.add_arrived, self.recorded, self.set_status, self.note,
+            self.app.push_screen_wait, Path(start.cwd or "."),
+        )  # fmt: skip
+        folder = project_dir(self._sessions_dir(), start.cwd)
+        self.engine = ChatEngine(start, sink=ScreenSink(outlets), project_dir=folder)
         shown = start.messages[-HISTORY_SHOWN:]
         if start.path is None:
             self.note(f"a new session in {start.cwd} (the file is created with the first message)")
@@ -363,7 +368,7 @@ class ChatScreen(Screen[None]):
     def _back(self) -> None:
         path = self.engine.store.path if self.engine else self.request.path
         if path is not None and path.exists():
-            self.app.switch_screen(_session_screen(path))
+            self.post_message(OpenSession(path))  # the session view, in this screen's place
         else:
             self.app.switch_screen("picker")
 
@@ -392,9 +397,3 @@ class ChatScreen(Screen[None]):
 
     def action_scroll_history(self, where: Scroll) -> None:
         self.log_view.scroll_history(where)
-
-
-def _session_screen(path: Path) -> Screen[Any]:
-    from ink_tui.ui.screens.session import SessionScreen
-
-    return SessionScreen(path)

@@ -21,7 +21,7 @@ from textual.widget import Widget
 
 from ink_tui.logs import unforeseen
 from ink_tui.manage.trash import TrashEntry
-from ink_tui.ui.screens.keep_modals import ConfirmScreen, CopyScreen, TextScreen
+from ink_tui.ui.modals.keeping import ConfirmScreen, CopyScreen, TextScreen
 
 if TYPE_CHECKING:
     from ink_tui.catalog import SessionSummary

@@ -29,8 +29,8 @@ from ink_tui.humanize import compact_count, plural
 from ink_tui.session.analysis.turntime import branch_span, short_duration
 from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.ui.render import palette
+from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["HeaderPart", "HeaderState", "LiveState", "SessionHeader", "fit_parts", "work_text"]
 

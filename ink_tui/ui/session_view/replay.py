@@ -3,7 +3,9 @@
 A :class:`~ink_tui.ui.widgets.transcript.Transcript` that knows the view rows: it makes one block
 per prompt and per row, renders them with the display options (thinking, tool output, running
 calls, thinking opened by a search) and the rows' labels, and renders again exactly the blocks a
-change touches.
+change touches. It owns the display options: ``t`` (thinking), ``o`` (tool output: cut, full,
+hidden), Enter on a call (its whole output or cut), and what ``y`` copies of a row
+(:func:`shown_text`: the row as it is shown).
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import Final
 
 from rich.console import RenderableType
 from rich.text import Text
 
+from ink_tui.session.conversation.rows import find_item, row_text
 from ink_tui.session.conversation.view import Item, Turn, TurnChanges
 from ink_tui.ui.render.blocks import (
+    OutputMode,
     RenderOptions,
     item_block,
     item_is_huge,
@@ -24,10 +29,29 @@ from ink_tui.ui.render.blocks import (
     turn_is_huge,
 )
 from ink_tui.ui.render.pieces import Pieces
+from ink_tui.ui.render.safe import ansi_text, plain
+from ink_tui.ui.session_view.edges import EDGE_EARLIER, EDGE_LATER, edge_text
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
-from ink_tui.ui.widgets.window_edges import EDGE_EARLIER, EDGE_LATER, edge_text
 
-__all__ = ["SessionReplay"]
+__all__ = ["OUTPUT_CYCLE", "SessionReplay", "shown_text"]
+
+OUTPUT_CYCLE: Final[dict[OutputMode, OutputMode]] = {
+    "cut": "full",
+    "full": "hidden",
+    "hidden": "cut",
+}
+
+
+def shown_text(turns: list[Turn], key: str) -> str:
+    """What ``y`` copies: the row's text as the replay shows it (tool output without its
+    escape sequences: colours dropped, other controls made visible)."""
+    item = find_item(turns, key)
+    if item is not None and item.tool is not None:
+        head = plain(f"{item.tool.name} {item.tool.key_argument}").plain
+        return f"{head}\n{ansi_text(item.tool.output).plain}"
+    if item is not None and item.kind == "orphan_result":
+        return ansi_text(item.text).plain
+    return plain(row_text(turns, key)).plain
 
 
 def _estimate(text: str) -> int:
@@ -90,6 +114,24 @@ class SessionReplay(Transcript):
         """The display options changed: render every block again."""
         self.options = options
         self.invalidate()
+
+    def toggle_thinking(self) -> None:
+        """``t``: show or hide thinking (the thinking a search opened closes again)."""
+        shown = not self.options.show_thinking
+        self.set_options(replace(self.options, show_thinking=shown, thinking_open=frozenset()))
+        self.notify("thinking shown" if shown else "thinking hidden", timeout=2)
+
+    def cycle_output(self) -> None:
+        """``o``: tool output cut, full, hidden (the calls opened one by one close again)."""
+        mode = OUTPUT_CYCLE[self.options.output]
+        self.set_options(replace(self.options, output=mode, expanded=frozenset()))
+        self.notify(f"tool output: {mode}", timeout=2)
+
+    def toggle_full_output(self, item: Item) -> None:
+        """Enter on a tool call: its whole output, or cut again."""
+        if item.tool is not None:
+            expanded = frozenset(self.options.expanded ^ {item.key})
+            self.set_options(replace(self.options, expanded=expanded))
 
     def set_row_labels(self, row_labels: dict[str, str], changed: set[str]) -> None:
         self._row_labels = row_labels

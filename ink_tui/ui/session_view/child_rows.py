@@ -1,36 +1,38 @@
 """A ``task`` call's subagent session shown in place: the child's turns as rows under the call.
 
-Under the call's node (after its result's row) come a head row saying which child it is and
+Under the call's row (after its result's row) come a head row saying which child it is and
 whether it still runs, then the child's turns, each with its rows, as in the session's own tree.
-Every row added stands for the call (its node data is the call's key: the replay stays on the
-call), and remembers the child entry it shows, so Enter opens the child there.
+Every row stands for the call (its key is the call's: the replay stays on the call) and knows the
+child entry it shows, so Enter opens the child there. A long child shows its first
+:data:`CHILD_TURNS_SHOWN` turns (and of a turn with many rows, its first
+:data:`CHILD_ITEMS_SHOWN`), then a row saying what is left: opening a call never makes an
+unbounded number of rows on the event loop.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from rich.text import Text
-from textual.widgets.tree import TreeNode
 
 from ink_tui.humanize import plural
 from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.widgets.tree_labels import item_label, turn_label
+from ink_tui.ui.session_view.tree_labels import item_label, turn_label
+from ink_tui.ui.session_view.tree_rows import BranchRows, TreeRow, one_line, walk
 
 __all__ = [
     "CHILD_ITEMS_SHOWN",
     "CHILD_TURNS_SHOWN",
-    "ChildRows",
     "ChildState",
-    "add_child_rows",
+    "child_rows",
     "reading_row",
+    "replace_child_rows",
 ]
 
-Node = TreeNode[str]
 CHILD_TURNS_SHOWN: Final = 200  # a longer child shows its first turns; Enter opens the rest
 CHILD_ITEMS_SHOWN: Final = 100  # and of a turn with more rows, its first ones
 HEAD: Final = "⤷ subagent "
@@ -47,19 +49,6 @@ class ChildState:
     pending: bool = False  # the call has no result (running, or stopped without one)
     problem: str | None = None  # the file could not be read: why, in one line
     absent: str | None = None  # why no child file exists, as its task record says
-
-
-@dataclass(slots=True)
-class ChildRows:
-    """The rows added under one call node."""
-
-    nodes: list[Node] = field(default_factory=list)  # directly under the call
-    entries: dict[int, str] = field(default_factory=dict)  # node id -> child entry id
-    by_entry: dict[str, Node] = field(default_factory=dict)  # child entry id -> its first row
-
-    def shows(self, node: Node, entry_id: str) -> None:
-        self.entries[node.id] = entry_id
-        self.by_entry.setdefault(entry_id, node)
 
 
 def _short(child_id: str | None) -> str:
@@ -89,16 +78,19 @@ def _head(state: ChildState) -> Text:
     return plain(f"{HEAD}{name} · {counted} · Enter opens it", "dim")
 
 
-def reading_row(call: Node) -> Node:
+def _row(call_key: str, label: Text, *, entry_id: str | None = None) -> TreeRow:
+    return TreeRow("child", call_key, one_line(label), entry_id=entry_id)
+
+
+def reading_row(call_key: str) -> TreeRow:
     """The row shown while the child is looked for and read."""
-    return call.add_leaf(plain("⤷ reading the subagent session…", "dim italic"), data=call.data)
+    return _row(call_key, plain("⤷ reading the subagent session…", "dim italic"))
 
 
-def add_child_rows(call: Node, state: ChildState) -> ChildRows:
-    """Add the child's rows under ``call``: a head row, then its turns (each with its rows)."""
-    rows = ChildRows()
-    head = call.add_leaf(_head(state), data=call.data)
-    rows.nodes.append(head)
+def child_rows(call_key: str, state: ChildState) -> list[TreeRow]:
+    """The rows under call ``call_key``: a head row, then the child's turns (each with its
+    rows), the turns closed."""
+    rows = [_row(call_key, _head(state))]
     loaded = state.loaded
     if loaded is None:
         return rows
@@ -107,21 +99,36 @@ def add_child_rows(call: Node, state: ChildState) -> ChildRows:
         if count == CHILD_TURNS_SHOWN:
             left = len(loaded.turns) - count
             more = plain(f"⋯ {plural(left, 'more turn')}: Enter opens the subagent", "dim italic")
-            rows.nodes.append(call.add_leaf(more, data=call.data))
+            rows.append(_row(call_key, more))
             break
         if turn.user is not None:
             number += 1
-        node = call.add(turn_label(turn, number, None), data=call.data)
-        rows.nodes.append(node)
-        if turn.user is not None:
-            rows.shows(node, turn.user.id)
+        entry = turn.user.id if turn.user is not None else None
+        turn_row = _row(call_key, turn_label(turn, number, None), entry_id=entry)
+        turn_row.expandable = True
+        rows.append(turn_row)
         for index, item in enumerate(turn.items):
             if index == CHILD_ITEMS_SHOWN:
                 rest = plural(len(turn.items) - index, "more row")
                 more = plain(f"⋯ {rest}: Enter opens the subagent", "dim italic")
-                node.add_leaf(more, data=call.data)
+                turn_row.adopt(_row(call_key, more))
                 break
             label, tail = item_label(item, None)
-            leaf = node.add_leaf(Text.assemble(label, tail), data=call.data)
-            rows.shows(leaf, item.entry.id)
+            turn_row.adopt(_row(call_key, Text.assemble(label, tail), entry_id=item.entry.id))
     return rows
+
+
+def replace_child_rows(
+    rows: BranchRows, call: TreeRow, state: ChildState, cursor: TreeRow | None
+) -> TreeRow | None:
+    """Show ``state``'s rows under ``call`` in place of those of a read before: the child's turns
+    open before are open again. Returns the row showing the child entry ``cursor`` was on (where
+    the cursor goes back to), if it was on one of the rows replaced."""
+    before = [row for row in call.children if row.kind == "child"]
+    at = next((row.entry_id for row in walk(before) if row is cursor), None)
+    opened = {row.entry_id for row in before if row.expanded and row.entry_id}
+    new = child_rows(call.key or "", state)
+    for row in new:
+        row.expanded = row.expandable and row.entry_id in opened
+    rows.set_children(call, new, keep="result")
+    return next((row for row in walk(new) if at and row.entry_id == at), None)

@@ -31,7 +31,7 @@ from ink_tui.session.analysis.playclock import STREAM_TICK, Playback
 from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.ui.options import app_now
-from ink_tui.ui.widgets.playback_bar import PlaybackBar
+from ink_tui.ui.session_view.playback_bar import PlaybackBar
 
 __all__ = ["SessionPlayback"]
 
@@ -130,7 +130,7 @@ class SessionPlayback(Widget):
         self.player = player
         self._at = None
         self.add_class("-playing")
-        self.screen.refresh_bindings()  # the playback keys work now: help and palette list them
+        self.refresh_bindings()  # the playback keys work now: help and palette list them
         self._run_ticker()
         self.tick()
 
@@ -142,7 +142,7 @@ class SessionPlayback(Widget):
         self.remove_class("-playing")
         self._shown = ()
         if self.is_attached:
-            self.screen.refresh_bindings()  # the playback keys are off again
+            self.refresh_bindings()  # the playback keys are off again
 
     def on_unmount(self) -> None:
         self._stop_ticker()
@@ -193,18 +193,31 @@ class SessionPlayback(Widget):
         else:
             self._run_ticker()
 
-    def key(self, name: str) -> bool:
-        """A playback key (``pause step faster slower idle``); False when not playing."""
-        player = self.player
-        if player is None:
-            return False
-        if name == "pause":
-            player.toggle_pause()
-        elif name == "step":
-            player.step()
-        elif name in ("faster", "slower"):
-            player.change_speed(1 if name == "faster" else -1)
-        elif name == "idle":
-            player.toggle_skip_idle()
-        self.tick()
-        return True
+    @property
+    def playing(self) -> bool:
+        """Whether a plan plays (or is paused, or finished but still shown): its keys work."""
+        return self.player is not None
+
+    def toggle_pause(self) -> None:
+        """Space while playing: pause, or play on."""
+        if self.player is not None:
+            self.player.toggle_pause()
+            self.tick()
+
+    def step(self) -> None:
+        """``.``: one record on (paused)."""
+        if self.player is not None:
+            self.player.step()
+            self.tick()
+
+    def change_speed(self, delta: int) -> None:
+        """``+`` (``delta`` 1) and ``-`` (-1): the next speed up or down."""
+        if self.player is not None:
+            self.player.change_speed(delta)
+            self.tick()
+
+    def toggle_skip_idle(self) -> None:
+        """``i``: skip idle gaps, or play them as they were."""
+        if self.player is not None:
+            self.player.toggle_skip_idle()
+            self.tick()

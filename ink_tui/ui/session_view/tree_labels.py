@@ -1,28 +1,24 @@
 """The labels of the session tree's rows: a turn (its number, label and prompt's first line) and
-an item under it (a tool call and its status, text, thinking, a compaction…)."""
+an item under it (a tool call and its status, text, thinking, a compaction…), a call's result.
+
+Labels are session text: built with :func:`~ink_tui.ui.render.safe.plain`, never markup."""
 
 from __future__ import annotations
 
-from rich.cells import get_character_cell_size
 from rich.text import Span, Text
 
-from ink_tui.humanize import ELLIPSIS, compact_count, cut, cut_length
+from ink_tui.humanize import compact_count
 from ink_tui.session.analysis.turntime import TurnTime, short_duration
-from ink_tui.session.conversation.view import Item, Turn, first_text_line
+from ink_tui.session.conversation.view import Item, Turn
 from ink_tui.session.reading.shapes import MISSING, not_a_list
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.blocks import status_mark
+from ink_tui.ui.render.cut import first_line
 from ink_tui.ui.render.safe import plain
 
-__all__ = [
-    "cut_label",
-    "first_line",
-    "fit_label",
-    "item_label",
-    "result_label",
-    "turn_label",
-    "turn_tail",
-]
+__all__ = ["MATCH_MARK", "item_label", "result_label", "turn_label", "turn_tail"]
+
+MATCH_MARK = "◆ "  # before the label of a row the search matched
 
 _ITEM_ICONS = {
     "text": ("¶ ", ""),
@@ -36,25 +32,6 @@ _ITEM_ICONS = {
     "label": ("· label ", "dim"),
     "oddity": ("⚠ ", "error"),
 }
-
-
-def first_line(text: str, width: int = 60) -> str:
-    """The first line of ``text`` in at most ``width`` cells (cut as :func:`cut_label`)."""
-    return cut(first_text_line(text), width, get_character_cell_size)
-
-
-def cut_label(text: Text, width: int) -> Text:
-    """``text`` in at most ``width`` cells, its styles kept: cut by cell width (a wide character
-    is two cells), whitespace before the cut left out, then ``…`` (:func:`ink_tui.humanize.cut`,
-    measured as the screen draws). Every label of the screens is cut by this."""
-    if width <= 0:
-        return Text()
-    keep = cut_length(text.plain, width, get_character_cell_size)
-    if keep is None:
-        return text
-    head = text[:keep]
-    head.append(ELLIPSIS)
-    return head
 
 
 def _label_part(label: str | None) -> Text:
@@ -126,19 +103,3 @@ def result_label(item: Item) -> Text:
     preview = first_line(item.tool.output, 60) or "(empty output)"
     style = palette.current.error if item.tool.status == "error" else "dim"
     return plain(f"↳ {preview}", style)
-
-
-def fit_label(text: Text, width: int, keep: int = 0) -> Text:
-    """``text`` in ``width`` cells: its last ``keep`` characters (a turn's time, a call's
-    status: the figures) at the right edge, whatever the script of the rest, which is cut with
-    ``…`` when it does not fit (:func:`cut_label`)."""
-    if width <= 0:
-        return text
-    if not keep:
-        return cut_label(text, width)
-    tail = text[len(text) - keep :]
-    if tail.cell_len >= width - 1:
-        return cut_label(text, width)  # too narrow for the tail: cut the whole label
-    room = width - tail.cell_len
-    head = cut_label(text[: len(text) - keep], room)
-    return Text.assemble(head, " " * (room - head.cell_len), tail)

@@ -28,7 +28,7 @@ from ink_tui.ui.follow import Arrived, Follower, FollowFailed, NewerSession
 from ink_tui.ui.keymap import VERB, key_name
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
-from ink_tui.ui.widgets.session_header import LiveState
+from ink_tui.ui.session_view.header import LiveState
 
 __all__ = ["LiveFollow"]
 

@@ -1,5 +1,5 @@
 """The edge rows of a windowed branch: the tree's and the replay's row standing for the turns
-before or after the window (see :mod:`ink_tui.ui.screens.session_window`)."""
+before or after the window (see :mod:`ink_tui.ui.session_view.window`)."""
 
 from __future__ import annotations
 
