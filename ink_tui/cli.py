@@ -113,8 +113,28 @@ def _global_options(parser: argparse.ArgumentParser, *, after_command: bool = Fa
     )
 
 
+class _Commands:
+    """The subcommands' adder, each command's one-line help noted as it is added (argparse keeps
+    it only in private state)."""
+
+    def __init__(self, commands: Any) -> None:
+        self.commands = commands
+        self.lines: list[tuple[str, str]] = []
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+        if "help" in options:  # as argparse lists them: those with a help line
+            self.lines.append((name, str(options["help"] or "")))
+        parser: argparse.ArgumentParser = self.commands.add_parser(name, **options)
+        return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The subcommand parser (``ink-tui list|context|check|repair …``)."""
+    return _build()[0]
+
+
+def _build() -> tuple[argparse.ArgumentParser, list[tuple[str, str]]]:
+    """The subcommand parser, and each subcommand with its one-line help, in order."""
     from ink_tui.launch import VersionAction
 
     parser = OneLineParser(
@@ -122,27 +142,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _global_options(parser)
     parser.add_argument("--version", action=VersionAction)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = _Commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     listing = commands.add_parser("list", help="sessions of this project, newest first")
     listing.add_argument("--all", action="store_true", help="sessions of every project")
     listing.add_argument("--json", action="store_true", help="one JSON array")
+    listing.add_argument(
+        "--ink",
+        action="store_true",
+        help="exactly what `ink sessions` prints here: the sessions Ink lists, Ink's lines",
+    )
     context = commands.add_parser("context", help="the context Ink would rebuild")
     context.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     context.add_argument("--json", action="store_true", help="the fixtures' .expected.json shape")
     more = [_command_module(name).add_commands(commands) for name in _command_module_names()]
     for command in (listing, context, *(parser for ps in more for parser in ps)):
         _global_options(command, after_command=True)
-    return parser
+    return parser, commands.lines
 
 
 def command_lines() -> list[tuple[str, str]]:
     """Every subcommand and its one-line help, in the order ``ink-tui COMMAND --help`` lists
     them: what the app's ``--help`` shows (taken from the subcommand parser, never retyped)."""
-    for action in build_parser()._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            choices = action._choices_actions
-            return [(str(choice.dest), str(choice.help or "")) for choice in choices]
-    return []  # pragma: no cover - the parser always has its subcommands
+    return _build()[1]
 
 
 def _command_module_names() -> list[str]:
@@ -182,14 +203,20 @@ def _cwd(args: argparse.Namespace) -> str:
 
 
 def cmd_list(args: argparse.Namespace, out: SafeOutput) -> int:
+    from ink_tui.catalog.inklist import ink_sessions_text
     from ink_tui.catalog.scan import list_sessions, unreadable_folder
     from ink_tui.clitext import session_table
 
+    if args.ink and (args.all or args.json):
+        raise CliError("--ink prints what `ink sessions` prints for one project: no --all, --json")
     base = _base(args)
     cwd = None if args.all else _cwd(args)
     problem = unreadable_folder(base, cwd)
     if problem is not None:
         raise CliError(problem)
+    if args.ink:  # Ink's own list: the sessions Ink lists, in Ink's words
+        out.write(ink_sessions_text(list_sessions(base, cwd, include_hidden=False)))
+        return EXIT_OK
     rows = list_sessions(base, cwd)
     if args.json:
         out.json([row.to_dict() for row in rows])

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from ink_tui.session.reading.lines import JS_WHITESPACE
 
-__all__ = ["COMMANDS", "Command", "parse_command", "unknown_command"]
+__all__ = ["COMMANDS", "Command", "is_copy", "parse_command", "unknown_command"]
 
 COMMANDS: dict[str, str] = {
     "compact": "/compact",
+    "copy": "/copy",
     "model": "/model [provider/modelId]",
     "think": "/think LEVEL",
 }
@@ -44,6 +45,13 @@ def parse_command(text: str) -> Command | None:
     if space is None:
         return Command(rest, "")
     return Command(rest[: space.start()], rest[space.start() :].strip(JS_WHITESPACE))
+
+
+def is_copy(text: str) -> bool:
+    """Whether ``text`` is ``/copy`` (its argument, as in Ink, ignored): Ink runs it during a
+    turn too, so the pane runs it at once rather than queueing it."""
+    command = parse_command(text)
+    return command is not None and command.name == "copy"
 
 
 def unknown_command(name: str) -> str:

@@ -35,7 +35,7 @@ class ChatOutlets:
     set_status: Callable[[str], None]
     note: Callable[[str, str], None]  # a line in the log, and its style
     ask: Callable[[Screen[Any]], Awaitable[Any]]  # a modal question, answered
-    cwd: Path  # where the tools run (for the approval's preview)
+    cwd: str  # where the tools run (for the approval's preview; empty: here)
 
 
 class ScreenSink:
@@ -61,7 +61,10 @@ class ScreenSink:
 
     async def approve(self, call: dict[str, Any]) -> Approval:
         preview = await asyncio.to_thread(
-            preview_call, str(call.get("name")), call.get("arguments"), self.outlets.cwd
+            preview_call,
+            str(call.get("name")),
+            call.get("arguments"),
+            Path(self.outlets.cwd or "."),
         )
         self.outlets.set_status(f"● {call.get('name')} waits for your approval")
         answer = await self.outlets.ask(ApprovalScreen(preview))

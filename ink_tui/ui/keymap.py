@@ -4,9 +4,10 @@ One key means one verb on every screen, and a verb has the same keys wherever it
 is always down, ``y`` always the copy menu, ``s`` always the search across sessions. A screen
 binds a verb with :func:`bind`, which takes the keys from :data:`VERBS` and names the verb in
 the binding's ``id``; ``tests/ui/test_keymap.py`` checks every binding of every screen and
-widget against the table. Two kinds of keys are the table's explicit exceptions: the letters a
-dialog's question is answered with (``answer``), and keys that are text where one is typed
-(``type``).
+widget against the table. Three kinds of keys are the table's explicit exceptions: the letters
+a dialog's question is answered with (``answer``), Ink's own keys on the screen that shows one of
+Ink's (``ink``: ``f`` folds in Ink's tree, as in ``/tree``), and keys that are text where one is
+typed (``type``).
 """
 
 from __future__ import annotations
@@ -89,17 +90,18 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb(
         "switch",
         ("tab",),
-        "the other scope (this project / all projects), or pane (tree / replay)",
-        f"picker, search, usage and cost; {_SESSION}",
+        "the other scope (this project / all projects), pane (tree / replay), or filter (Ink's "
+        "tree: default, no-tools, user-only, labeled-only, all)",
+        f"picker, search, usage and cost; {_SESSION}; Ink's tree",
         _M,
     ),
     Verb("open", ("enter",), "open, show or confirm what is highlighted", "everywhere", _O),
     Verb(
         "toggle",
         ("space",),
-        "show or hide what is at hand: the preview (picker), the turn (session view); while "
-        "playing back: pause / go on",
-        f"picker, {_SESSION}",
+        "show or hide what is at hand: the preview (picker), the turn (session view), the rows "
+        "under the row (Ink's tree: fold); while playing back: pause / go on",
+        f"picker, {_SESSION}, Ink's tree",
         _O,
     ),
     Verb(
@@ -117,8 +119,9 @@ VERBS: Final[tuple[Verb, ...]] = (
         "find",
         ("slash",),
         "find in this view: filter the list (picker); search the branch, going to the first "
-        "match after the cursor (session view)",
-        f"picker, {_SESSION}",
+        "match after the cursor (session view); keep the rows whose text or label holds it "
+        "(Ink's tree)",
+        f"picker, {_SESSION}, Ink's tree",
         _F,
     ),
     Verb(
@@ -150,8 +153,8 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb(
         "copy",
         ("y", "Y"),
-        "the copy menu: the message as shown (session view), the session id, the file path, "
-        "the command resuming it in Ink",
+        "the copy menu: the message as shown (session view), the last agent message (as Ink's "
+        "/copy), the session id, the file path, the command resuming it in Ink",
         f"picker, {_SESSION} (Y: its old key there)",
         _S,
     ),
@@ -160,7 +163,7 @@ VERBS: Final[tuple[Verb, ...]] = (
         "label",
         ("L",),
         "label the entry, as Ink's /tree L does",
-        f"{_SESSION}, branches",
+        f"{_SESSION}, branches, Ink's tree",
         _S,
     ),
     Verb("delete", ("d",), "delete the session (to the trash, after a question)", "picker", _S),
@@ -190,6 +193,13 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb("narrower", ("ctrl+left",), "the tree narrower (or drag the bar)", _SESSION, _V),
     Verb("wider", ("ctrl+right",), "the tree wider (or drag the bar)", _SESSION, _V),
     Verb("branches", ("b",), "every branch of the session", _SESSION, _V),
+    Verb(
+        "ink_tree",
+        ("I",),
+        "Ink's /tree: every entry of the file as a tree, with its five filters",
+        _SESSION,
+        _V,
+    ),
     Verb("timeline", ("T",), "the timeline of the turns", _SESSION, _V),
     Verb("changes", ("D",), "the files the branch changed", _SESSION, _V),
     Verb("export", ("e",), "export the branch (Markdown, HTML, JSON)", _SESSION, _V),
@@ -213,8 +223,16 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb(
         "answer",
         ("y", "n", "a", "o", "l", "m", "i", "p", "r"),
-        "answer the question: the letters the dialog shows (y yes, n no; in the copy menu m i p r)",
+        "answer the question: the letters the dialog shows (y yes, n no; in the copy menu m a i p "
+        "r)",
         "dialogs only",
+        _D,
+    ),
+    Verb(
+        "ink",
+        ("f",),
+        "Ink's own key where a screen is one of Ink's: f folds or unfolds the row, as in /tree",
+        "Ink's tree",
         _D,
     ),
     Verb(
@@ -228,8 +246,9 @@ VERBS: Final[tuple[Verb, ...]] = (
 """The verbs, in the order docs/keys.md lists them."""
 
 VERB: Final[dict[str, Verb]] = {verb.name: verb for verb in VERBS}
-EXCEPTIONS: Final = frozenset({"answer", "type"})
-"""Verbs whose keys mean another verb elsewhere: a dialog's answers, and text."""
+EXCEPTIONS: Final = frozenset({"answer", "ink", "type"})
+"""Verbs whose keys mean another verb elsewhere: a dialog's answers, Ink's own keys on the
+screen that is Ink's (``f`` folds in Ink's tree), and text."""
 
 
 def bind(

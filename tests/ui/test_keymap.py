@@ -69,6 +69,7 @@ def test_the_bound_classes_include_every_screen() -> None:
         assert name in names
     for name in ("StatsScreen", "ChangesScreen", "BranchesScreen", "HelpScreen", "ChatScreen"):
         assert name in names
+    assert {"InkTreeScreen", "InkTreeList"} <= names
     assert {"CursorList", "CopyScreen", "ErrorScreen", "ExportScreen"} <= names
 
 
@@ -82,6 +83,8 @@ def test_each_binding_is_a_verb_of_the_table_with_its_keys(cls: type[DOMNode]) -
             assert issubclass(cls, ModalScreen), f"{cls.__name__}: {binding.key} answers nothing"
         if verb.name == "type":  # text: listed nowhere
             assert not binding.description
+        if verb.name == "ink":  # Ink's own keys: only on the screen that is Ink's
+            assert cls.__name__ == "InkTreeScreen", f"{cls.__name__}: {binding.key} is not Ink's"
 
 
 def test_no_key_of_the_table_means_two_verbs() -> None:
@@ -179,6 +182,7 @@ async def test_y_in_the_session_view_opens_the_pickers_copy_menu_with_the_messag
         )
         assert [(key, what) for key, what, _ in menu.choices] == [
             ("m", "the message as shown"),
+            ("a", "the last agent message"),
             ("i", "the session id"),
             ("p", "the file path"),
             ("r", "the command resuming it in Ink"),
@@ -192,7 +196,7 @@ async def test_y_in_the_session_view_opens_the_pickers_copy_menu_with_the_messag
         picker_menu = await wait_for(
             pilot, lambda: app.screen if isinstance(app.screen, CopyScreen) else None, "the menu"
         )
-        assert [key for key, _, _ in picker_menu.choices] == ["i", "p", "r"]
+        assert [key for key, _, _ in picker_menu.choices] == ["a", "i", "p", "r"]
         await pilot.press("m")  # no message here: nothing happens
         assert app.screen is picker_menu
         await pilot.press("p")

@@ -11,7 +11,8 @@ Every snapshot must come out the same on any machine, any day, from any checkout
 Refresh after a deliberate change to the UI (then look at the SVGs before committing)::
 
     python -m pytest tests/ui/test_snapshots.py --snapshot-update -k 'not screenshots' &&
-    for n in picker preview session help error chat search stats timeline changes subagents; do
+    for n in picker preview session help error chat search stats timeline changes subagents \
+        ink_tree; do
         cp tests/ui/__snapshots__/test_snapshots/test_$n.svg docs/screenshots/$n.svg; done
 
 (one line in the README's Development section).
@@ -40,7 +41,7 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 # docs/screenshots/NAME.svg <- test_NAME
 SHOTS = (
     *("picker", "preview", "session", "help", "error", "chat", "search", "stats", "timeline"),
-    *("changes", "subagents"),
+    *("changes", "subagents", "ink_tree"),
 )
 REFRESH = (
     "for n in " + " ".join(SHOTS) + "; do "
@@ -159,6 +160,34 @@ def test_timeline(snap_compare: SnapCompare, demo_app: Any) -> None:
         assert isinstance(screen, TimelineScreen)
         bars = screen.query_one(TimelineBars)
         await wait_for(pilot, lambda: bool(bars.rows), "the measured turns")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_ink_tree(snap_compare: SnapCompare, demo_app: Any) -> None:
+    """Ink's tree (I in the session view) of the demo project's second session (three leaves):
+    every entry as Ink's /tree lists it, the current branch first and marked, the cursor on the
+    current leaf; then Tab (the no-tools filter, named on the status line)."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.ink_tree import BUILDING, InkTreeScreen
+
+        await press_and_settle(pilot, "j", "enter", "I")
+        screen = pilot.app.screen
+        assert isinstance(screen, InkTreeScreen)
+        status = screen.query_one("#ink-tree-status")
+        await wait_for(pilot, lambda: screen.shown is not None, "the tree's rows")
+        await press_and_settle(pilot, "tab")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.shown is not None
+                and screen.shown.mode == "no-tools"
+                and BUILDING not in str(status.render())
+            ),
+            "the rows under no-tools",
+        )
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)

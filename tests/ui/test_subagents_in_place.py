@@ -16,6 +16,7 @@ from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.screens.search import SearchScreen
 from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.session_view.tree import SessionTree
+from ink_tui.ui.session_view.tree_rows import walk
 from ink_tui.ui.widgets.search_results import SearchResults
 
 CWD = "/home/ada/code/calc-kit"
@@ -23,12 +24,9 @@ DONE_CALL, MISSING_CALL, RUNNING_CALL = "a1:1", "a3:0", "a5:0"
 
 
 def _labels(node: Any) -> list[str]:
-    """The plain labels of every row under ``node``, depth first (collapsed ones too)."""
-    found: list[str] = []
-    for child in node.children:
-        found.append(child.text)
-        found += _labels(child)
-    return found
+    """The plain labels of every row under ``node`` (a row, or the rows of a tree), depth
+    first (collapsed ones too)."""
+    return [row.text for row in walk(getattr(node, "children", node))]
 
 
 async def _parent_view(pilot: Any, family: Family) -> tuple[SessionScreen, SessionTree]:
@@ -166,7 +164,7 @@ async def test_a_running_child_grows_in_place(tmp_path: Path, make_app: Any) -> 
         await pilot.press("l")  # the child's first turn, opened, the cursor on it
         await wait_for(pilot, lambda: first_turn.expanded, "the child's turn opened")
         _append(family.running, *_bash_result_and_answer())
-        screen.subagents.poll()  # what the timer does every POLL_SECONDS
+        screen.panes.poll_subagents()  # what the timer does every POLL_SECONDS
         await wait_for(
             pilot,
             lambda: any("Two slow tests fail" in text for text in _labels(call)),
@@ -204,7 +202,7 @@ async def test_enter_on_a_running_call_opens_the_child_following(
         _append(family.running, *_bash_result_and_answer())
         await wait_for(
             pilot,
-            lambda: any("Two slow tests fail" in text for text in _labels(child_tree.root)),
+            lambda: any("Two slow tests fail" in text for text in _labels(child_tree.top_rows)),
             "what the child wrote, shown as it arrives",
         )
 

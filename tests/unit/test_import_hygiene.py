@@ -138,7 +138,7 @@ LOADED_WHEN_FIRST_USED = (
     "importlib.metadata",
     "ink_tui.agent",
     "ink_tui.ui.screens.chat",
-    "ink_tui.ui.session_view.screen",
+    "ink_tui.ui.session_view",
     "ink_tui.catalog.search",
     "ink_tui.demo",
 )

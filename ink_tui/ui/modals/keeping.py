@@ -108,13 +108,14 @@ class ConfirmScreen(ModalScreen[bool]):
 
 class CopyScreen(ModalScreen[int | None]):
     """The copy menu, the same in the picker and the session view: each choice is a letter,
-    what it copies and the text (``m`` the message as shown, in the session view; ``i`` the
-    session id; ``p`` the file path; ``r`` the command resuming it in Ink). Answers the index
-    of the choice."""
+    what it copies and the text (``m`` the message as shown, in the session view; ``a`` the
+    last agent message, as Ink's ``/copy`` copies it; ``i`` the session id; ``p`` the file
+    path; ``r`` the command resuming it in Ink). Answers the index of the choice."""
 
     DEFAULT_CSS = _CSS.format(name="CopyScreen")
     BINDINGS = [
         bind("answer", "pick('m')", "The message", keys=("m",)),
+        bind("answer", "pick('a')", "The last agent message", keys=("a",)),
         bind("answer", "pick('i')", "Id", keys=("i",)),
         bind("answer", "pick('p')", "Path", keys=("p",)),
         bind("answer", "pick('r')", "Resume command", keys=("r",)),

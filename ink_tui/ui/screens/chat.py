@@ -1,9 +1,9 @@
 """The chat pane: go on with a session with a real model and Ink's tools.
 
 The screen coordinates; the conversation is :class:`ink_tui.agent.chat.ChatEngine`, run in one
-async worker per turn, reporting through a :class:`~ink_tui.ui.chat_sink.ScreenSink`.
-The app's ``q`` (quit) and ``?`` (help) never act here: they are text for the composer, and a
-pane that cannot send (read-only, or unreadable) says why in the composer's place.
+async worker per turn, reporting through a :class:`~ink_tui.ui.chat_sink.ScreenSink`. The app's
+``q`` (quit) and ``?`` (help) never act here: they are text for the composer, and a pane that
+cannot send (read-only, or unreadable) says why in the composer's place.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
-from ink_tui.agent.commands import parse_command, unknown_command
+from ink_tui.agent.commands import is_copy, parse_command, unknown_command
 from ink_tui.agent.failures import failure_line, interrupted_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
 from ink_tui.agent.providers import parse_model_ref
@@ -28,6 +28,7 @@ from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.ui.chat_commands import copy_last_reply
 from ink_tui.ui.chat_sink import ChatOutlets, ScreenSink
 from ink_tui.ui.keys import CHAT_BINDINGS
 from ink_tui.ui.messages import OpenSession
@@ -127,12 +128,9 @@ class ChatScreen(Screen[None]):
     @on(Ready)
     def _ready(self, message: Ready) -> None:
         start = message.start
-        log = self.log_view
-        outlets = ChatOutlets(
-            log.stream_delta, log.add_arrived, self.recorded, self.set_status, self.note,
-            self.app.push_screen_wait, Path(start.cwd or "."),
-        )  # fmt: skip
-        folder = project_dir(self._sessions_dir(), start.cwd)
+        log, folder = self.log_view, project_dir(self._sessions_dir(), start.cwd)
+        outlets = ChatOutlets(log.stream_delta, log.add_arrived, self.recorded, self.set_status,
+                              self.note, self.app.push_screen_wait, start.cwd)  # fmt: skip
         self.engine = ChatEngine(start, sink=ScreenSink(outlets), project_dir=folder)
         shown = start.messages[-HISTORY_SHOWN:]
         if start.path is None:
@@ -233,11 +231,14 @@ class ChatScreen(Screen[None]):
             self.set_status("still reading the session: Enter sends once it is open")
             return
         event.composer.value = ""
-        if self._busy:
+        if is_copy(text):  # as in Ink, /copy runs during a turn too: never queued
+            context = self.engine.messages if self.engine else None
+            copy_last_reply(context, self.app.copy_to_clipboard, self.note)
+        elif self._busy:
             self.queued.append(text)
             self._show_queue()
-            return
-        self._dispatch(text)
+        else:
+            self._dispatch(text)
 
     def _dispatch(self, text: str) -> None:
         """Send a message or run a command (typed now, or queued during a turn)."""

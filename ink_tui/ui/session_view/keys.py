@@ -69,6 +69,7 @@ SCREEN_KEYS: Final[list[BindingType]] = [
     bind("rename", "rename", "Rename"),
     bind("label", "label", "Label the entry"),
     bind("branches", "branches", "Branches", show=True),
+    bind("ink_tree", "ink_tree", "Ink's tree (/tree)"),
     bind("timeline", "timeline", "Timeline of the turns"),
     bind("changes", "changes", "Changed files"),
     bind("follow", "toggle_follow", "Follow", show=True),

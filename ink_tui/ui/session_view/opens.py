@@ -1,7 +1,8 @@
 """What the session view opens over itself, each with what it needs and what to do with the
 answer (explicit arguments: nothing here holds the view).
 
-The timeline (``T``), the branches (``b``), the changes (``D``) and the export (``e``) screens,
+The timeline (``T``), the branches (``b``), Ink's tree (``I``), the changes (``D``) and the export
+(``e``) screens,
 the fork question of ``c`` from an earlier row; and what the keeper's writes (``r``, ``L``)
 change in the branch shown, so the name or label shows at once.
 """
@@ -27,6 +28,7 @@ __all__ = [
     "open_branches",
     "open_changes",
     "open_export",
+    "open_ink_tree",
     "open_timeline",
     "written",
 ]
@@ -56,6 +58,18 @@ def open_branches(app: App[Any], loaded: LoadedBranch, chosen: Callable[[str], N
 
     # The screen copies what it lists (once, here): following goes on meanwhile.
     app.push_screen(BranchesScreen(loaded.session, loaded.leaf_id), answered)
+
+
+def open_ink_tree(app: App[Any], path: Path, chosen: Callable[[str], None]) -> None:
+    """``I``: the whole file as Ink's ``/tree`` lists it; ``chosen`` gets the entry picked (its
+    branch opens read-only, as the branches screen's does)."""
+    from ink_tui.ui.screens.ink_tree import InkTreeScreen
+
+    def answered(entry_id: str | None) -> None:
+        if entry_id is not None:
+            chosen(entry_id)
+
+    app.push_screen(InkTreeScreen(path), answered)
 
 
 def open_changes(

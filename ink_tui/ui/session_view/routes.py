@@ -147,7 +147,7 @@ class SessionRoutes(Screen[None]):
         if loaded.partial:
             self.status.say(loading_note(loaded, following=self._follow_after_load), "load")
             self.call_after_refresh(self.loader.painted.set)  # the whole read may go on
-            self.call_after_refresh(tree.to_edge, bottom=True)
+            self.call_after_refresh(tree.land_at_end())  # unless a key moved it
             return
         self._reading = False
         self.status.say("", "load")
@@ -225,6 +225,10 @@ class SessionRoutes(Screen[None]):
         """The tree's cursor and the replay on row ``key`` (the window moves to it if needed)."""
         self.panes.reveal(key)
 
+    def jump_to_end(self) -> None:
+        """The branch's last row, in the tree and the replay."""
+        self.panes.jump_to_end()
+
     def focus_view(self) -> None:
         """Focus the tree when it is shown (its cursor in sight). A narrow view with the tree
         hidden focuses nothing: every key goes to the screen's bindings (the replay, focused,
@@ -272,7 +276,7 @@ class SessionRoutes(Screen[None]):
 
     def _start_following(self) -> None:
         if self.loaded is not None and self.live.start(self.loaded):
-            self.panes.jump_to_end()
+            self.jump_to_end()
 
     @on(LiveFollow.Reopen)
     def _reopen(self, message: LiveFollow.Reopen) -> None:
@@ -291,7 +295,7 @@ class SessionRoutes(Screen[None]):
         self.search.grew(loaded.turns, self._row_labels, message.changes, message.relabelled)
         self.subagents.answered(message.changes)
         if not self.live.paused:
-            self.panes.jump_to_end()
+            self.jump_to_end()
 
     def relabel_rows(self, changed: set[str]) -> None:
         """The labels of rows ``changed`` changed (``self.loaded.labels``): show them."""

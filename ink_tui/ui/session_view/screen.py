@@ -97,11 +97,12 @@ class SessionScreen(SessionRoutes):
 
     def action_copy(self) -> None:
         """``y``: the copy menu, the picker's with the cursor's row first as the replay shows it
-        (bash colours and other escape codes left out)."""
+        (bash colours and other escape codes left out); Ink's ``/copy`` takes the branch shown."""
         loaded, row = self.loaded, self._cursor_row()
         if loaded is not None:
             message = shown_text(loaded.turns, row) if row is not None else None
-            self.keeper.copy(str(loaded.session.header.get("id", "")), self.path, message)
+            session_id = str(loaded.session.header.get("id", ""))
+            self.keeper.copy(session_id, self.path, message, loaded.leaf_id)  # /copy: this branch
 
     def action_rename(self) -> None:
         if self.loaded is not None:
@@ -122,6 +123,11 @@ class SessionScreen(SessionRoutes):
         """``b``: a branch chosen there opens in a session view of its own."""
         if self.loaded is not None:
             opens.open_branches(self.app, self.loaded, self._open_branch)
+
+    def action_ink_tree(self) -> None:
+        """``I``: Ink's ``/tree`` of the whole file; an entry chosen there opens its branch in a
+        session view of its own."""
+        opens.open_ink_tree(self.app, self.path, self._open_branch)
 
     def _open_branch(self, leaf_id: str) -> None:
         self.app.push_screen(SessionScreen(self.path, leaf_id))
@@ -172,7 +178,7 @@ class SessionScreen(SessionRoutes):
 
     def action_resume(self) -> None:  # to the end; following goes on if it was paused
         self.live.resume()
-        self.panes.jump_to_end()
+        self.jump_to_end()
 
     def action_switch_newer(self) -> None:
         self.live.switch_newer()

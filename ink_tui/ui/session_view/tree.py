@@ -14,7 +14,7 @@ a row, a row opened (a ``task`` call reads its subagent), the user moved up (fol
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -228,22 +228,21 @@ class SessionTree(CursorList):
             self.cursor_row += delta
 
     def jump_turn(self, delta: int) -> None:
-        """``[`` (``delta`` -1) and ``]`` (+1), as ``{`` and ``}`` move by paragraphs."""
-        tops = self.model.top
-        if not tops:
-            return
-        cursor = self._cursor
-        if cursor is None:
-            self.move_to(tops[0] if delta < 0 else tops[-1])
-            return
-        turn = path_of(cursor)[0]
-        index = next(i for i, row in enumerate(tops) if row is turn)
-        if delta < 0:
-            self.move_to(turn if cursor is not turn else tops[max(0, index - 1)])
-        elif index + 1 < len(tops):
-            self.move_to(tops[index + 1])
-        else:
-            self.reveal_last()
+        """``[`` (``delta`` -1) and ``]`` (+1): see :meth:`BranchRows.turn_target`."""
+        if self.model.top:
+            target = self.model.turn_target(self._cursor, delta)
+            self.move_to(target) if target is not None else self.reveal_last()
+
+    def land_at_end(self) -> Callable[[], None]:
+        """A callback putting the cursor on the last row, unless it moved before it runs (a ``g``
+        pressed as a first look appears is never undone by the look's own landing)."""
+        before = self._cursor
+
+        def land() -> None:
+            if self._cursor is before:
+                self.to_edge(bottom=True)
+
+        return land
 
     # -- opening and closing ---------------------------------------------------------------------
 

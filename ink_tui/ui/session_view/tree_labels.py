@@ -5,10 +5,12 @@ Labels are session text: built with :func:`~ink_tui.ui.render.safe.plain`, never
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from rich.text import Span, Text
 
 from ink_tui.humanize import compact_count
-from ink_tui.session.analysis.turntime import TurnTime, short_duration
+from ink_tui.session.analysis.turntime import TurnTime, short_duration, turn_time
 from ink_tui.session.conversation.view import Item, Turn
 from ink_tui.session.reading.shapes import MISSING, not_a_list
 from ink_tui.ui.render import palette
@@ -16,7 +18,7 @@ from ink_tui.ui.render.blocks import status_mark
 from ink_tui.ui.render.cut import first_line
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["MATCH_MARK", "item_label", "result_label", "turn_label", "turn_tail"]
+__all__ = ["MATCH_MARK", "RowLabels", "item_label", "result_label", "turn_label", "turn_tail"]
 
 MATCH_MARK = "◆ "  # before the label of a row the search matched
 
@@ -103,3 +105,39 @@ def result_label(item: Item) -> Text:
     preview = first_line(item.tool.output, 60) or "(empty output)"
     style = palette.current.error if item.tool.status == "error" else "dim"
     return plain(f"↳ {preview}", style)
+
+
+@dataclass(slots=True)
+class RowLabels:
+    """What the labels of a branch's rows say besides their rows: their labels (``# label``),
+    the calls still running (since when, at ``now``), the rows the search matched (``◆``), the
+    turns' numbers and times."""
+
+    row_labels: dict[str, str] = field(default_factory=dict)  # row key -> label
+    running: dict[str, float] = field(default_factory=dict)  # call key -> running since
+    now: float = 0.0
+    matches: frozenset[str] = frozenset()
+    numbers: dict[str, int] = field(default_factory=dict)  # turn key -> its number
+    times: dict[str, TurnTime] = field(default_factory=dict)  # turn key -> measured
+
+    def turn_time(self, turn: Turn) -> TurnTime:
+        """How long ``turn`` took and its tokens (measured once, when first asked)."""
+        time = self.times.get(turn.key)
+        if time is None:
+            time = self.times[turn.key] = turn_time(turn)
+        return time
+
+    def turn(self, turn: Turn) -> tuple[Text, int]:
+        """A turn's label and the length of its tail (its time and tokens, never cut)."""
+        head = turn_label(turn, self.numbers.get(turn.key, 0), self.row_labels.get(turn.key))
+        return self._marked(turn.key, head, turn_tail(self.turn_time(turn)))
+
+    def item(self, item: Item) -> tuple[Text, int]:
+        """An item's label and the length of its tail (a call's status, never cut)."""
+        label = self.row_labels.get(item.key)
+        return self._marked(item.key, *item_label(item, label, self.running, self.now))
+
+    def _marked(self, key: str, head: Text, tail: Text) -> tuple[Text, int]:
+        if key in self.matches:
+            head = Text.assemble((MATCH_MARK, f"bold {palette.current.warning}"), head)
+        return (Text.assemble(head, tail) if tail else head), len(tail)

@@ -21,17 +21,9 @@ from typing import Literal
 
 from rich.text import Text
 
-from ink_tui.session.analysis.turntime import TurnTime, turn_time
 from ink_tui.session.conversation.view import Item, Turn, TurnChanges
-from ink_tui.ui.render import palette
 from ink_tui.ui.session_view.edges import EDGE_EARLIER, EDGE_LATER, edge_text
-from ink_tui.ui.session_view.tree_labels import (
-    MATCH_MARK,
-    item_label,
-    result_label,
-    turn_label,
-    turn_tail,
-)
+from ink_tui.ui.session_view.tree_labels import RowLabels, result_label
 
 __all__ = ["BranchRows", "RowKind", "TreeRow", "one_line", "walk"]
 
@@ -101,76 +93,51 @@ class BranchRows:
     def __init__(self) -> None:
         self.top: list[TreeRow] = []
         self.visible: list[TreeRow] = []
+        self.labels = RowLabels()
         self._turn_rows: dict[str, TreeRow] = {}
         self._key_rows: dict[str, TreeRow] = {}  # key -> its first row (made so far)
         self._where: dict[str, tuple[Turn, Item | None]] = {}  # every row key of the turns
         self._edges: dict[str, TreeRow] = {}
         self._populated: set[str] = set()
-        self._row_labels: dict[str, str] = {}
-        self._running: dict[str, float] = {}
-        self._now = 0.0
-        self._matches: frozenset[str] = frozenset()
-        self._times: dict[str, TurnTime] = {}
-        self._numbers: dict[str, int] = {}
         self._prompts = 0
 
     # -- labels ----------------------------------------------------------------------------------
 
     def _label(self, row: TreeRow) -> None:
-        key = row.key
-        if row.kind == "turn" and row.turn is not None and key is not None:
-            label = self._row_labels.get(key)
-            head = turn_label(row.turn, self._numbers.get(key, 0), label)
-            tail = turn_tail(self.turn_time(row.turn))
-        elif row.kind == "item" and row.item is not None and key is not None:
-            label = self._row_labels.get(key)
-            head, tail = item_label(row.item, label, self._running, self._now)
+        if row.kind == "turn" and row.turn is not None:
+            row.relabel(*self.labels.turn(row.turn))
+        elif row.kind == "item" and row.item is not None:
+            row.relabel(*self.labels.item(row.item))
         elif row.kind == "result" and row.item is not None:
             row.relabel(result_label(row.item))
-            return
-        else:
-            return  # the placeholder, edges and a subagent's rows say what they were made with
-        if key in self._matches:
-            head = Text.assemble((MATCH_MARK, f"bold {palette.current.warning}"), head)
-        row.relabel(Text.assemble(head, tail) if tail else head, len(tail))
+        # the placeholder, edges and a subagent's rows say what they were made with
 
     def relabel(self, keys: Iterable[str] | None = None) -> None:
         """Make labels again: all of them (the theme changed), or those of ``keys``."""
-        if keys is None:
-            for row in walk(self.top):
+        rows = walk(self.top) if keys is None else (self._key_rows.get(key) for key in keys)
+        for row in rows:
+            if row is not None:
                 self._label(row)
-            return
-        for key in keys:
-            keyed = self._key_rows.get(key)
-            if keyed is not None:
-                self._label(keyed)
 
     def set_row_labels(self, row_labels: dict[str, str], changed: Iterable[str]) -> None:
         """The labels shown on rows changed (a ``label`` record arrived): relabel ``changed``."""
-        self._row_labels = row_labels
+        self.labels.row_labels = row_labels
         self.relabel(changed)
 
     def set_running(self, running: dict[str, float], now: float, keys: Iterable[str]) -> None:
         """Calls still waiting for their result, and since when; relabel ``keys``."""
-        self._running, self._now = running, now
+        self.labels.running, self.labels.now = running, now
         self.relabel(keys)
 
     def mark_matches(self, keys: frozenset[str]) -> None:
         """Mark the rows matching the search (and unmark the others)."""
-        changed = keys ^ self._matches
-        self._matches = keys
+        changed = keys ^ self.labels.matches
+        self.labels.matches = keys
         self.relabel(changed)
-
-    def turn_time(self, turn: Turn) -> TurnTime:
-        """How long ``turn`` took and its tokens (measured once, when first asked)."""
-        time = self._times.get(turn.key)
-        if time is None:
-            time = self._times[turn.key] = turn_time(turn)
-        return time
 
     def turn_number(self, turn: Turn) -> int:
         """The number shown for a turn (prompts count from 1; 0: not known yet)."""
-        return self._numbers.get(turn.key, 0)
+        return self.labels.numbers.get(turn.key, 0)
 
     # -- content ---------------------------------------------------------------------------------
 
@@ -189,8 +156,9 @@ class BranchRows:
         that has some."""
         self.top, self.visible = [], []
         self._turn_rows, self._key_rows, self._where, self._edges = {}, {}, {}, {}
-        self._populated, self._times, self._numbers = set(), {}, {}
-        self._row_labels = row_labels
+        self._populated = set()
+        old = self.labels  # calls running and search marks stay; numbers and times are new
+        self.labels = RowLabels(row_labels, old.running, old.now, old.matches)
         self._prompts = first_number - 1 if first_number > 0 else -(10**9)
         earlier, later = edges
         if placeholder is not None:
@@ -221,7 +189,7 @@ class BranchRows:
     def _turn_row(self, turn: Turn) -> TreeRow:
         if turn.user is not None:
             self._prompts += 1
-        self._numbers[turn.key] = self._prompts
+        self.labels.numbers[turn.key] = self._prompts
         self._where[turn.key] = (turn, None)
         for item in turn.items:
             self._where[item.key] = (turn, item)
@@ -294,7 +262,7 @@ class BranchRows:
                 if where is not None:
                     grown.add(where[0].key)
         for key in grown:  # the turn took longer: measure and label it again
-            self._times.pop(key, None)
+            self.labels.times.pop(key, None)
         self.relabel(grown & self._turn_rows.keys())
 
     # -- finding rows ----------------------------------------------------------------------------
@@ -326,6 +294,22 @@ class BranchRows:
         while row.parent is not None:
             row = row.parent
         return row
+
+    def turn_target(self, cursor: TreeRow | None, delta: int) -> TreeRow | None:
+        """Where ``[`` (``delta`` -1) and ``]`` (+1) go from ``cursor``, as ``{`` and ``}`` move
+        by paragraphs: ``[`` to the start of the current turn from inside it, else of the
+        previous one; ``]`` to the next turn's start. None: past the last turn (``]`` there goes
+        to the branch's last row)."""
+        tops = self.top
+        if not tops:
+            return None
+        if cursor is None:
+            return tops[0] if delta < 0 else tops[-1]
+        turn = self.turn_row_of(cursor)
+        index = next((i for i, row in enumerate(tops) if row is turn), 0)
+        if delta < 0:
+            return turn if cursor is not turn else tops[max(0, index - 1)]
+        return tops[index + 1] if index + 1 < len(tops) else None
 
     # -- what is shown ---------------------------------------------------------------------------
 

@@ -163,10 +163,18 @@ class SessionKeeper(Widget):
 
     # -- copy ----------------------------------------------------------------------------------
 
-    def copy(self, session_id: str, path: Path, message: str | None = None) -> None:
+    def copy(
+        self,
+        session_id: str,
+        path: Path,
+        message: str | None = None,
+        leaf_id: str | None = None,
+    ) -> None:
         """The copy menu: ``message`` (the row as the session view shows it) first when given,
-        then the session's id, its path and ``ink -r <id>``; for a session in ``~/.imp``, which
-        Ink never reads, the last choice copies the session into Ink's folder (``ink-tui
+        then the last agent message as Ink's ``/copy`` copies it (of the branch to ``leaf_id``,
+        the one shown, else of the current branch; the file is read when it is chosen), the
+        session's id, its path and ``ink -r <id>``; for a session in ``~/.imp``, which Ink
+        never reads, the last choice copies the session into Ink's folder (``ink-tui
         adopt``)."""
         from ink_tui.manage.naming import resume_command
         from ink_tui.paths import ink_sessions_dir, under_imp
@@ -177,7 +185,12 @@ class SessionKeeper(Widget):
             if imp
             else ("r", "the command resuming it in Ink", resume_command(session_id))
         )
-        choices = [("i", "the session id", session_id), ("p", "the file path", str(path)), resume]
+        choices = [
+            ("a", "the last agent message", "as Ink's /copy copies it"),
+            ("i", "the session id", session_id),
+            ("p", "the file path", str(path)),
+            resume,
+        ]
         if message is not None:
             choices.insert(0, ("m", "the message as shown", message))
 
@@ -185,6 +198,9 @@ class SessionKeeper(Widget):
             if index is None:
                 return
             key, what, text = choices[index]
+            if key == "a":
+                self._copy_agent_message(path, leaf_id)
+                return
             if key == "r" and imp:
                 self._adopt(path)
                 return
@@ -195,6 +211,37 @@ class SessionKeeper(Widget):
                 self.notify(f"copied {what}: {text}", timeout=3, markup=False)
 
         self.app.push_screen(CopyScreen(choices), chosen)
+
+    @work(thread=True, group="keep")
+    def _copy_agent_message(self, path: Path, leaf_id: str | None) -> None:
+        """Ink's ``/copy`` in a worker, over the context Ink rebuilds for ``leaf_id`` (the
+        file read afresh: nothing the view holds is touched); Ink's words say what happened."""
+        from ink_tui.session import SessionError, open_session
+        from ink_tui.session.conversation.copytext import (
+            COPIED,
+            NOTHING_TO_COPY,
+            session_agent_text,
+        )
+
+        try:
+            text = session_agent_text(open_session(path, warn=None), leaf_id)
+        except SessionError as error:
+            line = f"cannot copy the last agent message: {error.one_line()}"
+            self.app.call_from_thread(self.notify, line, severity="error", markup=False)
+            return
+        except OSError as error:
+            line = f"cannot copy the last agent message: {path}: {error.strerror or error}"
+            self.app.call_from_thread(self.notify, line, severity="error", markup=False)
+            return
+        except Exception as error:  # a bug: logged with its traceback, said in one line
+            line = unforeseen(error, "copying the last agent message")
+            self.app.call_from_thread(self.notify, line, severity="error", timeout=15)
+            return
+        if text is None:
+            self.app.call_from_thread(self.notify, NOTHING_TO_COPY, timeout=4, markup=False)
+            return
+        self.app.call_from_thread(self.app.copy_to_clipboard, text)
+        self.app.call_from_thread(self.notify, COPIED, timeout=3, markup=False)
 
     @work(thread=True, group="keep")
     def _adopt(self, path: Path) -> None:
