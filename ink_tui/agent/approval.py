@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ink_tui.agent.tools._common import (
+from ink_tui.agent.tools.common import (
     ToolFailure,
     as_number,
     byte_length,
@@ -28,9 +28,16 @@ from ink_tui.agent.tools._common import (
     node_error,
     resolve_path,
 )
-from ink_tui.agent.tools.files import _apply, _normalize_eol
+from ink_tui.agent.tools.files import edit_refusal_text
 from ink_tui.agent.tools.specs import validate_arguments
 from ink_tui.logs import unforeseen
+from ink_tui.session.rules.edits import (
+    EditProblem,
+    EditRefused,
+    edit_pairs,
+    edit_text,
+    normalize_eol,
+)
 
 MAX_DIFF_BYTES = 2 * 1024 * 1024
 """Files (and write contents) larger than this get no diff; ``problem`` says so."""
@@ -116,23 +123,19 @@ def _edit(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
     fallback = _cut(_json(arguments), max_lines)
     raw_edits: list[Any] = arguments["edits"]
     if not raw_edits:
-        return CallPreview(
-            "edit", title, fallback, "Error: edits must contain at least one replacement."
-        )
+        problem = f"Error: {edit_refusal_text(EditRefused(EditProblem.NO_EDITS))}"
+        return CallPreview("edit", title, fallback, problem)
     try:
         raw = _read_text(absolute, requested, shown)
     except _NoDiff as exc:
         return CallPreview("edit", title, fallback, str(exc))
-    # As the edit tool does: drop the BOM and match on LF text (the diff ignores line endings).
-    before = _normalize_eol(raw[1:] if raw.startswith("\ufeff") else raw)
-    edits = [
-        (_normalize_eol(str(e["oldText"])), _normalize_eol(str(e["newText"]))) for e in raw_edits
-    ]
+    # As the edit tool does: the BOM dropped, matched on LF text (the diff ignores line endings).
     try:
-        after, _ = _apply(before, edits)
-    except ToolFailure as exc:
-        return CallPreview("edit", title, fallback, _one_line(f"Error: {exc}"))
-    return CallPreview("edit", title, _cut(_diff(before, after, shown), max_lines))
+        edited = edit_text(raw, edit_pairs(raw_edits))
+    except EditRefused as refusal:
+        problem = _one_line(f"Error: {edit_refusal_text(refusal)}")
+        return CallPreview("edit", title, fallback, problem)
+    return CallPreview("edit", title, _cut(_diff(edited.before, edited.after, shown), max_lines))
 
 
 def _write(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
@@ -189,8 +192,8 @@ def _diff(before: str, after: str, shown: str) -> str:
     """Unified diff (n=3) with ``a/`` and ``b/`` labels, compared line by line without EOLs."""
     label = shown.lstrip("/")
     lines = difflib.unified_diff(
-        logical_lines(_normalize_eol(before)),
-        logical_lines(_normalize_eol(after)),
+        logical_lines(normalize_eol(before)),
+        logical_lines(normalize_eol(after)),
         f"a/{label}",
         f"b/{label}",
         n=3,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +20,13 @@ from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 
 __all__ = ["file_call_ids", "record_call_ids", "unique_call_ids"]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
 _NOT_ID = re.compile(r"[^A-Za-z0-9_-]")  # what Anthropic's tool_use ids may not hold
 _BASE_LENGTH = 40
 
 
-def record_call_ids(value: Any) -> Iterator[str]:
+def record_call_ids(value: object) -> Iterator[str]:
     """Every ``toolCall`` id and ``toolResult`` ``toolCallId`` inside ``value``, at any depth
     (a compaction's retained tail holds messages too)."""
     stack = [value]
@@ -58,7 +58,7 @@ def file_call_ids(path: Path) -> set[str]:
     return ids
 
 
-def messages_call_ids(messages: Iterable[Message]) -> set[str]:
+def messages_call_ids(messages: Iterable[object]) -> set[str]:
     ids: set[str] = set()
     for message in messages:
         ids.update(record_call_ids(message))

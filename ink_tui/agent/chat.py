@@ -6,8 +6,7 @@ step is appended through :class:`~ink_tui.session.writing.writer.SessionWriter` 
 user message once the provider has accepted the request, the assistant message when its stream
 completes, the tool results when the tools have run. A partial reply is never written.
 
-The engine is UI-free: it reports through a :class:`ChatSink` and is driven from one asyncio
-task; file IO runs in threads.
+The engine is UI-free: it reports through a :class:`ChatSink`, from one asyncio task (IO: threads).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from ink_tui.agent.compact import (
     CompactionPlan,
     estimate_tokens,
     nothing_to_compact,
-    plan_compaction,
+    plan_compaction,  # (two lines: the module stays short)
 )
 from ink_tui.agent.compaction_step import CompactionError, summarise
 from ink_tui.agent.outcome import TurnOutcome
@@ -37,8 +36,10 @@ from ink_tui.agent.tools import TOOLS, needs_approval, run_tool, validate_argume
 from ink_tui.agent.windows import compaction_notice, context_window, should_compact
 from ink_tui.humanize import plural
 from ink_tui.logs import log_exception
-from ink_tui.session.conversation.tree import ModelRef, restored_model, thinking_level
+from ink_tui.session.conversation.tree import restored_model, thinking_level
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.reading.recordtypes import json_object
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "DENIED_TEXT",
@@ -50,7 +51,7 @@ __all__ = [
     "NoModel",
 ]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 TOOL_LIST = tuple(TOOLS.values())
 Approval = Literal["once", "always", "deny", "interrupt"]
 
@@ -72,7 +73,7 @@ class ChatSink(Protocol):
     def on_message(self, message: Message) -> None: ...
     def on_tool_start(self, call: Message) -> None: ...
     def on_notice(self, text: str) -> None: ...
-    def on_branch(self, messages: list[Message]) -> None: ...  # went on from another's leaf
+    def on_branch(self, messages: list[object]) -> None: ...  # went on from another's leaf
     async def approve(self, call: Message) -> Approval: ...
     async def resolve_conflict(self, conflict: Conflict) -> Literal["theirs", "ours"]: ...
 
@@ -100,7 +101,7 @@ class ChatEngine:
         self.thinking = start.thinking
         self.store = store or ChatStore(start, project_dir)
         # the dangling calls' closure is sent now and written with the first record
-        self.messages: list[Message] = [*start.messages, *self.store.prefix]
+        self.messages: list[object] = [*start.messages, *self.store.prefix]
         self.compaction_boundary = start.compaction_boundary
         self.allowed: set[str] = set()  # tools allowed for the rest of the session
         self._stop = asyncio.Event()
@@ -330,7 +331,7 @@ class ChatEngine:
             stream_turn(
                 model,
                 system,
-                self.messages,
+                [message for message in self.messages if json_object(message)],  # all, if sendable
                 TOOL_LIST,
                 on_event=self.sink.on_delta,
                 on_open=self._opened,

@@ -10,14 +10,16 @@ starts with a summary). Nothing is written unless a complete, non-empty summary 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ink_tui.agent.windows import RESERVE_TOKENS
 from ink_tui.session.conversation.context import unframe_summary
 from ink_tui.session.reading.jsoncodec import encode_json
-from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.reading.records import USAGE_KEYS
+from ink_tui.session.reading.recordtypes import JsonObject, json_list, json_object, read_message
+from ink_tui.session.rules.content import content_text
 
 __all__ = [
     "KEEP_RECENT_TOKENS",
@@ -28,7 +30,7 @@ __all__ = [
     "summary_request",
 ]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
 KEEP_RECENT_TOKENS = 20000
 
@@ -129,22 +131,15 @@ def _stringify(value: Any) -> str:
     return encode_json({} if value is None else value).decode("utf-8")
 
 
-def _text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(
-        str(block.get("text", ""))
-        for block in list_items(content)
-        if isinstance(block, dict) and block.get("type") == "text"
-    )
-
-
-def _chars(message: Message) -> int:
+def _chars(value: object) -> int:
+    message: JsonObject = value if json_object(value) else {}  # nothing else counts
     role = message.get("role")
     if role == "assistant":
         total = 0
-        for block in list_items(message.get("blocks")):
-            kind = block.get("type") if isinstance(block, dict) else None
+        for block in json_list(message.get("blocks")):
+            if not json_object(block):
+                continue
+            kind = block.get("type")
             if kind == "text":
                 total += len(str(block.get("text", "")))
             elif kind == "thinking":
@@ -153,7 +148,7 @@ def _chars(message: Message) -> int:
                 total += len(str(block.get("name", ""))) + len(_stringify(block.get("arguments")))
         return total
     contents = (
-        [r.get("content") for r in list_items(message.get("results")) if isinstance(r, dict)]
+        [r.get("content") for r in json_list(message.get("results")) if json_object(r)]
         if role == "toolResult"
         else [message.get("content")]
     )
@@ -162,36 +157,35 @@ def _chars(message: Message) -> int:
         if isinstance(content, str):
             total += len(content)
             continue
-        for block in list_items(content):
-            if isinstance(block, dict):
+        for block in json_list(content):
+            if json_object(block):
                 image = block.get("type") == "image"
                 total += IMAGE_CHARS if image else len(str(block.get("text", "")))
     return total
 
 
-def message_tokens(message: Message) -> int:
+def message_tokens(message: object) -> int:
     return math.ceil(_chars(message) / 4)
 
 
-def _reported(usage: Any, key: str) -> int:
+def _reported(usage: JsonObject, key: str) -> int:
     """A usage count as a whole number; 0 for one Python cannot count (``1e400`` reads as
-    Infinity, which Ink's ``JSON.parse`` accepts and ``int()`` refuses)."""
+    Infinity, which Ink's ``JSON.parse`` accepts and ``int()`` refuses) and for a value that
+    is not a number."""
     value = usage.get(key, 0)
-    if isinstance(value, float) and not math.isfinite(value):
+    if not isinstance(value, int | float) or not math.isfinite(value):
         return 0
     return int(value)
 
 
-def estimate_tokens(messages: Sequence[Message], floor: int = 0) -> int:
+def estimate_tokens(messages: Sequence[object], floor: int = 0) -> int:
     """The last assistant reply's reported usage plus chars/4 of the messages after it."""
     for index in range(len(messages) - 1, floor - 1, -1):
-        message = messages[index]
-        usage = message.get("usage") if message.get("role") == "assistant" else None
-        if usage and any(_reported(usage, key) for key in ANCHOR_KEYS):
-            reported = sum(
-                _reported(usage, key)
-                for key in ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
-            )
+        message = read_message(messages[index])
+        assistant = message is not None and message["role"] == "assistant"
+        usage = message.get("usage") if message is not None and assistant else None
+        if json_object(usage) and usage and any(_reported(usage, key) for key in ANCHOR_KEYS):
+            reported = sum(_reported(usage, key) for key in USAGE_KEYS)
             return reported + sum(message_tokens(m) for m in messages[index + 1 :])
     return sum(message_tokens(m) for m in messages)
 
@@ -201,32 +195,33 @@ class CompactionPlan:
     """Which messages are summarised and which are kept."""
 
     previous_summary: str | None  # update mode: the summary the context starts with
-    summarised: list[Message]
-    retained: list[Message]
+    summarised: list[object]
+    retained: list[object]
     tokens_before: int
 
 
-def _cut_index(messages: Sequence[Message], keep_recent: int) -> int:
+def _cut_index(messages: Sequence[object], keep_recent: int) -> int:
     kept = 0
     for index in range(len(messages) - 1, -1, -1):
         kept += message_tokens(messages[index])
         if kept >= keep_recent:
             for back in range(index, -1, -1):
-                if messages[back].get("role") in ("user", "assistant"):
+                message = read_message(messages[back])
+                if message is not None and message["role"] in ("user", "assistant"):
                     return back
             return 0
     return 0
 
 
 def plan_compaction(
-    messages: Sequence[Message],
+    messages: Sequence[object],
     compaction_boundary: int = 0,
     keep_recent: int = KEEP_RECENT_TOKENS,
 ) -> CompactionPlan | None:
     """What ``/compact`` would summarise, or ``None`` when nothing is safe to compact yet."""
     previous: str | None = None
     first = 0
-    if messages:
+    if messages and json_object(messages[0]):
         framed = unframe_summary(messages[0])
         if framed is not None and framed[0] == "compaction":
             previous, first = framed[1], 1
@@ -250,11 +245,12 @@ def _tokens(count: int) -> str:
     return f"{round(count / 1000)}k"
 
 
-def nothing_to_compact(messages: Sequence[Message], keep_recent: int = KEEP_RECENT_TOKENS) -> str:
+def nothing_to_compact(messages: Sequence[object], keep_recent: int = KEEP_RECENT_TOKENS) -> str:
     """Why :func:`plan_compaction` found nothing to summarise, in one line: the newest
     ``keep_recent`` tokens (estimated as characters / 4, as the cut is) stay verbatim."""
     first = 0
-    if messages and (framed := unframe_summary(messages[0])) and framed[0] == "compaction":
+    head = messages[0] if messages else None
+    if json_object(head) and (framed := unframe_summary(head)) and framed[0] == "compaction":
         first = 1
     size = sum(message_tokens(m) for m in messages[first:])
     since = " since the last compaction" if first else ""
@@ -278,16 +274,18 @@ def _clip(text: str, limit: int) -> str:
     return f"{text[:limit]}\n…[truncated {len(text) - limit} chars]"
 
 
-def transcript(messages: Sequence[Message]) -> str:
+def transcript(messages: Sequence[object]) -> str:
     """The conversation as Ink's ``serializeForSummary`` writes it (thinking left out)."""
     parts: list[str] = []
-    for message in messages:
+    for value in messages:
+        message: JsonObject = value if json_object(value) else {}
         role = message.get("role")
         if role == "user":
-            parts.append(f"[user]\n{_clip(_text_of(message.get('content')), 4000)}")
+            text = content_text(message.get("content"), show_non_string_text=True)
+            parts.append(f"[user]\n{_clip(text, 4000)}")
         elif role == "assistant":
-            for block in list_items(message.get("blocks")):
-                if not isinstance(block, dict):
+            for block in json_list(message.get("blocks")):
+                if not json_object(block):
                     continue
                 if block.get("type") == "text" and block.get("text"):
                     parts.append(f"[assistant]\n{_clip(str(block.get('text', '')), 4000)}")
@@ -295,11 +293,11 @@ def transcript(messages: Sequence[Message]) -> str:
                     args = _stringify(block.get("arguments"))
                     parts.append(f"[assistant calls {block.get('name')}]\n{_clip(args, 400)}")
         elif role == "toolResult":
-            for result in list_items(message.get("results")):
-                if not isinstance(result, dict):
+            for result in json_list(message.get("results")):
+                if not json_object(result):
                     continue
                 flag = " (error)" if result.get("isError") else ""
-                body = _clip(_text_of(result.get("content")), 800)
+                body = _clip(content_text(result.get("content"), show_non_string_text=True), 800)
                 parts.append(f"[tool result {result.get('toolName')}{flag}]\n{body}")
     return "\n\n".join(parts)
 

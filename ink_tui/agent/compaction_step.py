@@ -23,13 +23,12 @@ from ink_tui.agent.providers import stream_turn
 from ink_tui.agent.providers.retry import RetryNotice, RetryPolicy
 from ink_tui.agent.providers.stream import DEFAULT_TIMEOUT
 from ink_tui.session.conversation.context import frame_summary
-from ink_tui.session.conversation.tree import ModelRef
-from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.reading.records import COMPACTION_SUMMARY_PREFIX, USAGE_KEYS
+from ink_tui.session.rules.modelref import ModelRef
 
-__all__ = ["USAGE_KEYS", "Compacted", "CompactionError", "summarise"]
+__all__ = ["Compacted", "CompactionError", "summarise"]
 
-Message = dict[str, Any]
-USAGE_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 Race = Callable[[Coroutine[Any, Any, Message]], Awaitable[Message | None]]
 
 
@@ -41,7 +40,7 @@ class CompactionError(RuntimeError):
 class Compacted:
     """The context after a compaction, and Ink's note about it."""
 
-    messages: list[Message]
+    messages: list[object]
     compaction_boundary: int
     note: str
 
@@ -89,7 +88,7 @@ async def summarise(
     if not summary.strip():
         raise CompactionError("compaction: summarizer returned an empty summary")
     used = reply.get("usage") or {}
-    fields: Message = {
+    fields: dict[str, object] = {
         "summary": summary,
         "retainedTail": plan.retained,
         "tokensBefore": plan.tokens_before,

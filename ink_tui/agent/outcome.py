@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ink_tui.session.reading.recordtypes import JsonObject, json_object
+
 __all__ = ["TurnOutcome", "Usage"]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
 
 @dataclass(slots=True)
@@ -21,11 +24,13 @@ class Usage:
     missing: bool = False
 
     def add(self, message: Message) -> None:
-        usage = message.get("usage") or {}
-        self.input += int(usage.get("inputTokens", 0))
-        self.output += int(usage.get("outputTokens", 0))
-        self.cache_read += int(usage.get("cacheReadTokens", 0))
-        self.cache_write += int(usage.get("cacheWriteTokens", 0))
+        """A reply's usage (the provider's counts, as the reply assembled them: numbers)."""
+        usage = message.get("usage")
+        counts: JsonObject = usage if json_object(usage) else {}
+        self.input += _count(counts, "inputTokens")
+        self.output += _count(counts, "outputTokens")
+        self.cache_read += _count(counts, "cacheReadTokens")
+        self.cache_write += _count(counts, "cacheWriteTokens")
         self.missing = self.missing or bool(message.get("usageMissing"))
 
     def line(self) -> str:
@@ -44,3 +49,8 @@ class TurnOutcome:
     status: Literal["done", "interrupted"]
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
+
+
+def _count(usage: JsonObject, key: str) -> int:
+    value = usage.get(key, 0)
+    return int(value) if isinstance(value, int | float) else 0

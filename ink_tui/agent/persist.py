@@ -6,7 +6,8 @@ calls of the last turn with Ink's unknown-outcome result (the calls of a reply c
 output token limit with Ink's output-limit result: Ink never runs them), persist a ``--model``
 that differs from the restored one, and a ``--thinking`` (or ``INK_THINKING``) level that differs
 from the restored one as a ``thinkingLevelChange`` (so that the next resume restores the level
-used).
+used). Every record written is kept until the pane takes it (:meth:`ChatStore.take_written`):
+the pane shows what the file got, as the session view would.
 Every append checks that the file is still the size we last saw; when another process (Ink in
 another terminal) appended meanwhile, the chat is told what arrived and chooses where to go on
 from. All methods that touch the file run it in a thread.
@@ -17,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -28,17 +30,18 @@ from ink_tui.agent.start import DEFAULT_THINKING, ChatStart
 from ink_tui.humanize import plural
 from ink_tui.session.conversation.context import Context, build_context
 from ink_tui.session.conversation.pairing import pair_tool_calls
-from ink_tui.session.conversation.tree import ModelRef, thinking_level
+from ink_tui.session.conversation.tree import thinking_level
 from ink_tui.session.reading.reader import Entry, SessionFile, open_session
-from ink_tui.session.reading.records import is_valid_model
+from ink_tui.session.reading.recordtypes import JsonObject, ReadMessage
 from ink_tui.session.reading.shapes import list_items
 from ink_tui.session.rules.fillins import UNKNOWN_OUTCOME_TEXT, resume_closure
+from ink_tui.session.rules.modelref import ModelRef, model_selection
 from ink_tui.session.writing.repair import apply_torn_repair, plan_torn_repair
 from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = ["ChatStore", "Conflict", "closing_message"]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 T = TypeVar("T")
 
 TORN_WAIT_SECONDS = 2.0  # another writer's half-written line gets this long to finish
@@ -57,12 +60,12 @@ class Conflict:
         return self.session.leaf_id
 
     @property
-    def arrived_messages(self) -> list[dict[str, Any]]:
+    def arrived_messages(self) -> list[ReadMessage]:
         """The messages among what arrived, in file order."""
-        return [e.record["message"] for e in self.arrived if e.type == "message"]
+        return [e.message for e in self.arrived if e.type == "message"]
 
 
-def closing_message(messages: list[Message]) -> Message | None:
+def closing_message(messages: Sequence[object]) -> JsonObject | None:
     """The ``toolResult`` closing a context's dangling calls (Ink's child-resume repair): the
     unknown-outcome text, or for the calls of a reply cut at the output token limit, which Ink
     never runs, Ink's output-limit text."""
@@ -104,8 +107,11 @@ class ChatStore:
         self._random_hex = random_hex
         self._writer: SessionWriter | None = None
         self._lock = threading.Lock()
-        self.prefix: list[Message] = []  # the dangling calls' closure, until it is written
+        self.prefix: list[JsonObject] = []  # the dangling calls' closure, until it is written
         self._call_ids: set[str] | None = None  # every call id of the file (read when needed)
+        self._written: deque[Mapping[str, object]] = (
+            deque()
+        )  # records written, until the pane takes them
         closing = closing_message(start.messages) if start.session is not None else None
         if closing is not None:
             self.prefix.append(closing)
@@ -120,6 +126,13 @@ class ChatStore:
         if self._writer is not None:
             return self._writer.path
         return self.start.path
+
+    def take_written(self) -> list[Mapping[str, object]]:
+        """The records written since the last call (entries and markers, file order)."""
+        taken: list[Mapping[str, object]] = []
+        while self._written:
+            taken.append(self._written.popleft())
+        return taken
 
     # -- public, async -----------------------------------------------------------------------
 
@@ -138,9 +151,7 @@ class ChatStore:
         writer = self._writer or self._open()  # a new session: only allocated, as Ink's create()
         if writer.exists:
             return False
-        if not is_valid_model(model.to_json()):  # refused as the writer refuses it
-            raise ValueError(f"not a model Ink accepts: {model.provider}/{model.model_id!r}")
-        writer.header["model"] = model.to_json()  # written with the first record, as Ink stages
+        writer.header["model"] = model_selection(model)  # written with the first record (Ink)
         return True
 
     async def append_message(self, message: Message) -> str | None:
@@ -159,7 +170,7 @@ class ChatStore:
             )
         return None
 
-    async def unique_calls(self, message: Message, context: list[Message]) -> Message:
+    async def unique_calls(self, message: Message, context: Sequence[object]) -> Message:
         """``message`` with the call ids the session already holds (any entry of the file, on
         any branch, or ``context``) replaced by fresh ones: Ink refuses a call id declared twice,
         and some servers send ``call_1`` at every turn."""
@@ -194,7 +205,7 @@ class ChatStore:
 
         return await asyncio.to_thread(locked)
 
-    def _unique_calls(self, message: Message, context: list[Message]) -> Message:
+    def _unique_calls(self, message: Message, context: Sequence[object]) -> Message:
         if self._call_ids is None:
             path = self.path
             self._call_ids = file_call_ids(path) if path is not None and path.exists() else set()
@@ -266,6 +277,7 @@ class ChatStore:
             )
         writer = SessionWriter.for_session(session, clock=self._clock, random_hex=self._random_hex)
         writer.leaf_id = self.leaf_id
+        writer.on_write = self._written.extend  # (in the writing thread: a deque is safe)
         return writer
 
     def _run(self, write: Callable[[SessionWriter], T]) -> T:
@@ -312,6 +324,7 @@ class ChatStore:
                 clock=self._clock,
                 random_hex=self._random_hex,
             )
+            writer.on_write = self._written.extend
             self._persist_model = False  # a new file's header names the model (Ink's staging)
         else:
             session = open_session(self.session.path, warn=None)

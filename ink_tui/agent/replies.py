@@ -4,6 +4,7 @@ missing or already used (written as fresh ones)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ink_tui.agent.providers.assemble import EMPTY_TEXT, InvalidArguments
@@ -19,7 +20,7 @@ __all__ = [
     "unreadable_arguments",
 ]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 SHOWN_ARGUMENTS = 200  # characters of the model's text quoted back to it
 
 

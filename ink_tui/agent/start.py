@@ -8,7 +8,7 @@ before the first write.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,12 +20,14 @@ from ink_tui.paths import project_dir
 from ink_tui.session.conversation.context import build_context
 from ink_tui.session.conversation.pairing import ToolCall, pair_tool_calls
 from ink_tui.session.conversation.resume import DEFAULT_THINKING, resumed_thinking
-from ink_tui.session.conversation.tree import ModelRef, restored_model
+from ink_tui.session.conversation.tree import restored_model
 from ink_tui.session.reading.reader import Entry, SessionFile, open_session
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.reading.recordtypes import json_object
 from ink_tui.session.reading.shapes import unsendable
 from ink_tui.session.rules.fillins import OUTPUT_LIMIT_STOP
 from ink_tui.session.rules.leases import lease_note
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.repair import (
     TornRepair,
     cut_complete_final_line,
@@ -35,7 +37,7 @@ from ink_tui.session.writing.repair import (
 
 __all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
 
-Message = dict[str, Any]
+Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
 
 @dataclass(slots=True)
@@ -46,7 +48,7 @@ class ChatStart:
     cwd: str
     session: SessionFile | None
     leaf_id: str | None  # new entries go under this entry
-    messages: list[Message]
+    messages: list[object]  # the context: a retained tail may hold anything
     compaction_boundary: int = 0
     model: ModelRef | None = None
     model_override: bool = False  # --model differs from the restored one: persist it
@@ -61,7 +63,7 @@ class ChatStart:
     def _cut(self, call: ToolCall) -> bool:
         """Whether ``call`` belongs to a reply cut at the output token limit (never run)."""
         message = self.messages[call.message_index]
-        return isinstance(message, dict) and message.get("stopReason") == OUTPUT_LIMIT_STOP
+        return json_object(message) and message.get("stopReason") == OUTPUT_LIMIT_STOP
 
     @property
     def warning(self) -> str | None:
@@ -109,8 +111,8 @@ def continue_point(branch_entries: Sequence[Entry], entry_id: str) -> str:
     index = ids.index(entry_id)
     while index + 1 < len(branch_entries):
         following = branch_entries[index + 1]
-        message = following.record.get("message") if following.type == "message" else None
-        if not isinstance(message, dict) or message.get("role") != "toolResult":
+        message = following.message if following.type == "message" else None
+        if message is None or message["role"] != "toolResult":
             break
         index += 1
     return branch_entries[index].id

@@ -29,9 +29,9 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.jsvalues import string_to_number
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "DEFAULT_CONTEXT_WINDOW",

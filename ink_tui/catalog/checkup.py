@@ -7,9 +7,9 @@
 - :func:`check_file`: what ``check`` reads of one file (its :class:`SessionReport`, or Ink's
   error when it cannot open it), and the kinds of problem found (:data:`PROBLEM_KINDS`).
 - :func:`writer_activity`: why a file must be left alone now (a writer touched it in the last
-  :data:`ACTIVE_WRITER_SECONDS`).
+  :data:`IN_USE_SECONDS`).
 
-Pure: the texts a user reads are the command line's (:mod:`ink_tui.clitext`).
+Pure: the texts a user reads are the command line's (:mod:`ink_tui.cli.commands.verdicts`).
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from typing import Final
 from ink_tui.catalog.scan import project_folders, session_files
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.reader import open_session
+from ink_tui.session.writing.ownwrites import IN_USE_SECONDS
 from ink_tui.session.writing.repair import cut_complete_final_line
 from ink_tui.session.writing.report import SessionReport, report_session
 
 __all__ = [
-    "ACTIVE_WRITER_SECONDS",
     "CHILDREN",
     "DANGLING",
     "NEEDS_FORCE",
@@ -41,8 +41,6 @@ __all__ = [
 ]
 
 CHILDREN: Final = "children"
-ACTIVE_WRITER_SECONDS: Final = 60.0
-"""A file modified this recently may have a running Ink appending to it: never repaired then."""
 
 TORN: Final = "torn tail"
 DANGLING: Final = "dangling calls"
@@ -113,15 +111,15 @@ def check_file(path: Path) -> FileCheck:
 
 def writer_activity(path: Path, now: float | None = None) -> str | None:
     """Why a writer may be active on ``path`` (modified in the last
-    :data:`ACTIVE_WRITER_SECONDS`), else ``None``."""
+    :data:`IN_USE_SECONDS`), else ``None``."""
     try:
         mtime = path.stat().st_mtime
     except OSError:
         return None  # vanished or unreadable: repairing it fails on its own, with its reason
     ago = (time.time() if now is None else now) - mtime
-    if ago < ACTIVE_WRITER_SECONDS:
+    if ago < IN_USE_SECONDS:
         return (
             f"a writer may be active: modified {max(0, round(ago))} s ago (less than "
-            f"{ACTIVE_WRITER_SECONDS:.0f} s); run it again once Ink is done with it"
+            f"{IN_USE_SECONDS:.0f} s); run it again once Ink is done with it"
         )
     return None

@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from typing import Final
 
 from ink_tui.catalog.row import SessionSummary
-from ink_tui.catalog.titles import js_slice, printable
-from ink_tui.safetext import one_line
+from ink_tui.catalog.titles import js_slice
+from ink_tui.safetext import one_line, utf8_safe
 
 __all__ = ["NO_SESSIONS", "RESUME_HINT", "ink_date", "ink_session_line", "ink_sessions_text"]
 
@@ -70,9 +70,9 @@ def ink_date(mtime: float) -> str:
 
 def ink_session_line(row: SessionSummary) -> str:
     """One session as ``ink sessions`` prints it (the row must be one Ink lists)."""
-    id8 = printable(js_slice(row.id or "", 8))
+    id8 = utf8_safe(js_slice(row.id or "", 8))
     counts = f"{row.message_count} msgs · {row.turn_count} turns"
-    return one_line(f"{ink_date(row.mtime)}  {id8}  {counts}  {printable(row.title)}")
+    return one_line(f"{ink_date(row.mtime)}  {id8}  {counts}  {utf8_safe(row.title)}")
 
 
 def ink_sessions_text(rows: Iterable[SessionSummary]) -> str:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["EMPTY_REASON", "SessionSummary", "iso_mtime", "row_from_index", "row_to_index"]
 

@@ -44,13 +44,13 @@ from ink_tui.catalog.scannode import (
     ScanNode,
 )
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, js_trim, model_title
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.errors import EngineError, RecordError, SessionError
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.reading.lines import RawLine, is_blank, iter_lines
 from ink_tui.session.reading.reader import read_header
 from ink_tui.session.reading.records import LineKind, classify_record, is_valid_model
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "ListingScan",
@@ -326,7 +326,8 @@ def read_header_into(path: Path, raw: RawLine, summary: SessionSummary) -> None:
 def _read_header(path: Path, raw: RawLine, summary: SessionSummary) -> None:
     header = read_header(path, raw)
     summary.id = str(header["id"])
-    summary.cwd = header["cwd"] if isinstance(header.get("cwd"), str) else None
+    cwd = header.get("cwd")
+    summary.cwd = cwd if isinstance(cwd, str) else None
     created = header.get("timestamp")
     summary.created = created if isinstance(created, str) else None
     parent = header.get("parent")

@@ -28,8 +28,8 @@ import zlib
 from collections.abc import Iterator
 from typing import Any, Final
 
-from ink_tui.session.conversation.view import content_text
 from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.rules.content import content_text
 
 __all__ = [
     "PROSE_CAP",
@@ -120,7 +120,7 @@ def _result_parts(message: dict[str, Any]) -> Iterator[str]:
         return
     for result in results:
         if isinstance(result, dict):
-            yield _cut(content_text(result.get("content")), TOOL_CAP)
+            yield _cut(content_text(result.get("content"), show_non_string_text=True), TOOL_CAP)
 
 
 def _message_parts(message: Any) -> Iterator[str]:
@@ -128,7 +128,7 @@ def _message_parts(message: Any) -> Iterator[str]:
         return
     role = message.get("role")
     if role == "user":
-        yield _cut(content_text(message.get("content")), PROSE_CAP)
+        yield _cut(content_text(message.get("content"), show_non_string_text=True), PROSE_CAP)
     elif role == "assistant":
         yield from _assistant_parts(message)
     elif role == "toolResult":

@@ -20,42 +20,34 @@ length in UTF-16 units) with every lone surrogate replaced by U+FFFD: what Ink p
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
+from ink_tui.safetext import utf8_safe
 from ink_tui.session.conversation.skills import skill_summary
-from ink_tui.session.conversation.tree import ModelRef, explicit_model_selection, restored_model
+from ink_tui.session.conversation.tree import explicit_model_selection, restored_model
 from ink_tui.session.reading.lines import JS_WHITESPACE
 from ink_tui.session.reading.reader import SessionFile
+from ink_tui.session.rules.content import content_text
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "EMPTY_TITLE",
     "TITLE_UNITS",
-    "content_text",
     "first_line_title",
     "js_slice",
     "js_trim",
     "model_title",
-    "printable",
     "session_title",
     "skill_summary",
 ]
 
 TITLE_UNITS: Final = 80
 EMPTY_TITLE: Final = "(empty session)"
-_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 def js_trim(text: str) -> str:
     """``String.prototype.trim()``: strips JavaScript's whitespace set (not Python's)."""
     return text.strip(JS_WHITESPACE)
-
-
-def printable(text: str) -> str:
-    """Replace lone surrogates (which UTF-8 cannot encode) by U+FFFD, as Node prints them."""
-    if text.isascii() or not _LONE_SURROGATE.search(text):
-        return text
-    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 def js_slice(text: str, units: int) -> str:
@@ -68,34 +60,19 @@ def js_slice(text: str, units: int) -> str:
     return encoded[: 2 * units].decode("utf-16-le", "surrogatepass")
 
 
-def content_text(content: Any) -> str:
-    """Ink's ``contentText``: a string as is; text blocks joined by ``"\\n"`` (images skipped)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            block["text"]
-            for block in content
-            if isinstance(block, dict)
-            and block.get("type") == "text"
-            and isinstance(block.get("text"), str)
-        )
-    return ""
-
-
 def first_line_title(content: Any) -> str:
     """The title a user message gives: its skill line, else its first non-blank line (80 units)."""
     text = content_text(content)
     skill = skill_summary(text)
     if skill is not None:
-        return printable(skill)
+        return utf8_safe(skill)
     first = next((line for line in text.split("\n") if js_trim(line)), "")
-    return printable(js_slice(first, TITLE_UNITS))
+    return utf8_safe(js_slice(first, TITLE_UNITS))
 
 
 def model_title(model: ModelRef) -> str:
     """``(model: provider/modelId)``, the title of a session holding only a model selection."""
-    return printable(f"(model: {model.provider}/{model.model_id})")
+    return utf8_safe(f"(model: {model.provider}/{model.model_id})")
 
 
 def session_title(session: SessionFile) -> str:

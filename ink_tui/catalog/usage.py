@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
@@ -47,11 +46,13 @@ import orjson
 
 from ink_tui.catalog.scan import project_folders, session_files
 from ink_tui.paths import cache_dir
+from ink_tui.safetext import utf8_safe
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.reading.lines import is_blank, iter_lines
-from ink_tui.session.reading.records import PROVIDERS
+from ink_tui.session.reading.lines import JS_WHITESPACE, is_blank, iter_lines
+from ink_tui.session.reading.records import USAGE_KEYS
 from ink_tui.session.reading.timestamps import utc_day
+from ink_tui.session.rules.modelref import parse_model_ref
 
 __all__ = [
     "ABSURD_TOKENS",
@@ -66,8 +67,6 @@ __all__ = [
 
 CACHE_FILE_NAME: Final = "usage-v2.json"  # v2: flagged calls, days read as UTC dates
 ABSURD_TOKENS: Final = 10**9  # more in one count of one call: flagged, never summed
-_USAGE_KEYS: Final = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _MODEL_CHARS: Final = 200
 
 
@@ -126,20 +125,14 @@ class FileUsage:
 def _text(value: str) -> str:
     """A string from a session as the cache (JSON) can hold it."""
     value = value[:_MODEL_CHARS]
-    return value if value.isascii() else _SURROGATE.sub("\ufffd", value)
+    return utf8_safe(value)
 
 
 def model_name(reference: str) -> str:
-    """``provider/modelId`` for a ``modelReference`` or a bare id, by Ink's ``parseModelRef``."""
-    reference = reference.strip()
-    slash = reference.find("/")
-    if slash == -1:
-        provider = "zai" if reference.lower().startswith("glm-") else "anthropic"
-        return f"{provider}/{reference}" if reference else ""
-    provider = reference[:slash].lower()
-    if provider in PROVIDERS and reference[slash + 1 :]:
-        return f"{provider}/{reference[slash + 1 :]}"
-    return f"anthropic/{reference}"
+    """``provider/modelId`` for a ``modelReference`` or a bare id, by Ink's ``parseModelRef``
+    (the text trimmed first, so a name never keeps its padding); ``""`` for a blank one."""
+    trimmed = reference.strip(JS_WHITESPACE)
+    return parse_model_ref(trimmed).reference if trimmed else ""
 
 
 def _number(usage: dict[str, Any], key: str) -> int | None:
@@ -192,7 +185,7 @@ class _FileScan:
         counts.requests += 1
         usage = record.get("usage")
         if isinstance(usage, dict):
-            values = [_number(usage, key) for key in _USAGE_KEYS]
+            values = [_number(usage, key) for key in USAGE_KEYS]
             if None in values:
                 counts.flagged += 1  # absurd: counted as a call, its tokens left out
             else:

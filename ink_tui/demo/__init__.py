@@ -32,7 +32,7 @@ from ink_tui.demo.content import HOSTILE_STRINGS, PROJECTS, Project
 from ink_tui.demo.options import TOOLS, Options
 from ink_tui.demo.outputs import make_png
 from ink_tui.paths import cwd_folder_name
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 DEMO_CWD = PROJECTS[0].cwd
 """The project ``ink-tui --demo`` treats as the current one (it holds the newest session)."""

@@ -19,8 +19,9 @@ from ink_tui.demo import outputs as O
 from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.options import CHILD_TOOLS, Options, Stats
 from ink_tui.demo.tools import run_tool
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.reading.recordtypes import EntryRecord
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 
 Record = dict[str, Any]
@@ -108,12 +109,12 @@ class SessionBuilder:
 
     # -- records -------------------------------------------------------------------------------
 
-    def entry(self, kind: str, fields: Record, *, parent_id: str | None = None) -> Record:
+    def entry(self, kind: str, fields: Record, *, parent_id: str | None = None) -> EntryRecord:
         record = self.writer.append_entry(kind, fields, parent_id=parent_id)
         self.stats.entries += 1
         return record
 
-    def message(self, message: Record, *, pause: tuple[float, float] = (1.0, 12.0)) -> Record:
+    def message(self, message: Record, *, pause: tuple[float, float] = (1.0, 12.0)) -> EntryRecord:
         self.clock.advance(self.rng, *pause)
         record = self.entry("message", {"message": message})
         self.branch.append((record["id"], message))
@@ -131,7 +132,7 @@ class SessionBuilder:
             usage["cacheWriteTokens"] = self.rng.randint(0, 6000)
         return usage
 
-    def assistant(self, blocks: list[Record], stop: str | None) -> Record:
+    def assistant(self, blocks: list[Record], stop: str | None) -> EntryRecord:
         message: Record = {"role": "assistant", "blocks": blocks, "usage": self.usage()}
         message["stopReason"] = stop
         message["model"] = self.model.model_id

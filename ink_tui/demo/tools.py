@@ -10,7 +10,7 @@ from ink_tui.demo import content as C
 from ink_tui.demo import outputs as O
 from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.options import CHILD_TOOLS, TOOLS, Options, Stats
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.writer import SessionWriter, utc_timestamp
 
 Record = dict[str, Any]

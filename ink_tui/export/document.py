@@ -15,7 +15,7 @@ import binascii
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ink_tui.export.redact import Redactor
 from ink_tui.humanize import plural
@@ -25,7 +25,7 @@ from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.session.conversation.skills import skill_summary
 from ink_tui.session.conversation.view import Item, ToolExchange, Turn, key_argument
 from ink_tui.session.reading.jsoncodec import encode_json
-from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.reading.recordtypes import JsonObject, json_list, json_object
 
 __all__ = [
     "CUT_CHARACTERS",
@@ -203,7 +203,7 @@ def clean_output(text: str, redactor: Redactor) -> str:
     return _SGR.sub("", keep_sgr(text))
 
 
-def _image(block: dict[str, Any]) -> Image:
+def _image(block: JsonObject) -> Image:
     mime = str(block.get("mimeType", ""))
     data = block.get("data")
     text = data if isinstance(data, str) else ""
@@ -223,13 +223,13 @@ def _is_base64(text: str) -> bool:
     return True
 
 
-def _pieces(content: Any, redactor: Redactor, *, output: bool) -> list[Piece]:
+def _pieces(content: object, redactor: Redactor, *, output: bool) -> list[Piece]:
     cleaner = clean_output if output else clean
     if isinstance(content, str):
         return [cleaner(content, redactor)]
     pieces: list[Piece] = []
-    for block in list_items(content):
-        if not isinstance(block, dict):
+    for block in json_list(content):
+        if not json_object(block):
             continue
         if block.get("type") == "text":
             pieces.append(cleaner(str(block.get("text", "")), redactor))
@@ -283,7 +283,7 @@ def _tool(exchange: ToolExchange, options: ExportOptions, redactor: Redactor) ->
     part = ToolPart(name, visible(key_argument(exchange.name, arguments)), exchange.status, "none")
     if exchange.fill_in is not None:
         part.fill_in = exchange.fill_in.status
-    shown = arguments if isinstance(arguments, dict) else {}
+    shown: JsonObject = arguments if json_object(arguments) else {}
     if exchange.name == "bash":
         part.detail_kind, part.detail = "command", visible(str(shown.get("command", "")))
         part.language = "bash"
@@ -343,7 +343,7 @@ def _turn(
         title, stamp = "(session start)", ""
     else:
         skill = skill_summary(turn.prompt)
-        content = turn.user.record["message"].get("content")
+        content = turn.user.message.get("content")
         prompt = [visible(skill)] if skill is not None else _pieces(content, redactor, output=False)
         title = clean(turn.title, redactor)
         stamp = visible(str(turn.user.record.get("timestamp", "")))

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ink_tui.manage.children import children_of, first_line_header
+from ink_tui.manage.children import children_of
 from ink_tui.manage.moving import rename_noreplace
 from ink_tui.paths import imp_sessions_dir, ink_sessions_dir, under_imp
 from ink_tui.session.analysis.subagents import jsonl_files
 from ink_tui.session.reading.files import open_regular
+from ink_tui.session.reading.firstline import first_line_header
 
 __all__ = ["AdoptError", "AdoptPlan", "adopt", "plan_adopt"]
 

@@ -6,7 +6,9 @@ which are orphans, follows Ink's ``/sessions prune`` (``src/core/session/prune.t
 - every folder of the sessions root is scanned, each on its own;
 - a file's header is its FIRST line (up to the first newline, not the first non-blank one; the
   whole file if it has none), parsed as JSON; any string ``id`` counts (no ``type`` or
-  ``version`` check); a file whose first line does not parse has no header id;
+  ``version`` check); a file whose first line does not parse has no header id
+  (:mod:`ink_tui.session.reading.firstline`; a folder holding a session whose first line is
+  too long to read whole has no orphans: its id is not known);
 - a child names its parent in ``launch.parentSessionId``; a child without one is never an orphan;
 - a child is an orphan when no top-level ``*.jsonl`` of the same project folder has that header
   id (never matched by file name, nor across folders);
@@ -24,28 +26,22 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from ink_tui.session.analysis.subagents import jsonl_files
-from ink_tui.session.reading.files import NotARegularFile, open_regular
-from ink_tui.session.reading.jsoncodec import decode_line
+from ink_tui.session.reading.firstline import first_line_header, read_header_line
 from ink_tui.session.rules.leases import LEASE_GRACE_SECONDS, lease_dir, lease_is_live
-from ink_tui.session.writing.ownwrites import last_foreign_write
+from ink_tui.session.writing.ownwrites import LIVE_SECONDS, last_foreign_write
 
 __all__ = [
     "LEASE_GRACE_SECONDS",
     "Orphan",
     "child_is_running",
     "children_of",
-    "first_line_header",
     "lease_dir",
     "lease_is_live",
     "orphan_children",
 ]
-
-RECENT_WRITE_SECONDS: Final = 30.0
-"""A child written this recently is taken as running (as the picker marks a session live)."""
-CHUNK: Final = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,30 +53,7 @@ class Orphan:
     leased: bool
 
 
-def first_line_header(path: Path) -> dict[str, Any] | None:
-    """The JSON object before the file's first newline (the whole file if it has none), as
-    Ink's prune reads it: decoded as UTF-8 with replacement characters, then ``JSON.parse``d.
-    ``None`` when there is none (an empty first line, invalid JSON, not an object, not a regular
-    file, unreadable). The line is read whole, however long, as Ink reads it."""
-    try:
-        with open_regular(path) as stream:
-            parts: list[bytes] = []
-            while True:
-                chunk = stream.readline(CHUNK)
-                parts.append(chunk)
-                if not chunk or chunk.endswith(b"\n"):
-                    break
-    except (OSError, NotARegularFile):
-        return None
-    try:
-        value = decode_line(b"".join(parts).rstrip(b"\n"))
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _header_id(path: Path) -> str | None:
-    header = first_line_header(path)
+def _header_id(header: dict[str, Any] | None) -> str | None:
     value = header.get("id") if header is not None else None
     return value if isinstance(value, str) else None
 
@@ -127,7 +100,12 @@ def orphan_children(base: Path, now: float | None = None) -> list[Orphan]:
         return []
     orphans: list[Orphan] = []
     for folder in folders:
-        parents = {found for found in map(_header_id, jsonl_files(folder)) if found is not None}
+        heads = [read_header_line(path) for path in jsonl_files(folder)]
+        if any(head.too_long for head in heads):
+            continue  # a parent's id is not known, so no child of this folder is an orphan
+        parents = {
+            found for found in (_header_id(head.header) for head in heads) if found is not None
+        }
         for child in jsonl_files(folder / "children"):
             parent = _launch_parent(first_line_header(child))
             if parent is None or parent in parents:
@@ -139,14 +117,14 @@ def orphan_children(base: Path, now: float | None = None) -> list[Orphan]:
 def child_is_running(child: Path, *, answered: bool, now: float | None = None) -> bool:
     """Whether Ink is running (or resuming) the child now: its lease holds it, or, while the
     ``task`` call has no result (not ``answered``), it was written in the last
-    :data:`RECENT_WRITE_SECONDS` seconds (a child that answered its call was written last just
-    before it did)."""
+    :data:`~ink_tui.session.writing.ownwrites.LIVE_SECONDS` seconds, as the picker marks a
+    session live (a child that answered its call was written last just before it did)."""
     now = time.time() if now is None else now
     if lease_is_live(child, now):
         return True
     if answered:
         return False
     try:
-        return now - last_foreign_write(child) < RECENT_WRITE_SECONDS  # a label is not Ink
+        return now - last_foreign_write(child) < LIVE_SECONDS  # a label is not Ink
     except OSError:
         return False

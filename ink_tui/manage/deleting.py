@@ -5,9 +5,10 @@ Only a session file inside the sessions folder moves (:mod:`ink_tui.manage.roots
 resolved); its children and their lease folders pass the same check, or nothing moves.
 
 A session being written is never deleted: something other than ink-tui wrote it (or a child) in
-the last :data:`LIVE_SECONDS` (ink-tui's own rename or label does not count:
-:func:`ink_tui.session.writing.ownwrites.last_foreign_write`), or a live lease holds a child (Ink's
-rule, :func:`ink_tui.manage.children.lease_is_live`). The plan says why, and nothing moves.
+the last :data:`~ink_tui.session.writing.ownwrites.IN_USE_SECONDS` (ink-tui's own rename or label
+does not count: :func:`ink_tui.session.writing.ownwrites.last_foreign_write`), or a live lease
+holds a child (Ink's rule, :func:`ink_tui.manage.children.lease_is_live`). The plan says why, and
+nothing moves.
 """
 
 from __future__ import annotations
@@ -16,19 +17,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
 
 from ink_tui.humanize import plural
 from ink_tui.manage import trash
-from ink_tui.manage.children import children_of, first_line_header, lease_dir, lease_is_live
+from ink_tui.manage.children import children_of, lease_dir, lease_is_live
 from ink_tui.manage.roots import not_a_lease_folder, not_a_session_file
 from ink_tui.safetext import one_line
-from ink_tui.session.writing.ownwrites import last_foreign_write
+from ink_tui.session.reading.firstline import first_line_header
+from ink_tui.session.writing.ownwrites import IN_USE_SECONDS, last_foreign_write
 
-__all__ = ["LIVE_SECONDS", "DeletePlan", "delete", "plan_delete"]
-
-LIVE_SECONDS: Final = 60.0
-"""A session (or child) written this recently by another program may be in use."""
+__all__ = ["DeletePlan", "delete", "plan_delete"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +89,12 @@ def plan_delete(
             return _refused(plan, problem)
     for path in (session, *children):
         age = _age(path, now)
-        if age is not None and age < LIVE_SECONDS:
+        if age is not None and age < IN_USE_SECONDS:
             whose = "it" if path == session else f"its child {one_line(path.name)}"
             return _refused(
                 plan,
                 f"{whose} was written {max(0, int(age))} s ago: Ink may be running it "
-                f"(sessions written in the last {int(LIVE_SECONDS)} s are not deleted)",
+                f"(sessions written in the last {int(IN_USE_SECONDS)} s are not deleted)",
             )
     for child in children:
         if lease_is_live(child, now):

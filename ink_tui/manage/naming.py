@@ -19,12 +19,12 @@ breaks, DEL, C1) or a bidirectional control, so neither is written here; both re
 the same line (:func:`typed_text`).
 
 A session something other than ink-tui wrote in the last
-:data:`~ink_tui.manage.deleting.LIVE_SECONDS` is not renamed: Ink's next record would follow its
-own leaf, leaving the name off the branch it continues. A label is file-wide, so it may be
-written meanwhile. A file that ends mid-record is never written: if it was written in the last
-:data:`~ink_tui.manage.deleting.LIVE_SECONDS`, a writer may be finishing that record (Ink writes
-each record in one call, so a torn tail lasts a moment), and the advice is to wait; an older torn
-tail is a crash remnant, which ``ink-tui repair`` cuts.
+:data:`~ink_tui.session.writing.ownwrites.IN_USE_SECONDS` is not renamed: Ink's next record would
+follow its own leaf, leaving the name off the branch it continues. A label is file-wide, so it may
+be written meanwhile. A file that ends mid-record is never written: if it was written in the last
+:data:`~ink_tui.session.writing.ownwrites.IN_USE_SECONDS`, a writer may be finishing that record
+(Ink writes each record in one call, so a torn tail lasts a moment), and the advice is to wait; an
+older torn tail is a crash remnant, which ``ink-tui repair`` cuts.
 """
 
 from __future__ import annotations
@@ -35,12 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ink_tui.manage.deleting import LIVE_SECONDS
 from ink_tui.safetext import one_line
 from ink_tui.session import SessionError, open_session
 from ink_tui.session.conversation.tree import entry_named
 from ink_tui.session.reading.reader import SessionFile
-from ink_tui.session.writing.ownwrites import last_foreign_write
+from ink_tui.session.writing.ownwrites import IN_USE_SECONDS, last_foreign_write
 from ink_tui.session.writing.writer import SessionWriter
 
 __all__ = [
@@ -106,7 +105,7 @@ def _torn_tail(path: Path, session: SessionFile, now: float) -> NamingError:
     shown = one_line(str(path))
     what = "in a record Ink does not read" if session.ends_with_newline else "mid-record"
     age = now - last_foreign_write(path)
-    if age < LIVE_SECONDS:
+    if age < IN_USE_SECONDS:
         return NamingError(
             f"{shown}: the file ends {what}, written {max(0, int(age))} s ago: the program "
             "writing it (Ink?) may not be done. Wait until it is and try again (nothing was "
@@ -144,7 +143,7 @@ def rename(path: Path, name: str, *, now: float | None = None) -> Written:
     text = normalized_name(name)
     now = time.time() if now is None else now
     age = now - last_foreign_write(path)
-    if age < LIVE_SECONDS:
+    if age < IN_USE_SECONDS:
         raise NamingError(
             f"{one_line(str(path))}: written {max(0, int(age))} s ago, Ink may be running it: "
             "a name written now would land off the branch Ink continues. Use /name in Ink, or "

@@ -19,9 +19,9 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from ink_tui.manage.children import first_line_header
 from ink_tui.safetext import one_line
 from ink_tui.session.reading.files import what_it_is
+from ink_tui.session.reading.firstline import first_line_header
 
 __all__ = ["deletable_roots", "not_a_lease_folder", "not_a_session_file"]
 

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from ink_tui.session.conversation.context import Context, build_context, context_for_branch
     from ink_tui.session.conversation.pairing import Pairing, ToolCall, pair_tool_calls
     from ink_tui.session.conversation.tree import (
-        ModelRef,
         branch,
         labels,
         leaves,
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     )
     from ink_tui.session.reading.errors import EngineError, SessionError
     from ink_tui.session.reading.reader import Entry, SessionFile, open_session
+    from ink_tui.session.rules.modelref import ModelRef
     from ink_tui.session.writing.repair import (
         Continuation,
         TornRepair,
@@ -46,14 +46,8 @@ _HOMES = {
     "reading.reader": ("Entry", "SessionFile", "open_session"),
     "writing.repair": ("Continuation", "TornRepair", "plan_continuation", "repair_session"),
     "writing.report": ("SessionReport", "report_session"),
-    "conversation.tree": (
-        "ModelRef",
-        "branch",
-        "labels",
-        "leaves",
-        "restored_model",
-        "session_name",
-    ),
+    "conversation.tree": ("branch", "labels", "leaves", "restored_model", "session_name"),
+    "rules.modelref": ("ModelRef",),
     "writing.writer": ("ConcurrentWriteError", "SessionWriter"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}

@@ -11,7 +11,6 @@ the other way round).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ink_tui.session.conversation.copytext import COPIED, NOTHING_TO_COPY, last_agent_text
 
@@ -19,7 +18,7 @@ __all__ = ["copy_last_reply"]
 
 
 def copy_last_reply(
-    messages: Sequence[dict[str, Any]] | None,
+    messages: Sequence[object] | None,
     copy: Callable[[str], None],
     note: Callable[[str, str], None],
 ) -> None:

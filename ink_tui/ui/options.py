@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.message_pump import MessagePump
 
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 if TYPE_CHECKING:
     from ink_tui.catalog.index.ahead import RowsAhead

@@ -47,10 +47,10 @@ from bench_ui import (  # noqa: E402
     END_MARKER,
     INK_APP,
     Terminal,
-    _with_end_marker,
     environment,
     ms,
     plain,
+    with_end_marker,
 )
 
 from ink_tui.demo import PROJECTS, generate_session  # noqa: E402
@@ -88,7 +88,7 @@ def big_forked_session(target: int, fork_rate: float) -> Path:
         clock_start=datetime(2026, 9, 1, 8, 0, tzinfo=UTC),
         fork_rate=fork_rate,
     )
-    return _with_end_marker(source, path)
+    return with_end_marker(source, path)
 
 
 OLD_SCREEN = (

@@ -30,8 +30,8 @@ if str(ROOT) not in sys.path:
 
 from textual.app import App  # noqa: E402
 
+from ink_tui.cli.app import app_collector  # noqa: E402
 from ink_tui.demo import generate_session  # noqa: E402
-from ink_tui.launch import app_collector  # noqa: E402
 from ink_tui.ui.app import InkApp, LaunchOptions  # noqa: E402
 from ink_tui.ui.session_view.following import LiveFollow  # noqa: E402
 from ink_tui.ui.session_view.screen import SessionScreen  # noqa: E402
@@ -162,5 +162,5 @@ def test_bench_follow() -> None:  # collected only by `pytest tests/bench`
 
 
 if __name__ == "__main__":
-    with app_collector():  # as ``ink-tui`` runs the app (ink_tui.launch.run_app)
+    with app_collector():  # as ``ink-tui`` runs the app (ink_tui.cli.app.run)
         asyncio.run(main())

@@ -70,7 +70,7 @@ ERROR_MARKERS = {
 APP = """
 import sys
 from pathlib import Path
-from ink_tui.launch import app_collector
+from ink_tui.cli.app import app_collector
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 base, cwd, path, config = sys.argv[1:]

@@ -77,12 +77,12 @@ _ESCAPES = re.compile(
 
 # The app is started through this launcher rather than ``python -m ink_tui`` so that the figures
 # do not depend on the state of the command line's parser: it builds the same ``InkApp`` that
-# ``ink_tui.launch.run_app`` builds (argv: sessions dir, cwd, [session path]), under the same
-# garbage-collector policy (``app_collector``).
+# the app command (``ink_tui.cli.app.run``) builds (argv: sessions dir, cwd, [session path]),
+# under the same garbage-collector policy (``app_collector``).
 INK_APP = """
 import sys
 from pathlib import Path
-from ink_tui.launch import app_collector
+from ink_tui.cli.app import app_collector
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 base, cwd, *rest = sys.argv[1:]
@@ -157,7 +157,7 @@ def big_tree(count: int = 2000, total: int = 1_000_000_000) -> Path:
     return base
 
 
-def _with_end_marker(source: Path, target: Path) -> Path:
+def with_end_marker(source: Path, target: Path) -> Path:
     """A copy of ``source`` plus one final exchange whose answer holds :data:`END_MARKER`."""
     scratch = target.with_suffix(".tmp")
     shutil.copyfile(source, scratch)
@@ -195,7 +195,7 @@ def session_100mb() -> Path:
             target_bytes=100_000_000,
             clock_start=datetime(2026, 9, 1, 8, 0, tzinfo=UTC),
         )
-    return _with_end_marker(source, target)
+    return with_end_marker(source, target)
 
 
 def session_20k() -> Path:
@@ -213,7 +213,7 @@ def session_20k() -> Path:
         clock_start=datetime(2026, 9, 1, 8, 0, tzinfo=UTC),
         model=ModelRef("anthropic", "claude-sonnet-4-5"),
     )
-    return _with_end_marker(source, target)
+    return with_end_marker(source, target)
 
 
 # -- the pty ------------------------------------------------------------------------------------

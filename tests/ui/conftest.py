@@ -212,6 +212,10 @@ class ChatKit:
         """The conversation, the notes and the reply being streamed."""
         return self.text(screen, "#chat-log Static")
 
+    def lines(self, screen: Any) -> str:
+        """The conversation as a reader sees it: each line without its trailing blanks."""
+        return "\n".join(line.rstrip() for line in self.log(screen).split("\n"))
+
     def notes(self, screen: Any) -> list[str]:
         return self.text(screen, ".chat-note").split("\n")
 

@@ -50,11 +50,12 @@ async def test_c_at_the_leaf_chats_and_the_file_holds_the_turn(
         await kit.send(pilot, "what is it")
         await wait_for(pilot, lambda: "answer is 42" in kit.log(screen), "the reply")
         await kit.idle(pilot, screen)
-        assert "> what is it" in kit.log(screen)
         assert "claude-sonnet-4-5" in kit.static(screen, "#chat-header")
         assert "ready" in kit.static(screen, "#chat-status")
+        shown = kit.lines(screen)
 
         user, reply = kit.messages(path)[-2:]
+        assert f"▌ You  {user['id']}\n  what is it" in shown  # as the replay shows a prompt
         assert user["message"] == {"role": "user", "content": "what is it"}
         assert user["parentId"] == old_leaf
         assert reply["parentId"] == user["id"]
@@ -272,7 +273,12 @@ async def test_a_concurrent_append_asks_where_to_go_on(
         log = kit.log(screen)
         if answer == "n":  # their messages are shown where they are in the file: before ours
             assert "went on from the new leaf" in log
-            assert log.index("answered over there") < log.index("> mine") < log.index("noted")
+            lines = kit.lines(screen)  # their messages, then ours (the prompt under its header)
+            assert (
+                lines.index("answered over there")
+                < lines.index("\n  mine\n")
+                < lines.index("noted")
+            )
         else:
             assert "answered over there" not in log
     user = next(m for m in kit.messages(path) if m["message"].get("content") == "mine")

@@ -70,6 +70,29 @@ async def test_ctrl_t_hides_and_shows_thinking_in_messages_already_shown(
         assert "weighing the options" in chat_kit.log(screen)
 
 
+async def test_ctrl_t_over_a_retained_tail_holding_odd_values_changes_only_thinking(
+    chat_kit: Any, workdir: Path, llm: Any
+) -> None:
+    """A compaction's retained tail may hold anything (a number, a string): the pane shows it
+    as it is, and ctrl+t redraws only the messages with thinking (it used to read ``blocks``
+    of every value shown, and a number has none)."""
+    writer = chat_kit.writer(workdir)
+    writer.append_message({"role": "user", "content": "why"})
+    thought = {"type": "thinking", "thinking": "weighing the options", "signature": "sig"}
+    writer.append_entry(
+        "compaction",
+        {"summary": "earlier work", "retainedTail": [7, "text", None], "tokensBefore": 10},
+    )
+    writer.append_message(chat_kit.assistant(blocks=[thought, {"type": "text", "text": "because"}]))
+    app = chat_kit.app(workdir, writer.path, chat=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await chat_kit.chat_ready(pilot)
+        assert "weighing the options" in chat_kit.log(screen)
+        await pilot.press("ctrl+t")
+        assert "weighing the options" not in chat_kit.log(screen)
+        assert "because" in chat_kit.log(screen) and "7" in chat_kit.log(screen)
+
+
 async def test_f1_opens_the_keys_from_the_composer_where_question_mark_is_typed(
     chat_kit: Any, workdir: Path, chat_session: Path, llm: Any
 ) -> None:

@@ -11,9 +11,16 @@ import pytest
 from textual.widgets import Static
 from waiting import wait_for
 
+from ink_tui.ui.widgets.chat_entries import written_entries
 from ink_tui.ui.widgets.chat_log import ChatLog
 
 SIZE = (100, 30)
+
+
+def _written(log: ChatLog, text: str) -> None:
+    """A user message as the chat writes it."""
+    record = {"type": "message", "id": f"id-{text[-12:]}", "parentId": None}
+    log.add_written(written_entries([{**record, "message": {"role": "user", "content": text}}]))
 
 
 def _blocks(log: ChatLog) -> list[Static]:
@@ -83,14 +90,14 @@ async def test_pruning_waits_while_the_user_reads_further_up(
         screen = await chat_kit.chat_ready(pilot)
         log = screen.query_one(ChatLog)
         for n in range(2):
-            log.add_message({"role": "user", "content": "\n".join(["long"] * 10) + f" {n}"})
+            _written(log, "\n".join(["long"] * 10) + f" {n}")
         await wait_for(
             pilot, lambda: log.max_scroll_y > 5 and len(_blocks(log)) == 6, "six long blocks"
         )
         log.scroll_home(animate=False)
         await wait_for(pilot, lambda: log.scroll_y == 0, "the top of the conversation")
-        log.add_message({"role": "user", "content": "arrives while reading up"})
-        log.add_message({"role": "user", "content": "and another"})
+        _written(log, "arrives while reading up")
+        _written(log, "and another")
         await wait_for(pilot, lambda: len(_blocks(log)) == 8, "both messages mounted")
         assert log.scroll_y == 0  # nothing was pruned, nothing moved
         log.scroll_end(animate=False)

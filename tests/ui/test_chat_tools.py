@@ -66,7 +66,7 @@ async def test_y_runs_the_bash_call_once(
         await pilot.press("y")
         await wait_for(pilot, lambda: "It printed hi." in kit.log(screen), "the last reply")
         await kit.idle(pilot, screen)
-        assert "✓ bash" in kit.log(screen)
+        assert "● bash  echo hi  ✓ ok\n  $ echo hi\n  stdout:\n  hi\n" in kit.lines(screen)
     [result] = _results(kit, path)
     assert result["toolCallId"] == "call_1" and result["isError"] is False
     assert result["content"].splitlines() == ["stdout:", "hi"]
@@ -111,7 +111,8 @@ async def test_n_denies_and_the_model_reads_why(
         await pilot.press("n")
         await wait_for(pilot, lambda: "I will not" in kit.log(screen), "the last reply")
         await kit.idle(pilot, screen)
-        assert "✗ bash" in kit.log(screen)
+        assert "● bash  touch denied.txt  ✗ error" in kit.lines(screen)
+        assert DENIED_TEXT.format(tool="bash") in kit.lines(screen)  # its result, under it
     denied = DENIED_TEXT.format(tool="bash")
     assert not (workdir / "denied.txt").exists()
     [result] = _results(kit, path)
@@ -165,7 +166,8 @@ async def test_read_runs_without_asking(
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "read the notes")
         await _never_asked(kit, pilot, screen)
-        assert "alpha and beta" in kit.log(screen) and "✓ read" in kit.log(screen)
+        assert "alpha and beta" in kit.log(screen)
+        assert "● read  notes.txt  ✓ ok\n  " in kit.lines(screen)  # the file's lines under it
     [result] = _results(kit, path)
     assert result["isError"] is False and "alpha\nbeta" in result["content"]
 
@@ -183,7 +185,7 @@ async def test_the_approval_shows_the_edit_diff(
     async with app.run_test(size=SIZE) as pilot:
         screen = await kit.chat_ready(pilot)
         await kit.send(pilot, "fix total")
-        lines = (await _asked(kit, pilot)).splitlines()
+        lines = [line.rstrip() for line in (await _asked(kit, pilot)).splitlines()]
         assert "Run edit  calc.py?" in lines
         assert "-    return 5" in lines and "+    return sum(xs)" in lines
         assert " def total(xs):" in lines
@@ -349,7 +351,8 @@ async def test_slash_compact_writes_a_compaction_and_shows_the_summary(
         await wait_for(pilot, lambda: "compacted: ~" in kit.log(screen), "the compaction")
         await kit.idle(pilot, screen)
         shown = kit.log(screen)
-        assert "compaction summary" in shown and "Answer two questions (the summary)." in shown
+        assert "⟳ compaction · 15 tokens before · kept 2 messages as the retained tail" in shown
+        assert "Answer two questions (the summary)." in shown
         summarizer = llm.last.body
         assert summarizer["system"] == SUMMARIZATION_SYSTEM_PROMPT
         assert "first question" in str(summarizer["messages"])
@@ -414,7 +417,7 @@ async def test_a_hostile_tool_name_and_command_are_shown_literally(
         await kit.idle(pilot, screen)
         log = kit.log(screen)
         assert "\x1b" not in log and "\x07" not in log
-        assert "▸ x[/b][bold red]y␛]0;pwned␇" in log and "✗ x[/b][bold red]y␛]0;pwned␇" in log
+        assert "● x[/b][bold red]y␛]0;pwned␇  a  ✗ error" in kit.lines(screen)
     first, second = _results(kit, path)
     assert first["toolName"] == name and first["isError"] is True
     assert second["content"] == DENIED_TEXT.format(tool="bash")

@@ -97,9 +97,7 @@ async def test_moving_up_pauses_counts_and_F_resumes(tmp_path: Path, make_app: A
         assert "while paused" not in tree.cursor.text
         await pilot.press("F")
         assert not screen.live.paused
-        await wait_for(
-            pilot, lambda: without_time(tree.cursor.text).endswith("ok"), "jump to end"
-        )
+        await wait_for(pilot, lambda: without_time(tree.cursor.text).endswith("ok"), "jump to end")
 
 
 async def test_a_position_marker_switches_the_branch(tmp_path: Path, make_app: Any) -> None:
@@ -277,8 +275,6 @@ async def test_an_hours_old_unanswered_call_is_not_shown_as_running(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _following(pilot)
         tree = screen.query_one(SessionTree)
-        await wait_for(
-            pilot, lambda: "no result" in tree.cursor.text, "the call shown unanswered"
-        )
+        await wait_for(pilot, lambda: "no result" in tree.cursor.text, "the call shown unanswered")
         label = tree.cursor.text
         assert "no result" in label and "running" not in label

@@ -59,9 +59,7 @@ async def test_end_jumps_back_and_resumes_following(tmp_path: Path, make_app: An
             "the end",
         )
         writer.append_message(assistant("and following again"))
-        await wait_for(
-            pilot, lambda: "and following again" in tree.cursor.text, "following"
-        )
+        await wait_for(pilot, lambda: "and following again" in tree.cursor.text, "following")
 
 
 async def test_a_line_ink_rejects_stays_on_screen_with_its_reason(

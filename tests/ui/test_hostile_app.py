@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets._toast import Toast
 from waiting import wait_for, workers_finished
 
 from ink_tui.paths import project_dir
@@ -57,7 +56,7 @@ def screen_text(app: InkApp) -> str:
 
 
 def toast_texts(app: InkApp) -> list[str]:
-    return [toast.render().plain for toast in app.screen.query(Toast)]
+    return [toast.render().plain for toast in app.screen.query("Toast")]  # by type name
 
 
 def notices(app: InkApp) -> list[str]:

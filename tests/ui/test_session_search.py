@@ -176,14 +176,14 @@ def _early_word(screen: SessionScreen, path: Path) -> str:
     """A word of an early prompt that no row shown so far holds."""
     import json
 
-    from ink_tui.session.conversation.view import content_text
+    from ink_tui.session.rules.content import content_text
 
     loaded = screen.loaded
     assert loaded is not None
     for line in path.read_text().splitlines():
         message = json.loads(line).get("message") or {}
         if message.get("role") == "user":
-            for word in content_text(message.get("content")).split():
+            for word in content_text(message.get("content"), show_non_string_text=True).split():
                 if len(word) > 4 and not search_turns(loaded.turns, word, loaded.row_labels()):
                     return word
     raise AssertionError("every word of the prompts is in the last turns")
@@ -271,10 +271,7 @@ async def test_rows_arriving_during_a_search_are_merged_when_it_ends(
             writer.append_message({"role": "user", "content": "needle while searching"})
             await wait_for(
                 pilot,
-                lambda: (
-                    "needle while searching"
-                    in screen.query_one(SessionTree).top_rows[-1].text
-                ),
+                lambda: "needle while searching" in screen.query_one(SessionTree).top_rows[-1].text,
                 "the new turn",
             )
         finally:

@@ -220,9 +220,7 @@ async def test_search_n_and_N(tmp_path: Path, session_file: Path, make_app: Any)
             pilot, lambda: "match 1 of 1" in str(search_status.render()), "the needle's one match"
         )
         status = str(search_status.render())
-        assert without_time(tree.cursor.text).endswith(
-            "unique-needle in the last prompt"
-        ), (
+        assert without_time(tree.cursor.text).endswith("unique-needle in the last prompt"), (
             status,
             tree.cursor.text,
         )
@@ -311,9 +309,7 @@ async def test_torn_tail_is_a_notice_and_opening_writes_nothing(
         messages = [notification.message for notification in app._notifications]
         assert any("torn final line 9 ignored" in message for message in messages)
         tree = screen.query_one(SessionTree)
-        assert without_time([node.text for node in tree.top_rows][-1]).endswith(
-            "Yes, do that."
-        )
+        assert without_time([node.text for node in tree.top_rows][-1]).endswith("Yes, do that.")
     assert source.read_bytes() == before
 
 
@@ -385,9 +381,7 @@ async def test_scrolling_the_transcript_moves_the_selection(
             "the selection to follow the scroll to the top",
         )
         await pilot.click(Transcript, offset=(10, 3))
-        await wait_for(
-            pilot, lambda: tree.cursor_key == transcript.selected_key, "the clicked row"
-        )
+        await wait_for(pilot, lambda: tree.cursor_key == transcript.selected_key, "the clicked row")
 
 
 async def test_compaction_shows_summary_tokens_and_the_retained_tail(

@@ -126,13 +126,9 @@ async def test_left_bracket_goes_to_the_start_of_the_current_turn_first(
         await pilot.press("G")  # the last row: inside turn 3
         assert tree.cursor is not None and tree.cursor.parent is not None
         await pilot.press("left_square_bracket")
-        assert without_time(_label(tree.cursor)).endswith(
-            "and the docs"
-        )  # the start of turn 3
+        assert without_time(_label(tree.cursor)).endswith("and the docs")  # the start of turn 3
         await pilot.press("left_square_bracket")
-        assert without_time(_label(tree.cursor)).endswith(
-            "now fix sum_list"
-        )  # at a start: turn 2
+        assert without_time(_label(tree.cursor)).endswith("now fix sum_list")  # at a start: turn 2
         await pilot.press("right_square_bracket")
         assert without_time(_label(tree.cursor)).endswith("and the docs")
         await pilot.press("right_square_bracket")  # in the last turn: its last row

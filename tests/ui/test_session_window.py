@@ -191,7 +191,7 @@ async def test_y_on_an_edge_row_copies_nothing(long_session: Path, make_app: Any
         menu = await wait_for(
             pilot, lambda: app.screen if isinstance(app.screen, CopyScreen) else None, "the menu"
         )
-        assert [key for key, _, _ in menu.choices] == ["i", "p", "r"]
+        assert [key for key, _, _ in menu.choices] == ["a", "i", "p", "r"]
         await pilot.press("m", "escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, CopyScreen), "the menu closed")
         assert copied == []

@@ -285,6 +285,8 @@ def test_chat(
     fake_llm: Any,
 ) -> None:
     """The chat pane on the newest demo session: a streamed reply asks to run a bash command."""
+    from ink_tui.session.writing import writer
+
     for name, value in fake_llm.env().items():
         monkeypatch.setenv(name, value)
     fake_llm.chat(  # the demo session's model is openai/gpt-5.1
@@ -296,6 +298,9 @@ def test_chat(
         from ink_tui.ui.modals.chat import ApprovalScreen
 
         await settle(pilot)
+        # the chat's entry ids are drawn at random: pinned here (the prompt's row shows its id)
+        ids = iter(range(1, 1000))
+        monkeypatch.setattr(writer, "new_entry_id", lambda *_: f"{next(ids):016x}")
         await pilot.press(*"run the stats tests", "enter")
         await wait_for(
             pilot, lambda: isinstance(pilot.app.screen, ApprovalScreen), "the approval dialog"

@@ -75,6 +75,4 @@ async def test_turns_show_their_time_and_T_draws_them_as_bars(
         assert [row.number for row in bars.rows] == [2, 3, 1]
         await pilot.press("G", "enter")  # the fastest, turn 1
         await wait_for(pilot, lambda: app.screen is screen, "back in the session view")
-        await wait_for(
-            pilot, lambda: tree.cursor.text.strip().startswith("1 "), "on turn 1"
-        )
+        await wait_for(pilot, lambda: tree.cursor.text.strip().startswith("1 "), "on turn 1")

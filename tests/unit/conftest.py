@@ -24,8 +24,8 @@ from ink_tui.agent.providers.convert import anthropic_request, chat_request
 from ink_tui.agent.start import ChatStart
 from ink_tui.session.conversation.context import build_context
 from ink_tui.session.conversation.pairing import pair_tool_calls
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.reader import SessionFile, open_session
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.repair import plan_continuation
 from ink_tui.session.writing.writer import SessionWriter
 

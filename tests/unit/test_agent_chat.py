@@ -14,7 +14,7 @@ from ink_tui.agent.chat import DENIED_TEXT, INTERRUPTED_TEXT
 from ink_tui.agent.providers import IncompleteStream, MissingApiKey, ProviderError
 from ink_tui.agent.start import load_chat, new_chat
 from ink_tui.agent.tools import validate_arguments
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 ANTHROPIC = ("anthropic", "claude-sonnet-4-5")
 OPENAI = ("openai", "gpt-4.1")

@@ -21,7 +21,7 @@ from ink_tui.agent.persist import ChatStore
 from ink_tui.agent.providers import IncompleteStream, ProviderError, parse_model_ref
 from ink_tui.agent.start import load_chat
 from ink_tui.session import build_context, open_session
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 
 BOTH = pytest.mark.parametrize("pair", [("anthropic", "claude-sonnet-4-5"), ("openai", "gpt-4.1")])

@@ -87,6 +87,23 @@ async def test_resume_repairs_then_closes_dangling_calls(chat_kit: Any, tail: st
     chat_kit.check(engine)
 
 
+async def test_the_store_hands_over_each_record_it_wrote_once_in_file_order(
+    chat_kit: Any,
+) -> None:
+    """What the chat pane shows of its own writes: the fork's marker, the closure of the call
+    left open, the message, the reply, as the file holds them."""
+    path, ids = chat_kit.session(USER, tool_call_message(), chat_kit.assistant("later"))
+    start = load_chat(path, leaf_id=ids[1])  # a fork after the open call
+    chat_kit.fake.anthropic(text="Done.")
+    engine = chat_kit.engine(start, chat_kit.sink())
+    assert engine.store.take_written() == []
+    await engine.send("go on")
+    written = engine.store.take_written()
+    assert [record["type"] for record in written] == ["position", "message", "message", "message"]
+    assert written == records(path)[4:]
+    assert engine.store.take_written() == []
+
+
 # --- forks ------------------------------------------------------------------------------------
 
 

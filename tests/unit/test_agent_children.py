@@ -160,7 +160,7 @@ async def test_kill_9_cannot_be_caught_and_leaves_the_command_running(tmp_path: 
 
 
 def test_the_app_runs_inside_exit_cleanup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from ink_tui.launch import run_app
+    from ink_tui.cli import main
     from ink_tui.ui.app import InkApp
 
     during: dict[int, Any] = {}
@@ -170,6 +170,6 @@ def test_the_app_runs_inside_exit_cleanup(monkeypatch: pytest.MonkeyPatch, tmp_p
 
     before = {sig: signal.getsignal(sig) for sig in children.CAUGHT_SIGNALS}
     monkeypatch.setattr(InkApp, "run", run)
-    assert run_app(["--sessions-dir", str(tmp_path), "--cwd", str(tmp_path)]) == 0
+    assert main(["--sessions-dir", str(tmp_path), "--cwd", str(tmp_path)]) == 0
     assert set(during.values()) == {children._on_signal}
     assert {sig: signal.getsignal(sig) for sig in children.CAUGHT_SIGNALS} == before

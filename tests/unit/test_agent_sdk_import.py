@@ -12,7 +12,7 @@ import pytest
 
 import ink_tui.agent.providers.sdk as sdk
 from ink_tui.agent.providers import stream_turn
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 WIRES = pytest.mark.parametrize(
     ("provider", "module"), [("anthropic", "anthropic"), ("openai", "openai")]

@@ -238,6 +238,28 @@ async def test_edit_not_found_and_ambiguous(tmp_path: Path) -> None:
     assert target.read_text() == "x = 1\nx = 1\n"
 
 
+@pytest.mark.parametrize(
+    ("edits", "words"),
+    [
+        ([{"oldText": "", "newText": "a"}],
+         "edits[0].oldText is empty — provide the exact text to replace."),
+        ([{"oldText": "two", "newText": "2"}, {"oldText": "one\r\n", "newText": "one\n"}],
+         "edits[1].newText is identical to oldText — nothing would change."),
+        ([{"oldText": "two\nthree", "newText": "x"}, {"oldText": "one\ntwo", "newText": "y"}],
+         "edits overlap around original line 2. Overlapping or nested edits are not allowed — "
+         "merge them into a single edit that covers the whole region once."),
+    ],
+)  # fmt: skip
+async def test_edit_refusals_in_inks_words(
+    tmp_path: Path, edits: list[dict[str, str]], words: str
+) -> None:
+    target = tmp_path / "e.txt"
+    target.write_bytes(b"one\r\ntwo\r\nthree\r\n")
+    out = await run("edit", {"path": "e.txt", "edits": edits}, tmp_path)
+    assert out.is_error and out.content == f"Error: {words}"
+    assert target.read_bytes() == b"one\r\ntwo\r\nthree\r\n"  # nothing written
+
+
 async def test_write_creates_dirs_and_overwrites(tmp_path: Path) -> None:
     out = await run("write", {"path": "a/b/c.txt", "content": "hé\nyo\n"}, tmp_path)
     assert out.content == "Created a/b/c.txt (2 lines, 7 bytes)" and not out.is_error

@@ -24,7 +24,7 @@ from ink_tui.catalog import (
 from ink_tui.catalog.titles import js_slice
 from ink_tui.paths import project_dir
 from ink_tui.session import open_session
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 
 CWD = "/home/ada/proj"

@@ -3,25 +3,21 @@ whose content at every step is known (``tests/changesdata.py``)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import changesdata
 import pytest
 from changesdata import CWD, MAIN_END, MAIN_START, NOTES_END, SessionScript
 
-from ink_tui.agent.tools._common import ToolFailure
-from ink_tui.agent.tools.files import _apply
+from ink_tui.agent.tools.common import resolve_path
+from ink_tui.agent.tools.files import run_edit, run_read
 from ink_tui.paths import project_dir
 from ink_tui.session import branch, open_session
 from ink_tui.session.analysis.changediff import counts, diff_lines, file_patch, turn_diff
-from ink_tui.session.analysis.changes import (
-    EditFailure,
-    FileChanges,
-    apply_edits,
-    collect_changes,
-    normalise_path,
-)
+from ink_tui.session.analysis.changes import FileChanges, collect_changes, normalise_path
 from ink_tui.session.conversation.view import build_turns
+from ink_tui.session.rules.edits import EditRefused, edit_pairs, edit_text
 
 
 def changes_of(path: Path) -> dict[str, FileChanges]:
@@ -110,6 +106,21 @@ def test_partial_and_cut_reads_give_no_content(tmp_path: Path) -> None:
     assert not files["d.txt"].start_known and not files["e.txt"].start_known
 
 
+def test_a_read_the_read_tool_cut_gives_no_content(tmp_path: Path) -> None:
+    """The read tool's own continuation note (written by ink-tui's chat as Ink writes it) is
+    what the replay recognises: a read cut at 2000 lines never passes for the whole file."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "big.txt").write_text("x\n" * 2500)
+    cut = run_read({"path": "big.txt"}, folder)
+    assert cut.content.endswith("Use offset=2001 to continue.]")
+    run = script(tmp_path)
+    run.prompt("go")
+    run.read("big.txt", cut.content)
+    run.edit("big.txt", "x", "y")
+    assert not changes_of(run.path)["big.txt"].start_known
+
+
 def test_a_call_with_an_unknown_outcome_stops_knowing(tmp_path: Path) -> None:
     run = script(tmp_path)
     run.prompt("go")
@@ -133,38 +144,59 @@ def test_a_read_that_the_edits_do_not_explain_is_trusted_and_noted(tmp_path: Pat
 
 
 @pytest.mark.parametrize(
-    ("content", "edits"),
+    ("content", "edits", "expected"),
     [
-        ("a\r\nb\r\nc\r\n", [{"oldText": "b\n", "newText": "B\n"}]),
-        ("\ufeffx = 1\n", [{"oldText": "x = 1", "newText": "x = 2"}]),
-        ("one two one", [{"oldText": "one", "newText": "1"}]),
-        ("abc", [{"oldText": "ab", "newText": "X"}, {"oldText": "bc", "newText": "Y"}]),
-        ("abc", [{"oldText": "a", "newText": "A"}, {"oldText": "c", "newText": "C"}]),
-        ("abc", [{"oldText": "", "newText": "A"}]),
-        ("abc", [{"oldText": "zzz", "newText": "A"}]),
+        ("a\r\nb\r\nc\r\n", [{"oldText": "b\n", "newText": "B\n"}], "a\r\nB\r\nc\r\n"),
+        ("\ufeffx = 1\n", [{"oldText": "x = 1", "newText": "x = 2"}], "\ufeffx = 2\n"),
+        ("one two one", [{"oldText": "one", "newText": "1"}], None),
+        ("abc", [{"oldText": "ab", "newText": "X"}, {"oldText": "bc", "newText": "Y"}], None),
+        ("abc", [{"oldText": "a", "newText": "A"}, {"oldText": "c", "newText": "C"}], "AbC"),
+        ("abc", [{"oldText": "", "newText": "A"}], None),
+        ("abc", [{"oldText": "zzz", "newText": "A"}], None),
+        ("abc", [{"oldText": "b", "newText": "b"}], None),
+        ("a\nb\r\nc\r\n", [{"oldText": "a\r\nb", "newText": "x\ny"}], "x\r\ny\r\nc\r\n"),
     ],
 )
 def test_edits_apply_as_the_edit_tool_applies_them(
-    content: str, edits: list[dict[str, str]]
+    tmp_path: Path, content: str, edits: list[dict[str, str]], expected: str | None
 ) -> None:
-    """The replay agrees with ink-tui's own port of Ink's edit tool, success or refusal."""
-    pairs = [(e["oldText"], e["newText"]) for e in edits]
+    """The replay's content after an edit is the file the edit tool writes, byte for byte, and
+    an edit the tool refuses does not apply in the replay either."""
+    target = tmp_path / "f.txt"
+    target.write_bytes(content.encode())
+    outcome = run_edit({"path": "f.txt", "edits": edits}, tmp_path)
     try:
-        expected: str | None = _apply(content.removeprefix("\ufeff").replace("\r\n", "\n"), pairs)[
-            0
-        ]
-    except ToolFailure:
-        expected = None
-    try:
-        got: str | None = apply_edits(content, edits)
-    except EditFailure:
-        got = None
-    if expected is None or got is None:
-        assert expected is got is None
-    else:
-        bom = "\ufeff" if content.startswith("\ufeff") else ""
-        crlf = "\r\n" in content
-        assert got == bom + (expected.replace("\n", "\r\n") if crlf else expected)
+        replayed: str | None = edit_text(content, edit_pairs(edits)).content
+    except EditRefused:
+        replayed = None
+    assert replayed == expected
+    assert outcome.is_error == (expected is None)
+    assert target.read_bytes() == (content if expected is None else expected).encode()
+
+
+@pytest.mark.parametrize(
+    ("edits", "note"),
+    [
+        ([{"oldText": "zzz", "newText": "A"}], "edits[0].oldText was not found"),
+        ([{"oldText": "b", "newText": "B"}, {"oldText": "x", "newText": "X"}],
+         "edits[1].oldText matches 2 times"),
+        ([{"oldText": "", "newText": "A"}], "edits[0] is empty or changes nothing"),
+        ([{"oldText": "b", "newText": "b"}], "edits[0] is empty or changes nothing"),
+        ([{"oldText": "b", "newText": "B"}, {"oldText": "bx", "newText": "Y"}], "edits overlap"),
+        ([{"oldText": "b", "newText": "B"}, 7], "edits[1] is not an object"),
+        ([], "edits must contain at least one replacement"),
+    ],
+)  # fmt: skip
+def test_an_edit_that_does_not_apply_says_why(
+    tmp_path: Path, edits: list[object], note: str
+) -> None:
+    run = script(tmp_path)
+    run.prompt("go")
+    run.write("g.txt", "bx\nx\n")
+    run.call("edit", {"path": "g.txt", "edits": edits}, "Edited g.txt")
+    change = changes_of(run.path)["g.txt"]
+    assert change.calls[-1].note == f"does not apply to the known content: {note}"
+    assert change.why_unknown() == f"an edit in turn 1 does not apply to the known content: {note}"
 
 
 def test_paths_normalise_as_the_tools_resolve_them() -> None:
@@ -172,6 +204,17 @@ def test_paths_normalise_as_the_tools_resolve_them() -> None:
     assert normalise_path("@a.py", "/p", tool="read") == "/p/a.py"
     assert normalise_path("@a.py", "/p", tool="edit") == "/p/@a.py"  # edit keeps the @
     assert normalise_path("/etc/x", "/p", tool="write") == "/etc/x"
+    spaced = "my\u00a0notes\u3000.md"  # pasted from rich text: the read tool makes them plain
+    assert normalise_path(spaced, "/p", tool="read") == "/p/my notes .md"
+    assert normalise_path(spaced, "/p", tool="write") == f"/p/{spaced}"
+    home = os.path.expanduser("~")
+    assert normalise_path("~/a.py", "/p", tool="read") == f"{home}/a.py"
+    assert normalise_path("~/a.py", "/p", tool="edit") == "/p/~/a.py"
+    assert normalise_path("~bob/a.py", "/p", tool="read") == "/p/~bob/a.py"  # only ~ and ~/
+    for tool, normalize in (("read", True), ("edit", False), ("write", False)):
+        for requested in ("@a.py", spaced, "~/a.py", "../x/./y", "/abs/z"):
+            tool_path = resolve_path(requested, Path("/p"), normalize=normalize)
+            assert normalise_path(requested, "/p", tool=tool) == str(tool_path)
 
 
 def test_diff_lines_mark_a_last_line_without_newline() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import shutil
 import subprocess
@@ -12,8 +13,8 @@ import changesdata
 import pytest
 from changesdata import CWD, MAIN_END, MAIN_START, NOTES_END, SessionScript
 
-from ink_tui.clichanges import _paint
-from ink_tui.clitext import SafeOutput
+from ink_tui.cli.commands.changes import run as run_changes
+from ink_tui.cli.output import SafeOutput
 from ink_tui.paths import project_dir
 from ink_tui.session import open_session
 
@@ -102,12 +103,21 @@ def test_a_broken_session_is_one_line(cli: Any, tmp_path: Path) -> None:
     cli.one_error_line(err, naming="bad.jsonl")
 
 
-def test_colour_never_lets_session_escapes_through() -> None:
-    stream = io.StringIO()
-    _paint(SafeOutput(stream), "+\x1b]0;pwned\x07 text", "add", True)
-    painted = stream.getvalue()
-    assert painted.startswith("\x1b[32m+") and painted.endswith("\x1b[0m\n")
-    assert "\x1b]0" not in painted and "pwned" in painted
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_never_lets_session_escapes_through(tmp_path: Path) -> None:
+    run = SessionScript(project_dir(tmp_path, CWD))
+    run.prompt("go")
+    run.write("evil.txt", "\x1b]0;pwned\x07 text\n")
+    stream = _Terminal()
+    args = argparse.Namespace(session=str(run.path), branch=None, patch=False)
+    assert run_changes(args, tmp_path, CWD, SafeOutput(stream)) == 0
+    painted = next(line for line in stream.getvalue().splitlines() if "pwned" in line)
+    assert painted.startswith("\x1b[32m+") and painted.endswith("\x1b[0m")
+    assert "\x1b]0" not in stream.getvalue()
 
 
 def test_content_a_safe_terminal_would_change_is_left_out_of_the_patch(

@@ -172,7 +172,7 @@ def test_check_all_draws_progress_only_on_a_terminal(
     base = sessions_folder(tmp_path / "sessions")
     _, plain_out, plain_err = cli.run("check", "--all", "--sessions-dir", str(base))
     assert plain_err == ""
-    monkeypatch.setattr("ink_tui.clicheckall.stderr_is_terminal", lambda: True)
+    monkeypatch.setattr("ink_tui.cli.commands.check_all.stderr_is_terminal", lambda: True)
     code, out, _ = cli.run("check", "--all", "--sessions-dir", str(base))
     assert (code, out) == (2, plain_out)  # the bar never reaches stdout
 
@@ -237,7 +237,7 @@ def test_worker_processes_give_the_same_answer(
 ) -> None:
     """Over enough bytes (:data:`PARALLEL_BYTES`), sessions are checked in worker processes
     (one per CPU): the output is the same, in the same order."""
-    import ink_tui.clicheckall as bulk
+    import ink_tui.cli.commands.check_all as bulk
 
     base = sessions_folder(tmp_path / "sessions")
     arguments = [*command, "--sessions-dir", str(base)]
@@ -249,7 +249,7 @@ def test_worker_processes_give_the_same_answer(
 def test_a_bug_on_one_session_is_logged_and_the_others_are_still_checked(
     tmp_path: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ink_tui.clicheckall as bulk
+    import ink_tui.cli.commands.check_all as bulk
     from ink_tui import logs
     from ink_tui.catalog.checkup import check_file
 

@@ -89,12 +89,10 @@ def test_error_lines_show_a_line_break_in_a_file_name(cli: Any) -> None:
 
 
 def test_an_os_error_names_its_paths_on_one_line(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ink_tui import climanage
-
     def failing(*_: Any) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), FAKE, None, "b\nc")
 
-    monkeypatch.setattr(climanage, "_trash", failing)
+    monkeypatch.setattr("ink_tui.manage.trash.list_trash", failing)  # what `trash list` reads
     code, out, err = cli.run("trash", "list")
     assert code == 2 and out == ""
     line = cli.one_error_line(err)
@@ -104,12 +102,10 @@ def test_an_os_error_names_its_paths_on_one_line(cli: Any, monkeypatch: pytest.M
 def test_an_os_error_without_a_path_is_not_an_empty_name(
     cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ink_tui import climanage
-
     def failing(*_: Any) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(climanage, "_trash", failing)
+    monkeypatch.setattr("ink_tui.manage.trash.list_trash", failing)
     code, _, err = cli.run("trash", "list")
     assert code == 2 and cli.one_error_line(err) == "ink-tui: No space left on device"
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from timedsession import ANSWER, FakeClock, conversation, write_timed
 
-import ink_tui.clireplay as clireplay
+import ink_tui.cli.commands.replay as replay_command
 from ink_tui.session.analysis.playback import MACHINE_IDLE_CAP, USER_IDLE_CAP
 
 TRANSCRIPT = f"""\
@@ -40,9 +40,9 @@ class Terminal:
         self.clock = FakeClock()
         self.sleeps: list[float] = []
         self.interrupt_after: int | None = None
-        monkeypatch.setattr(clireplay, "_is_terminal", lambda out: True)
-        monkeypatch.setattr(clireplay, "_clock", self.clock)
-        monkeypatch.setattr(clireplay, "_sleep", self.sleep)
+        monkeypatch.setattr(replay_command, "_is_terminal", lambda out: True)
+        monkeypatch.setattr(replay_command, "_clock", self.clock)
+        monkeypatch.setattr(replay_command, "_sleep", self.sleep)
 
     def sleep(self, seconds: float) -> None:
         if self.interrupt_after is not None and len(self.sleeps) >= self.interrupt_after:
@@ -60,7 +60,7 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> Terminal:
 def test_not_a_terminal_prints_everything_at_once(
     cli: Any, session: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(clireplay, "_sleep", lambda seconds: pytest.fail("slept"))
+    monkeypatch.setattr(replay_command, "_sleep", lambda seconds: pytest.fail("slept"))
     assert cli.run("replay", str(session)) == (0, TRANSCRIPT, "")
 
 
@@ -107,7 +107,7 @@ def test_text_streams_in_before_its_record_is_over(
         seen.append(capsys.readouterr().out)
         sleep(seconds)
 
-    clireplay._sleep = look_then_sleep  # the fixture's monkeypatch restores it
+    replay_command._sleep = look_then_sleep  # the fixture's monkeypatch restores it
     cli.run("replay", str(session))
     parts = [chunk.strip() for chunk in seen if chunk.strip() and chunk.strip() in ANSWER]
     assert len(parts) >= 3  # the answer came in pieces, between sleeps

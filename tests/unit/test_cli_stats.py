@@ -72,9 +72,9 @@ def test_relative_since_counts_from_today(
 ) -> None:
     from datetime import date
 
-    from ink_tui import clistats
+    from ink_tui.cli.commands import stats as stats_command
 
-    monkeypatch.setattr(clistats, "_today", lambda: date(2026, 10, 20))
+    monkeypatch.setattr(stats_command, "_today", lambda: date(2026, 10, 20))
     report = _json(cli, tree, "--all", "--by", "week", "--since", "1w")  # since 2026-10-13
     assert report["since"] == "2026-10-13"
     assert [row["key"] for row in report["rows"]] == ["2026-W42"]
@@ -132,17 +132,27 @@ def test_session_text_never_reaches_the_terminal_raw(cli: Any, tmp_path: Path) -
     assert "openai/\u241b]2;pwned\u2407" in out  # shown as control pictures, never obeyed
 
 
-def test_a_progress_bar_on_a_terminal(capsys: pytest.CaptureFixture[str], tree: Path) -> None:
-    from ink_tui.catalog.usage import collect_usage
-    from ink_tui.clistats import _collect
+def test_a_progress_bar_on_a_terminal(
+    cli: Any, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With stderr a terminal, ``stats`` reads the sessions under a progress bar (gone when it
+    is done) and prints the same table."""
+    import sys
+
+    from ink_tui.catalog import usage
 
     seen: list[tuple[int, int]] = []
+    collect = usage.collect_usage
 
-    def collect(base: Path, scope: str | None, **options: Any) -> Any:
-        files = collect_usage(base, scope, **options)
+    def watched(base: Path, scope: str | None, **options: Any) -> Any:
+        assert "progress" in options  # the bar asks to be told
+        files = collect(base, scope, **options)
         seen.append((len(files), len(files)))
         return files
 
-    files = _collect(collect, tree, None, show_progress=True)
-    assert len(files) == 3 and seen == [(3, 3)]
-    assert "Traceback" not in capsys.readouterr().err
+    code, plain, _ = cli.run("stats", "--sessions-dir", str(tree), "--all")
+    monkeypatch.setattr(usage, "collect_usage", watched)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = cli.run("stats", "--sessions-dir", str(tree), "--all")
+    assert code == 0 and out == plain and seen == [(3, 3)]
+    assert "Traceback" not in err

@@ -13,8 +13,8 @@ import pytest
 
 from ink_tui.agent.start import load_chat
 from ink_tui.agent.windows import context_window, env_window
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.jsvalues import string_to_number
+from ink_tui.session.rules.modelref import ModelRef
 
 CLAUDE = ModelRef("anthropic", "claude-haiku-4-5")  # Ink's static table: 200,000
 

@@ -17,7 +17,7 @@ from ink_tui.agent.windows import ContextWindow, context_window, should_compact,
 from ink_tui.catalog import ResolveError, list_sessions, resolve_resume
 from ink_tui.catalog.titles import first_line_title
 from ink_tui.cli import main
-from ink_tui.launch import LaunchError, startup_thinking
+from ink_tui.cli.app import LaunchError, startup_thinking
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef, open_session
 from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT, is_unknown_outcome

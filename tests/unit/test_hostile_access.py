@@ -84,6 +84,31 @@ def test_a_file_truncated_while_it_is_read_is_one_line_naming_it(
     assert not state.exists()
 
 
+def test_a_record_rewritten_in_place_to_fail_inks_checks_is_one_line_naming_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    state: Path,
+) -> None:
+    """A record read again from the file is checked again as open() checked it: rewritten
+    meanwhile with the same id and a role that is no longer a string (same length, so every
+    byte offset still holds), it is refused as changed, never handed out as a message."""
+    item = hostile.build(project_dir(tmp_path / "sessions", hostile.CWD), "huge-image")
+
+    def rewrite() -> None:
+        data = item.path.read_bytes()
+        assert data.count(b'"role":"user"') >= 1
+        item.path.write_bytes(data.replace(b'"role":"user"', b'"role":123456', 1))
+
+    _meddle_before_context(monkeypatch, rewrite)
+    code, out, err = run(capsys, tmp_path / "sessions", "context", str(item.path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"ink-tui: {item.path}: {item.path} changed on disk since it was opened (line 2); "
+        "open it again\n"
+    )
+
+
 def test_a_file_deleted_while_it_is_read_is_one_line_naming_it(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],

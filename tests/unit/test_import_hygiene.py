@@ -176,10 +176,90 @@ def test_a_subcommand_loads_neither_textual_nor_the_index_before_it_runs() -> No
         "ink_tui.catalog.search",
         "ink_tui.catalog.scan",
         "ink_tui.session.reading.reader",
-        "ink_tui.launch",
+        "ink_tui.cli.app",
+        "ink_tui.cli.registry",
+        "ink_tui.cli.commands",
         "platformdirs",
     )
     assert _loaded_after("import ink_tui.cli", names) == []
+
+
+# What building the parser tree (every command registered) and parsing a line never need: each
+# command's module imports what its run needs when it runs.
+NOT_FOR_THE_PARSER = (
+    "textual",
+    "rich",
+    "sqlite3",
+    "pygments",
+    "watchfiles",
+    "anthropic",
+    "openai",
+    "importlib.metadata",
+    "ink_tui.ui",
+    "ink_tui.agent",
+    "ink_tui.demo",
+    "ink_tui.export",
+    "ink_tui.manage",
+    "ink_tui.catalog",
+    "ink_tui.session.reading.reader",
+    "ink_tui.session.conversation.context",
+    "ink_tui.session.writing",
+    "ink_tui.session.analysis",
+    "ink_tui.session.live",
+)
+
+
+def test_the_parser_tree_loads_no_command_s_run_time_needs() -> None:
+    """Every command's module is imported to build the tree: none of them may pull in at its top
+    what only its run needs (the catalog, the writer, Rich, the app)."""
+    code = (
+        "from ink_tui.cli import registry\n"
+        "from ink_tui.cli.parsing import parse\n"
+        "line = ['search', 'x', '--all']\n"
+        "assert parse(line, registry.APP, registry.COMMANDS)[0].name == 'search'\n"
+        "assert parse(['-c', '--chat'], registry.APP, registry.COMMANDS)[0] is None\n"
+    )
+    assert _loaded_after(code, NOT_FOR_THE_PARSER) == []
+
+
+def test_the_parser_probe_sees_a_command_module_s_imports() -> None:
+    """The check above is not vacuous: a module importing the catalog is seen."""
+    code = "from ink_tui.cli import registry\nimport ink_tui.catalog.scan\n"
+    assert "ink_tui.catalog" in _loaded_after(code, NOT_FOR_THE_PARSER)
+
+
+def _top_level_imports(tree: ast.Module) -> set[str]:
+    """The modules a module imports when it is imported (not inside a function or a class)."""
+    found: set[str] = set()
+    for node in tree.body:
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                break
+            if isinstance(inner, ast.Import):
+                found.update(alias.name for alias in inner.names)
+            elif isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                found.add(inner.module)
+    return found
+
+
+def test_only_the_app_command_imports_the_ui_and_only_when_it_runs() -> None:
+    """``ink_tui.cli.app`` is the command line's one door to the ui, opened inside ``run``; no
+    other module of the command line imports the ui or Textual at all."""
+    reaches = {}
+    for module, path in _module_files():
+        if module == "ink_tui.cli" or module.startswith("ink_tui.cli."):
+            tree = ast.parse(path.read_text("utf-8"), str(path))
+            anywhere = {name for name in _imports_of(module, path) if name.startswith("ink_tui.ui")}
+            at_top = {
+                name
+                for name in _top_level_imports(tree)
+                if name.split(".")[0] == FORBIDDEN or name.startswith("ink_tui.ui")
+            }
+            reaches[module] = (anywhere, at_top, FORBIDDEN in _imported_roots(tree))
+    assert len(reaches) >= 15, sorted(reaches)
+    anywhere, at_top, textual = reaches.pop("ink_tui.cli.app")
+    assert "ink_tui.ui.app" in anywhere and not at_top and not textual
+    assert {module: found for module, found in reaches.items() if any(found)} == {}
 
 
 # What ``ink-tui index`` and ``ink-tui search`` never need: the app and its libraries, the chat,
@@ -261,7 +341,7 @@ def test_the_probe_sees_what_a_command_imports(tmp_path: Path) -> None:
 
 def test_every_one_line_error_of_the_command_line_exists() -> None:
     """``main`` catches these by name once their module is imported: each must be an error."""
-    from ink_tui.cli import ONE_LINE_ERRORS
+    from ink_tui.cli.entry import ONE_LINE_ERRORS
 
     for module, name in ONE_LINE_ERRORS:
         error = getattr(importlib.import_module(module), name)
@@ -364,6 +444,11 @@ def test_layer_check_catches_upward_and_sibling_imports() -> None:
     assert layer_violations([("ink_tui.ui.render.blocks", "ink_tui.ui.widgets.transcript")], ui)
     assert not layer_violations([("ink_tui.ui.app", "ink_tui.session.reading.reader")], whole)
     assert not layer_violations([("ink_tui.ui.screens.help", "ink_tui.ui.keys")], ui)
+    cli = _layers(_contracts("layers")[3])  # the command line
+    assert layer_violations([("ink_tui.cli.output", "ink_tui.cli.parsing")], cli)
+    assert layer_violations([("ink_tui.cli.parsing", "ink_tui.cli.registry")], cli)
+    assert layer_violations([("ink_tui.cli.commands.search", "ink_tui.cli.app")], cli)  # siblings
+    assert not layer_violations([("ink_tui.cli.registry", "ink_tui.cli.commands.tree")], cli)
     core = _layers(_contracts("layers")[2])  # the session core, by job
     assert layer_violations(
         [("ink_tui.session.reading.reader", "ink_tui.session.rules.rates")], core

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ink_tui.cli import main
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.app import InkApp, LaunchOptions
 

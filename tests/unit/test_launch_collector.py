@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ink_tui.cli import main
-from ink_tui.launch import APP_GC_THRESHOLD
+from ink_tui.cli.app import APP_GC_THRESHOLD
 from ink_tui.ui.app import InkApp
 
 PACKAGE = Path(__file__).resolve().parents[2] / "ink_tui"
@@ -34,6 +34,6 @@ def test_only_the_launcher_touches_the_collector() -> None:
         for path in PACKAGE.rglob("*.py")
         if "import gc" in path.read_text("utf-8")
     )
-    assert touching == ["launch.py"]
-    assert "gc.freeze" not in (PACKAGE / "launch.py").read_text("utf-8")
-    assert "gc.disable" not in (PACKAGE / "launch.py").read_text("utf-8")
+    assert touching == ["cli/app.py"]
+    assert "gc.freeze" not in (PACKAGE / "cli" / "app.py").read_text("utf-8")
+    assert "gc.disable" not in (PACKAGE / "cli" / "app.py").read_text("utf-8")

@@ -115,7 +115,7 @@ def launched(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[LaunchOpti
         seen.append(self.options)
 
     monkeypatch.setattr(InkApp, "run", fake_run)
-    monkeypatch.setattr("ink_tui.launch.cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.setattr("ink_tui.cli.folders.cache_dir", lambda: tmp_path / "cache")
     return seen
 
 
@@ -141,25 +141,7 @@ def test_reset_without_demo_is_a_one_line_error(
     assert launched == []
 
 
-# -- --help lists every command; every command takes --demo ------------------------------------
-
-
-def test_help_lists_every_command_with_its_help_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from ink_tui.cli import SUBCOMMANDS, command_lines
-
-    with pytest.raises(SystemExit):
-        main(["--help"])
-    out = capsys.readouterr().out
-    commands = command_lines()
-    assert {name for name, _ in commands} == set(SUBCOMMANDS) and len(commands) >= 15
-    listed: list[list[str]] = []  # [name, help], a help wrapped over lines joined again
-    for line in out[out.index("commands (") :].splitlines()[1:]:
-        if line.startswith("   "):
-            listed[-1][1] += " " + line.strip()
-        elif line.strip():
-            listed.append(line.split(None, 1))
-    assert listed == [[name, help_line] for name, help_line in commands]
-    assert all(help_line for _, help_line in commands)
+# -- every command takes --demo (--help lists every command: test_cli_registry.py) ---------------
 
 
 def test_help_says_where_the_demo_sessions_are(

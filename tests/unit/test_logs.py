@@ -116,10 +116,14 @@ def test_a_bug_in_the_approval_preview_is_logged_and_the_modal_still_asks(
 def test_the_command_line_logs_an_internal_error(
     log_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import dataclasses
+
     import ink_tui.cli as cli
+    from ink_tui.cli import registry
 
     monkeypatch.delenv("INK_TUI_DEBUG", raising=False)
-    monkeypatch.setattr("ink_tui.launch.run_app", _boom)  # what main() runs for the app
+    app = dataclasses.replace(registry.APP, run=_boom)  # what main() runs for the app
+    monkeypatch.setattr(registry, "APP", app)
     assert cli.main([]) != 0
     err = capsys.readouterr().err
     assert "internal error" in err and "TypeError: boom" in err

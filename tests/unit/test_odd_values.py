@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -158,11 +157,29 @@ def test_compaction_counts_a_reply_whose_usage_reads_as_infinity() -> None:
 # -- what is sent to a model ---------------------------------------------------------------
 
 
-def _sdk_serialisers() -> list[tuple[str, Callable[[Any], bytes]]]:
-    from anthropic._utils._json import openapi_dumps as anthropic_dumps
-    from openai._utils._json import openapi_dumps as openai_dumps
+def _sent_by_the_sdks(anthropic_body: dict[str, Any], chat_body: dict[str, Any]) -> list[bytes]:
+    """The request bodies the two SDKs put on the wire for these requests (each sent to a
+    transport that keeps the bytes and refuses the call)."""
+    import anthropic
+    import httpx2 as httpx  # the SDKs' HTTP client
+    import openai
 
-    return [("anthropic", anthropic_dumps), ("openai", openai_dumps)]
+    sent: list[bytes] = []
+
+    def keep(request: httpx.Request) -> httpx.Response:
+        sent.append(request.read())
+        return httpx.Response(400, json={"error": {"type": "invalid_request_error"}})
+
+    def client() -> httpx.Client:
+        return httpx.Client(transport=httpx.MockTransport(keep))
+
+    claude = anthropic.Anthropic(api_key="k", max_retries=0, http_client=client())
+    with pytest.raises(anthropic.APIStatusError):
+        claude.messages.create(model="m", max_tokens=1, **anthropic_body)
+    chat = openai.OpenAI(api_key="k", max_retries=0, http_client=client())
+    with pytest.raises(openai.APIStatusError):
+        chat.chat.completions.create(model="m", **chat_body)
+    return sent
 
 
 def test_request_bodies_with_odd_values_serialise_in_both_sdks() -> None:
@@ -195,12 +212,12 @@ def test_request_bodies_with_odd_values_serialise_in_both_sdks() -> None:
         anthropic_request("system \ud83d", messages, ()),
         chat_request("deepseek", "system \ud83d", messages, ()),
     ]
-    for name, dumps in _sdk_serialisers():
-        for body in bodies:
-            sent = json.loads(dumps(body).decode("utf-8"))  # valid UTF-8, no NaN/Infinity
-            text = json.dumps(sent, ensure_ascii=False)
-            assert "\ud83d" not in text and "\udc00" not in text, name
-            assert "cut \ufffd" in text
+    sent = _sent_by_the_sdks(bodies[0], bodies[1])
+    assert len(sent) == 2
+    for wire in sent:
+        text = json.dumps(json.loads(wire.decode("utf-8")), ensure_ascii=False)  # no NaN
+        assert "\ud83d" not in text and "\udc00" not in text
+        assert "cut \ufffd" in text
     wire_call = bodies[1]["messages"][2]["tool_calls"][0]["function"]
     # the arguments as Ink sends them: JSON.stringify's text, lone surrogates escaped
     assert wire_call["arguments"] == ('{"s\\ud83d":"cut \\ud83d","inf":null,"big":1e+30,"neg":0}')

@@ -17,6 +17,7 @@ import pytest
 
 from ink_tui.agent.start import load_chat
 from ink_tui.manage.children import orphan_children
+from ink_tui.session.reading import firstline
 from ink_tui.session.rules import leases
 from ink_tui.session.rules.leases import lease_is_live, lease_note, pid_alive
 
@@ -98,6 +99,24 @@ def test_only_a_string_launch_parent_makes_an_orphan(tmp_path: Path) -> None:
     _write(children / "launch-list.jsonl", _header("c", launch=["gone"]))
     _child(root / "proj", "orphan", "gone")
     assert _orphans(root) == {"orphan.jsonl"}
+
+
+def test_a_parent_header_too_long_to_read_makes_no_orphan_in_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ink reads a header line whole; ink-tui reads it up to one limit (``firstline``). A
+    parent whose header is longer than that has an id that is not known, so none of its
+    folder's children is called an orphan (prune must never delete what Ink would keep)."""
+    monkeypatch.setattr(firstline, "HEADER_LINE_LIMIT", 200)
+    root = tmp_path / "sessions"
+    _write(root / "proj" / "long.jsonl", _header("p-long", padding="x" * 300))
+    _child(root / "proj", "kept", "p-long")
+    _child(root / "proj", "gone-parent", "p-gone")
+    _write(root / "other" / "short.jsonl", _header("p-short"))
+    _child(root / "other", "orphan", "p-gone")
+    assert _orphans(root) == {"orphan.jsonl"}
+    monkeypatch.setattr(firstline, "HEADER_LINE_LIMIT", 16 * 1024 * 1024)
+    assert _orphans(root) == {"orphan.jsonl", "gone-parent.jsonl"}
 
 
 # -- the lease rule ----------------------------------------------------------------------------

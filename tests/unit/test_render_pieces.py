@@ -11,9 +11,10 @@ from rich.text import Text
 
 import ink_tui.ui.render.blocks as blocks
 import ink_tui.ui.render.pieces as pieces_module
+import ink_tui.ui.render.tool_blocks as tool_blocks
 from ink_tui.ui.render.huge import ansi_pieces, code_pieces, cut_lines, text_pieces
 from ink_tui.ui.render.pieces import Pieces, line_numbers, sgr_prefixes, shortened, spans
-from ink_tui.ui.render.safe import plain
+from ink_tui.ui.render.safe import ansi_text, plain
 from ink_tui.ui.widgets.transcript_work import BACKLOG, Backlog
 
 TEXTS = [
@@ -76,7 +77,7 @@ def test_multi_line_text_in_pieces_looks_as_it_does_whole() -> None:
     pieced = [line for piece in text_pieces(text, plain) for line in _lines(piece.render())]
     assert pieced == whole
     coloured = "".join(f"\x1b[32mok\x1b[0m test {n}\n" for n in range(3000))
-    whole = _lines(blocks.ansi_text(coloured))
+    whole = _lines(ansi_text(coloured))
     pieced = [line for piece in ansi_pieces(coloured) for line in _lines(piece.render())]
     assert pieced == whole
 
@@ -94,7 +95,7 @@ def test_a_written_file_is_numbered_as_the_whole_file() -> None:
 def test_a_cut_output_counts_its_lines_as_a_short_one_does() -> None:
     for text in ["a\n" * 20, "a\n" * 12, "a\n" * 11 + "a", "x"]:
         kept, more = cut_lines(text, 12)
-        cut, expected = blocks._cut(Text(text), 12)
+        cut, expected = tool_blocks._cut(Text(text), 12)
         assert (kept, more) == (cut.plain, expected)
 
 

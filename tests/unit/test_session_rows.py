@@ -131,7 +131,7 @@ def test_one_thinking_rule_for_the_view_and_the_chat(
 
 
 def test_the_model_is_the_latest_session_model_else_the_headers(sf: Any) -> None:
-    from ink_tui.session.conversation.tree import ModelRef
+    from ink_tui.session.rules.modelref import ModelRef
 
     header = sf.header(model={"provider": "openai", "modelId": "gpt-5.1"})
     plain = sf.write_bytes(

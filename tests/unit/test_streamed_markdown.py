@@ -110,9 +110,9 @@ def test_a_repaint_renders_only_the_unfinished_rest(monkeypatch: pytest.MonkeyPa
     rendered: list[str] = []
     real = streamed_markdown._render
 
-    def counting(console: Any, options: Any, part: str, first: bool) -> Any:
+    def counting(console: Any, options: Any, part: str, first: bool, theme: str) -> Any:
         rendered.append(part)
-        return real(console, options, part, first)
+        return real(console, options, part, first, theme)
 
     monkeypatch.setattr(streamed_markdown, "_render", counting)
     reply = StreamedMarkdown()

@@ -23,6 +23,7 @@ from ink_tui.session.analysis.subagents import (
     task_calls,
 )
 from ink_tui.session.conversation.branchview import load_branch
+from ink_tui.session.reading import firstline
 from ink_tui.session.reading.reader import open_session
 
 PARENT_ID = "5a6e7d10-0000-4000-8000-000000000001"
@@ -54,6 +55,22 @@ def test_a_childs_head_names_its_parent_start_and_first_prompt(tmp_path: Path) -
     assert read_child_head(tmp_path / "nowhere.jsonl") is None
     assert [h.path for h in child_heads(family.parent, PARENT_ID)] == [family.done, family.running]
     assert child_heads(family.parent, "someone else") == []
+
+
+def test_a_childs_first_prompt_is_found_past_blank_odd_and_over_long_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    family = copy_family(tmp_path)
+    lines = family.running.read_bytes().split(b"\n")
+    header, rest = lines[0], lines[1:]
+    limit = len(header) + 100
+    monkeypatch.setattr(firstline, "HEADER_LINE_LIMIT", limit)
+    long_line = json.dumps({"type": "label", "text": "x" * limit}).encode()
+    family.running.write_bytes(b"\n".join([header, b"", b"not json", long_line, *rest]))
+    head = read_child_head(family.running)
+    assert head is not None and head.prompt == RUNNING_PROMPT
+    family.running.write_bytes(header + b" " * 200 + b"\n" + b"\n".join(rest))
+    assert read_child_head(family.running) is None  # a header longer than the limit: unread
 
 
 def test_each_call_of_the_family_finds_its_child_or_none(tmp_path: Path) -> None:

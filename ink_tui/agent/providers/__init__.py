@@ -33,7 +33,7 @@ from ink_tui.agent.providers.model import (
     resolve_endpoint,
 )
 from ink_tui.agent.providers.stream import StreamEvent, stream_turn
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
     "PROVIDERS",

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 Json = dict[str, Any]
 

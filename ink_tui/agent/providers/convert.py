@@ -11,7 +11,7 @@ changes.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ink_tui.agent.tools.specs import ToolSpec
@@ -100,7 +100,9 @@ def _anthropic_assistant(blocks: Sequence[Json]) -> list[Json]:
     return out
 
 
-def anthropic_request(system: str, messages: Sequence[Json], tools: Sequence[ToolSpec]) -> Json:
+def anthropic_request(
+    system: str, messages: Sequence[Mapping[str, Any]], tools: Sequence[ToolSpec]
+) -> Json:
     """``{system, messages, tools?}`` for ``messages.stream``."""
     wire: list[Json] = []
     for msg in messages:
@@ -161,7 +163,7 @@ def _chat_user(content: Any) -> Any:
 
 
 def chat_request(
-    provider: str, system: str, messages: Sequence[Json], tools: Sequence[ToolSpec]
+    provider: str, system: str, messages: Sequence[Mapping[str, Any]], tools: Sequence[ToolSpec]
 ) -> Json:
     """``{messages, tools?}`` for ``chat.completions.create`` (Ink's ``toWireMessages``).
 

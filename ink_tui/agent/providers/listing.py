@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from ink_tui.agent.providers.errors import MissingApiKey, UnsupportedProvider
 from ink_tui.agent.providers.model import PROVIDERS, Endpoint, resolve_endpoint
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["ANTHROPIC_VERSION", "MODEL_LISTS", "ModelLists", "list_models"]
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ink_tui.agent.providers.errors import BadArgument, MissingApiKey, UnsupportedProvider
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.lines import JS_WHITESPACE
+from ink_tui.session.rules.modelref import ModelRef
+from ink_tui.session.rules.modelref import parse_model_ref as ink_model_ref
 
 Wire = Literal["anthropic", "chat", "responses"]
 
@@ -60,25 +61,12 @@ PROVIDERS: dict[str, ProviderInfo] = {
 
 
 def parse_model_ref(reference: str) -> ModelRef:
-    """Ink's ``parseModelRef``: bare id → anthropic (``glm-*`` → zai); unknown prefix → whole
-    string as an anthropic id. Prefixes match case-insensitively after trimming (as JavaScript
-    trims). Raises :class:`BadArgument` for a blank reference: Ink refuses a file naming a
-    blank id."""
-    trimmed = reference.strip(JS_WHITESPACE)
-    if not trimmed:
+    """Ink's ``parseModelRef`` (:func:`ink_tui.session.rules.modelref.parse_model_ref`) for a
+    model the user names. Raises :class:`BadArgument` for a blank reference: Ink refuses a
+    file naming a blank id."""
+    if not reference.strip(JS_WHITESPACE):
         raise BadArgument("a model is provider/modelId, e.g. anthropic/claude-sonnet-4-5")
-    slash = trimmed.find("/")
-    if slash == -1:
-        if trimmed.lower().startswith("glm-"):
-            return ModelRef("zai", trimmed)
-        return ModelRef("anthropic", trimmed)
-    model_id = trimmed[slash + 1 :]
-    if model_id == "":
-        return ModelRef("anthropic", trimmed)
-    provider = trimmed[:slash].lower()
-    if provider in PROVIDERS:
-        return ModelRef(provider, model_id)
-    return ModelRef("anthropic", reference)
+    return ink_model_ref(reference)
 
 
 def reading_note(reference: str) -> str | None:

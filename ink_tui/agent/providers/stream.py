@@ -37,7 +37,7 @@ from ink_tui.agent.providers.retry import (
 from ink_tui.agent.providers.sdk import load_sdk, timeout_errors, transport_errors
 from ink_tui.agent.providers.thinking import anthropic_thinking, chat_thinking
 from ink_tui.agent.tools.specs import ToolSpec
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["StreamEvent", "stream_turn"]
 
@@ -87,7 +87,7 @@ class _Call:
     """One request's inputs, as ``stream_turn`` received them."""
 
     system: str
-    messages: Sequence[Json]
+    messages: Sequence[Mapping[str, Any]]
     tools: Sequence[ToolSpec]
     on_event: EventSink
     on_open: Opened | None
@@ -103,7 +103,7 @@ def _max_tokens_field(model_id: str) -> str:
 async def stream_turn(
     model: str | ModelRef,
     system: str,
-    messages: Sequence[Json],
+    messages: Sequence[Mapping[str, Any]],
     tools: Sequence[ToolSpec],
     *,
     on_event: EventSink,

@@ -33,7 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ink_tui.agent.tools._common import (
+from ink_tui.agent.tools.bash import run_bash
+from ink_tui.agent.tools.common import (
     ToolFailure,
     ToolImage,
     ToolOutcome,
@@ -41,7 +42,6 @@ from ink_tui.agent.tools._common import (
     error,
     is_nul_refusal,
 )
-from ink_tui.agent.tools.bash import run_bash
 from ink_tui.agent.tools.files import run_edit, run_read, run_write
 from ink_tui.agent.tools.search import (
     SearchError,

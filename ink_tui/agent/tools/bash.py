@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.agent import children
-from ink_tui.agent.tools._common import (
+from ink_tui.agent.tools.common import (
     MAX_BYTES,
     ToolOutcome,
     as_number,

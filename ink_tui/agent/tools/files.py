@@ -9,13 +9,11 @@ the original text (CRLF and a BOM survive) and answers with a small line diff pe
 from __future__ import annotations
 
 import base64
-import itertools
 import math
 from pathlib import Path
 
-from ink_tui.agent.tools._common import (
+from ink_tui.agent.tools.common import (
     MAX_BYTES,
-    ToolFailure,
     ToolImage,
     ToolOutcome,
     as_number,
@@ -24,6 +22,14 @@ from ink_tui.agent.tools._common import (
     resolve_path,
     show,
     utf8,
+)
+from ink_tui.session.rules.edits import EditProblem, EditRefused, edit_pairs, edit_text
+from ink_tui.session.rules.tooltexts import (
+    CREATED,
+    OVERWROTE,
+    cut_read_note,
+    more_lines_note,
+    read_image_text,
 )
 
 MAX_LINES = 2000
@@ -47,11 +53,11 @@ def _read_image(data: bytes, mime: str) -> ToolOutcome:
     if len(encoded) > MAX_IMAGE_BYTES:
         mb = f"{len(encoded) / (1024 * 1024):.1f}"
         return ToolOutcome(
-            f"Read image file [{mime}]\n[Image omitted: {mb} MB encoded exceeds the 4.5 MB "
+            f"{read_image_text(mime)}\n[Image omitted: {mb} MB encoded exceeds the 4.5 MB "
             "inline limit. Resize it (e.g. `sips -Z 2000 <file>` on macOS, `magick <file> "
             "-resize 2000x2000` via ImageMagick) and read again, or enable images.autoResize.]"
         )
-    return ToolOutcome(f"Read image file [{mime}]", False, (ToolImage(encoded, mime),))
+    return ToolOutcome(read_image_text(mime), False, (ToolImage(encoded, mime),))
 
 
 def _decode(data: bytes) -> str:
@@ -102,67 +108,45 @@ def run_read(arguments: dict[str, object], cwd: Path) -> ToolOutcome:
     note = ""
     if shown < end - start:
         why = f"{MAX_BYTES // 1024}KB limit" if by_bytes else f"{MAX_LINES} line limit"
-        note = (
-            f"[Showing lines {first}-{last} of {total} ({why}). Use offset={last + 1} to continue.]"
-        )
+        note = cut_read_note(first, last, total, why)
     elif end < total:
-        note = f"[{total - end} more lines in file. Use offset={end + 1} to continue.]"
+        note = more_lines_note(total - end, end + 1)
     return ToolOutcome(f"{selected}\n\n{note}" if note else selected, False)
 
 
 # --- edit -------------------------------------------------------------------------------------
 
 
-def _normalize_eol(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _count(haystack: str, needle: str) -> int:
-    return 0 if needle == "" else haystack.count(needle)
-
-
-def _apply(original: str, edits: list[tuple[str, str]]) -> tuple[str, list[tuple[int, str, str]]]:
-    """Apply all edits to ``original``; returns (content, [(line, old, new)]) or raises."""
-    spans: list[tuple[int, int, int, str, str]] = []
-    for index, (old, new) in enumerate(edits):
-        if old == "":
-            raise ToolFailure(
-                f"edits[{index}].oldText is empty — provide the exact text to replace."
-            )
-        if old == new:
-            raise ToolFailure(
-                f"edits[{index}].newText is identical to oldText — nothing would change."
-            )
-        count = _count(original, old)
-        if count == 0:
-            raise ToolFailure(
+def edit_refusal_text(refusal: EditRefused) -> str:
+    """Ink's edit tool's words for a refusal (without the ``Error: `` the result puts first)."""
+    index = refusal.index
+    match refusal.problem:
+        case EditProblem.NO_EDITS:
+            return "edits must contain at least one replacement."
+        case EditProblem.NOT_AN_OBJECT:  # the arguments' check refuses it before the tool runs
+            return f"edits[{index}] must be an object with oldText and newText."
+        case EditProblem.EMPTY_OLD_TEXT:
+            return f"edits[{index}].oldText is empty — provide the exact text to replace."
+        case EditProblem.NO_CHANGE:
+            return f"edits[{index}].newText is identical to oldText — nothing would change."
+        case EditProblem.NOT_FOUND:
+            return (
                 f"edits[{index}].oldText was not found in the file. The match is exact — "
                 "whitespace, indentation, and line breaks all matter. Read the file again, copy "
                 "the text exactly (including leading whitespace), and make sure it is unique. If "
                 "the file uses CRLF line endings, match them or keep oldText to a single line."
             )
-        if count > 1:
-            raise ToolFailure(
-                f"edits[{index}].oldText matches {count} times. Include more surrounding lines "
-                "(comments, blank lines) to make it unique."
+        case EditProblem.FOUND_MANY:
+            return (
+                f"edits[{index}].oldText matches {refusal.matches} times. Include more "
+                "surrounding lines (comments, blank lines) to make it unique."
             )
-        start = original.index(old)
-        line = original.count("\n", 0, start) + 1
-        spans.append((start, start + len(old), line, old, new))
-    spans.sort(key=lambda span: span[0])
-    for prev, cur in itertools.pairwise(spans):
-        if cur[0] < prev[1]:
-            raise ToolFailure(
-                f"edits overlap around original line {cur[2]}. Overlapping or nested edits are "
-                "not allowed — merge them into a single edit that covers the whole region once."
+        case EditProblem.OVERLAP:
+            return (
+                f"edits overlap around original line {refusal.line}. Overlapping or nested edits "
+                "are not allowed — merge them into a single edit that covers the whole region "
+                "once."
             )
-    pieces: list[str] = []
-    cursor = 0
-    for start, end, _, _, new in spans:
-        pieces += [original[cursor:start], new]
-        cursor = end
-    pieces.append(original[cursor:])
-    return "".join(pieces), [(line, old, new) for _, _, line, old, new in spans]
 
 
 def diff_lines(before: str, after: str) -> str:
@@ -196,30 +180,22 @@ def run_edit(arguments: dict[str, object], cwd: Path) -> ToolOutcome:
     raw_edits = arguments.get("edits") or []
     assert isinstance(raw_edits, list)
     if not raw_edits:
-        return error("Error: edits must contain at least one replacement.")
+        return error(f"Error: {edit_refusal_text(EditRefused(EditProblem.NO_EDITS))}")
     absolute = resolve_path(requested, cwd, normalize=False)
     try:
         raw = absolute.read_bytes().decode("utf-8", "replace")
     except OSError as exc:
         return error(f"Error reading {requested}: {node_error(exc, 'open', absolute)}")
-    bom = "\ufeff" if raw.startswith("\ufeff") else ""
-    text = raw[len(bom) :]
-    crlf = text.count("\r\n")
-    ending = "\r\n" if crlf > text.count("\n") - crlf else "\n"
-    edits = [
-        (_normalize_eol(str(e["oldText"])), _normalize_eol(str(e["newText"]))) for e in raw_edits
-    ]
     try:
-        content, applied = _apply(_normalize_eol(text), edits)
-    except ToolFailure as exc:
-        return error(f"Error: {exc}")
-    if ending != "\n":
-        content = content.replace("\n", ending)
+        edited = edit_text(raw, edit_pairs(raw_edits))
+    except EditRefused as refusal:
+        return error(f"Error: {edit_refusal_text(refusal)}")
     try:
-        absolute.write_bytes(utf8(bom + content))
+        absolute.write_bytes(utf8(edited.content))
     except OSError as exc:
         return error(f"Error writing {requested}: {node_error(exc, 'open', absolute)}")
-    sections = "\n".join(f"@@ line {line} @@\n{diff_lines(old, new)}" for line, old, new in applied)
+    applied = edited.applied
+    sections = "\n".join(f"@@ line {e.line} @@\n{diff_lines(e.old, e.new)}" for e in applied)
     plural = "s" if len(applied) > 1 else ""
     return ToolOutcome(f"Edited {requested} ({len(applied)} edit{plural} applied):\n{sections}")
 
@@ -236,5 +212,5 @@ def run_write(arguments: dict[str, object], cwd: Path) -> ToolOutcome:
     except OSError as exc:
         return error(f"Error writing {requested}: {node_error(exc, 'open', absolute)}")
     lines = 0 if content == "" else content.count("\n") + 1 - (1 if content.endswith("\n") else 0)
-    verb = "Overwrote" if existed else "Created"
+    verb = OVERWROTE if existed else CREATED
     return ToolOutcome(f"{verb} {requested} ({lines} lines, {len(data)} bytes)")

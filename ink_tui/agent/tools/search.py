@@ -18,7 +18,7 @@ import shutil
 import threading
 from pathlib import Path
 
-from ink_tui.agent.tools._common import (
+from ink_tui.agent.tools.common import (
     MAX_BYTES,
     ToolOutcome,
     clamp_int,

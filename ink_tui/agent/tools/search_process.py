@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 from ink_tui.agent import children
-from ink_tui.agent.tools._common import logical_lines, utf8
+from ink_tui.agent.tools.common import logical_lines, utf8
 from ink_tui.agent.tools.search_walk import BUFFER_GUARD_BYTES, SearchOutput
 
 __all__ = ["STDERR_BYTES", "SearchError", "decode_prefix", "run_search_process"]

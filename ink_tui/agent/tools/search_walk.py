@@ -24,7 +24,7 @@ from typing import Literal
 
 from pathspec import GitIgnoreSpec
 
-from ink_tui.agent.tools._common import utf8
+from ink_tui.agent.tools.common import utf8
 
 __all__ = [
     "BLOCK_BYTES",

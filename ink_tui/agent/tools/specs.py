@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ink_tui.agent.tools._common import MAX_BYTES, as_number
+from ink_tui.agent.tools.common import MAX_BYTES, as_number
 
 JsonSchema = dict[str, Any]
 

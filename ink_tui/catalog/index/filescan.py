@@ -30,10 +30,10 @@ from ink_tui.catalog.summary import (
     set_title,
 )
 from ink_tui.catalog.textpieces import cjk_grams, record_role, record_text
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.lines import RawLine, is_blank, iter_lines
 from ink_tui.session.reading.records import LineKind
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["EntryRow", "FileScan", "MarkerRow", "TextRow", "fingerprint", "scan_file"]
 

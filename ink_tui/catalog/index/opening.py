@@ -19,17 +19,18 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from ink_tui.catalog.index.filescan import fingerprint
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
 from ink_tui.session.reading.entry import KEEP_SMALL_BYTES, Entry, LineProblem, Marker
-from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.errors import RecordError, SessionError
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.reading.lines import is_blank, iter_line_batches, iter_lines
 from ink_tui.session.reading.reader import SessionFile, build_session, read_header
-from ink_tui.session.reading.records import LineKind
+from ink_tui.session.reading.records import LineKind, classify_record
+from ink_tui.session.reading.recordtypes import PositionMarker, SessionModelMarker
 
 __all__ = ["open_from_index", "open_indexed"]
 
@@ -162,10 +163,11 @@ def _rebuilt(
                 LineProblem(line, offset, offset + length + 1, _SKIPPED_REASON)
             )
             continue
-        record = _marker_record(stream, offset, length)
-        marker = Marker(record, line, offset, seq)
-        target = session.positions if kind == LineKind.POSITION.value else session.session_models
-        target.append(marker)
+        record = _marker_record(stream, offset, length, LineKind(kind))
+        if record["type"] == "position":
+            session.positions.append(Marker(record, line, offset, seq))
+        else:
+            session.session_models.append(Marker(record, line, offset, seq))
     session.size = indexed_to
     session.line_count = int(state["line"])
     session._seq = int(state["seq"])
@@ -186,12 +188,16 @@ def _with_header(path: Path, stream: BinaryIO, indexed_to: int) -> SessionFile:
     raise _Stale
 
 
-def _marker_record(stream: BinaryIO, offset: int, length: int) -> dict[str, Any]:
+def _marker_record(
+    stream: BinaryIO, offset: int, length: int, kind: LineKind
+) -> PositionMarker | SessionModelMarker:
+    """The marker read again, checked again as ``open()`` checked it (:class:`_Stale` if it is
+    not the kind of marker indexed there any more)."""
     stream.seek(offset)
     try:
         record = decode_line(stream.read(length))
-    except JsonDecodeError:
+        if classify_record(record) is not kind:
+            raise _Stale
+    except (JsonDecodeError, RecordError):
         raise _Stale from None
-    if not isinstance(record, dict):
-        raise _Stale
-    return record
+    return cast(PositionMarker | SessionModelMarker, record)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Final
 
 from ink_tui.catalog.index import guard
 from ink_tui.paths import cache_dir
+from ink_tui.safetext import utf8_safe
 
 __all__ = [
     "INDEX_FILE_NAME",
@@ -56,7 +56,6 @@ INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
 
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _SCHEMA: Final = """
 CREATE TABLE files(
     id INTEGER PRIMARY KEY,
@@ -156,13 +155,7 @@ def unavailable(path: Path, error: sqlite3.Error) -> IndexUnavailable:
 
 def db_text(text: str) -> str:
     """``text`` as SQLite can take it: a lone surrogate (which JSON allows) becomes U+FFFD."""
-    if text.isascii():
-        return text  # the common case, without encoding it
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
+    return utf8_safe(text)
 
 
 def path_key(path: Path | str) -> bytes:

@@ -4,9 +4,9 @@ For each file (paths relative to the session's cwd or absolute name one file onc
 as Ink's tools resolve them) the calls are replayed forward from what the session shows of the
 content: a ``write`` gives the whole content; a successful ``read`` of the whole file (no
 ``offset``/``limit``, no continuation note) gives it too; an ``edit`` applied to known content
-(exactly as Ink's edit applies it, :func:`apply_edits`) gives the next content. When an edit does
-not apply to the known content, or a call's outcome is unknown, the content stops being known
-(until a later write or whole read) and the file says why.
+(exactly as Ink's edit applies it, :mod:`ink_tui.session.rules.edits`) gives the next content.
+When an edit does not apply to the known content, or a call's outcome is unknown, the content
+stops being known (until a later write or whole read) and the file says why.
 
 The *start* is the content known just before the first change that may have altered the file:
 a whole read before it, or "did not exist" when that change is a ``write`` whose result says
@@ -19,90 +19,52 @@ taken as the truth and noted. Pure: no Textual; nothing here reads the files nam
 
 from __future__ import annotations
 
-import os
 import posixpath
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ink_tui.session.conversation.view import ToolExchange, Turn, content_text
+from ink_tui.session.conversation.view import ToolExchange, Turn
+from ink_tui.session.rules.content import content_text
+from ink_tui.session.rules.edits import EditProblem, EditRefused, edit_pairs, edit_text
+from ink_tui.session.rules.toolpaths import resolve_for_tool
+from ink_tui.session.rules.tooltexts import CONTINUATION_NOTE, CREATED, READ_IMAGE_PREFIX
 
 __all__ = [
     "ChangeCall",
-    "EditFailure",
     "FileChanges",
-    "apply_edits",
     "collect_changes",
+    "edit_refusal_note",
     "normalise_path",
 ]
 
 CallKind = Literal["edit", "write"]
 Outcome = Literal["ok", "failed", "unknown"]
 
-_UNICODE_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
-_READ_NOTE = re.compile(
-    r"\n\n\[(?:Showing lines \d+-\d+ of \d+ \([^)]*\)|\d+ more lines in file)\. "
-    r"Use offset=\d+ to continue\.\]\Z"
-)
 
-
-class EditFailure(Exception):
-    """An edit that does not apply to the content (Ink's own wording of why)."""
-
-
-def _normalize_eol(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def apply_edits(content: str, edits: Any) -> str:
-    """``content`` after an ``edit`` call's ``edits``, as Ink's edit tool writes it: each
-    ``oldText`` matched exactly once in the original (line endings normalised), no overlaps,
-    the file's dominant line ending and BOM kept. Raises :class:`EditFailure`."""
-    if not isinstance(edits, list) or not edits:
-        raise EditFailure("edits must contain at least one replacement")
-    bom = "\ufeff" if content.startswith("\ufeff") else ""
-    text = content[len(bom) :]
-    crlf = text.count("\r\n")
-    ending = "\r\n" if crlf > text.count("\n") - crlf else "\n"
-    original = _normalize_eol(text)
-    spans: list[tuple[int, int, str]] = []
-    for index, edit in enumerate(edits):
-        if not isinstance(edit, dict):
-            raise EditFailure(f"edits[{index}] is not an object")
-        old = _normalize_eol(str(edit.get("oldText", "")))
-        new = _normalize_eol(str(edit.get("newText", "")))
-        if old == "" or old == new:
-            raise EditFailure(f"edits[{index}] is empty or changes nothing")
-        count = original.count(old)
-        if count != 1:
-            where = "was not found" if count == 0 else f"matches {count} times"
-            raise EditFailure(f"edits[{index}].oldText {where}")
-        start = original.index(old)
-        spans.append((start, start + len(old), new))
-    spans.sort()
-    pieces: list[str] = []
-    cursor = 0
-    for start, end, new in spans:
-        if start < cursor:
-            raise EditFailure("edits overlap")
-        pieces += [original[cursor:start], new]
-        cursor = end
-    pieces.append(original[cursor:])
-    result = "".join(pieces)
-    return bom + (result.replace("\n", ending) if ending != "\n" else result)
+def edit_refusal_note(refusal: EditRefused) -> str:
+    """Why an edit does not apply to the known content, in the changes view's words."""
+    index = refusal.index
+    match refusal.problem:
+        case EditProblem.NO_EDITS:
+            return "edits must contain at least one replacement"
+        case EditProblem.NOT_AN_OBJECT:
+            return f"edits[{index}] is not an object"
+        case EditProblem.EMPTY_OLD_TEXT | EditProblem.NO_CHANGE:
+            return f"edits[{index}] is empty or changes nothing"
+        case EditProblem.NOT_FOUND:
+            return f"edits[{index}].oldText was not found"
+        case EditProblem.FOUND_MANY:
+            return f"edits[{index}].oldText matches {refusal.matches} times"
+        case EditProblem.OVERLAP:
+            return "edits overlap"
 
 
 def normalise_path(requested: str, cwd: str, *, tool: str) -> str:
-    """The absolute path a tool call names (``read`` also drops a leading ``@``, makes Unicode
-    spaces plain and expands ``~``, as Ink's ``resolveToCwd``; edit and write resolve as is)."""
-    text = requested
-    if tool == "read":
-        text = _UNICODE_SPACES.sub(" ", text)
-        text = text.removeprefix("@")
-        if text == "~" or text.startswith("~/"):
-            text = os.path.expanduser(text)
-    return posixpath.normpath(posixpath.join(cwd or "/", text))
+    """The absolute path a tool call names, as the tool resolves it (``read`` by Ink's
+    ``resolveToCwd``, edit and write as they are: :mod:`ink_tui.session.rules.toolpaths`); a
+    session without a cwd resolves against ``/``."""
+    return resolve_for_tool(tool, requested, cwd or "/")
 
 
 def shown_path(absolute: str, cwd: str) -> str:
@@ -211,7 +173,7 @@ class FileChanges:
         else:
             if not self._started:
                 self._started = True
-                created = call.kind == "write" and exchange.output.startswith("Created ")
+                created = call.kind == "write" and exchange.output.startswith(f"{CREATED} ")
                 self.created = created and call.outcome == "ok"
                 self.start_known = self.created or self._current is not None
                 self.start = None if self.created else self._current
@@ -235,9 +197,9 @@ class FileChanges:
             call.note = "applied to content that is not known"
             return None
         try:
-            return apply_edits(self._current, call.arguments.get("edits"))
-        except EditFailure as error:
-            call.note = f"does not apply to the known content: {error}"
+            return edit_text(self._current, edit_pairs(call.arguments.get("edits"))).content
+        except EditRefused as refusal:
+            call.note = f"does not apply to the known content: {edit_refusal_note(refusal)}"
             self._lost = f"an edit in turn {call.turn + 1} {call.note}"
             self.notes.append(self._lost)
             return None
@@ -261,11 +223,11 @@ def _whole_read(exchange: ToolExchange) -> str | None:
         return None
     content = exchange.result.get("content")
     if not isinstance(content, str):  # blocks: an image, or not the read tool's text
-        text = content_text(content)
-        if text.startswith("Read image file ["):
+        text = content_text(content, show_non_string_text=True)
+        if text.startswith(READ_IMAGE_PREFIX):
             return None
         content = text
-    if _READ_NOTE.search(content):
+    if CONTINUATION_NOTE.search(content):
         return None  # cut at 2000 lines or 50KB
     return content
 

@@ -30,15 +30,22 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from ink_tui.humanize import plural
 from ink_tui.session.analysis.turntime import OUTSIDE_TURNS
-from ink_tui.session.conversation.view import Turn, content_text, key_argument
+from ink_tui.session.conversation.view import Turn, key_argument
 from ink_tui.session.reading.peek import EntryPeek
 from ink_tui.session.reading.reader import Entry, SessionFile
-from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.reading.recordtypes import (
+    EntryRecord,
+    JsonObject,
+    ReadMessage,
+    json_list,
+    json_object,
+    read_message,
+)
 from ink_tui.session.reading.timestamps import timestamp_seconds
+from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.fillins import fill_in
 
 __all__ = [
@@ -178,10 +185,10 @@ def _cut(text: str) -> str:
     return f"{text[:BODY_LIMIT]}\n… {len(text) - BODY_LIMIT} more characters"
 
 
-def _assistant_body(message: dict[str, Any]) -> str:
+def _assistant_body(message: ReadMessage) -> str:
     pieces: list[str] = []
-    for block in list_items(message.get("blocks")):
-        if not isinstance(block, dict):
+    for block in json_list(message.get("blocks")):
+        if not json_object(block):
             continue
         kind = block.get("type")
         if kind == "text":
@@ -194,17 +201,18 @@ def _assistant_body(message: dict[str, Any]) -> str:
     return "\n".join(pieces)
 
 
-def _results(message: dict[str, Any]) -> tuple[str, str]:
-    results = [r for r in list_items(message.get("results")) if isinstance(r, dict)]
+def _results(message: ReadMessage) -> tuple[str, str]:
+    results = [r for r in json_list(message.get("results")) if json_object(r)]
     names = ", ".join(dict.fromkeys(str(r.get("toolName", "?")) for r in results)) or "a tool"
     body = "\n".join(
-        f"← {r.get('toolName', '?')} {_outcome(r)}\n{content_text(r.get('content'))}"
+        f"← {r.get('toolName', '?')} {_outcome(r)}\n"
+        + content_text(r.get("content"), show_non_string_text=True)
         for r in results
     )
     return f"result of {names}", body
 
 
-def _outcome(result: dict[str, Any]) -> str:
+def _outcome(result: JsonObject) -> str:
     """``ok``, ``error``, or what Ink's fill-in says (``not run: output limit``…)."""
     said = fill_in(result)
     if said is not None:
@@ -212,19 +220,18 @@ def _outcome(result: dict[str, Any]) -> str:
     return "error" if result.get("isError") else "ok"
 
 
-def _head_body(record: dict[str, Any], kind: str) -> tuple[str, str, bool]:
+def _head_body(record: EntryRecord, kind: str) -> tuple[str, str, bool]:
     """``(head, body, streams)`` of one entry."""
-    if kind == "message":
-        message = record.get("message")
-        message = message if isinstance(message, dict) else {}
-        role = str(message.get("role", "?"))
+    message = read_message(record.get("message")) if kind == "message" else None
+    if message is not None:
+        role = message["role"]
         if role == "assistant":
             model = message.get("modelReference") or message.get("model") or ""
             return f"assistant {model}".rstrip(), _assistant_body(message), True
         if role == "toolResult":
             head, body = _results(message)
             return head, body, False
-        return role, content_text(message.get("content")), False
+        return role, content_text(message.get("content"), show_non_string_text=True), False
     if kind in ("compaction", "branchSummary"):
         return kind, str(record.get("summary", "")), False
     if kind == "thinkingLevelChange":
@@ -236,11 +243,11 @@ def _head_body(record: dict[str, Any], kind: str) -> tuple[str, str, bool]:
     return kind, "", False
 
 
-def _by_user(record: dict[str, Any], kind: str) -> bool:
+def _by_user(record: EntryRecord, kind: str) -> bool:
     if kind in _USER_TYPES:
         return True
-    message = record.get("message") if kind == "message" else None
-    return isinstance(message, dict) and message.get("role") == "user"
+    message = read_message(record.get("message")) if kind == "message" else None
+    return message is not None and message["role"] == "user"
 
 
 def turn_entry(entries: list[Entry], turns: list[Turn], key: str) -> int:

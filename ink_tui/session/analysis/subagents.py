@@ -24,7 +24,8 @@ from typing import Any, Final
 
 from ink_tui.session.conversation.view import Item, Turn
 from ink_tui.session.reading.files import NotARegularFile, open_regular
-from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.firstline import first_line_header, read_json_line
+from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.taskrecord import task_record
 
 __all__ = [
@@ -42,7 +43,6 @@ __all__ = [
     "task_child_id",
 ]
 
-HEADER_LIMIT: Final = 1024 * 1024  # a header line longer than this is not a child's
 PROMPT_LINES: Final = 8  # lines read after the header, looking for the first prompt
 
 
@@ -75,21 +75,9 @@ def child_folder(session: Path) -> Path:
     return session.parent if session.parent.name == "children" else session.parent / "children"
 
 
-def _decoded(line: bytes) -> Any:
-    try:
-        return decode_line(line.rstrip(b"\r\n"))
-    except (JsonDecodeError, ValueError):
-        return None
-
-
 def _header_id(path: Path) -> str | None:
-    try:
-        with open_regular(path) as stream:
-            line = stream.readline(HEADER_LIMIT + 1)
-    except (OSError, NotARegularFile):
-        return None
-    header = _decoded(line)
-    value = header.get("id") if isinstance(header, dict) else None
+    header = first_line_header(path)
+    value = header.get("id") if header is not None else None
     return value if isinstance(value, str) else None
 
 
@@ -98,27 +86,24 @@ def _prompt_text(record: Any) -> str | None:
     if not isinstance(message, dict) or message.get("role") != "user":
         return None
     content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
-        return "".join(text for text in texts if isinstance(text, str))
-    return None
+    return content_text(content) if isinstance(content, str | list) else None
 
 
 def read_child_head(path: Path) -> ChildHead | None:
-    """``path``'s header (and first prompt); None when its first line is not a session header."""
+    """``path``'s header (and first prompt); None when its first line is not a session header.
+    Every line is read as the header is (:mod:`ink_tui.session.reading.firstline`)."""
     try:
         with open_regular(path) as stream:
-            header = _decoded(stream.readline(HEADER_LIMIT + 1))
+            first = read_json_line(stream)
+            header = first.value if first is not None else None
             if not isinstance(header, dict) or not isinstance(header.get("id"), str):
                 return None
             prompt = None
             for _ in range(PROMPT_LINES):
-                line = stream.readline(HEADER_LIMIT + 1)
-                if not line:
+                line = read_json_line(stream)
+                if line is None:
                     break
-                prompt = _prompt_text(_decoded(line))
+                prompt = _prompt_text(line.value)
                 if prompt is not None:
                     break
     except (OSError, NotARegularFile):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ink_tui.session.conversation.view import ToolStatus, Turn, TurnChanges
 from ink_tui.session.reading.reader import Entry
+from ink_tui.session.reading.recordtypes import json_object
 
 __all__ = ["BranchStats", "add_to_stats", "branch_stats", "count_entries", "count_turns"]
 
@@ -27,8 +27,8 @@ class BranchStats:
     compactions: int = 0
 
 
-def _tokens(usage: Any, key: str) -> int:
-    value = usage.get(key) if isinstance(usage, dict) else None
+def _tokens(usage: object, key: str) -> int:
+    value = usage.get(key) if json_object(usage) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
@@ -95,8 +95,8 @@ def _add_entries(stats: BranchStats, new_entries: list[Entry]) -> None:
         if entry.type != "message":
             continue
         stats.messages += 1
-        message = entry.record["message"]
-        if message.get("role") == "assistant":
+        message = entry.message
+        if message["role"] == "assistant":
             usage = message.get("usage")
             stats.input_tokens += _tokens(usage, "inputTokens")
             stats.output_tokens += _tokens(usage, "outputTokens")

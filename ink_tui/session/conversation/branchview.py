@@ -20,6 +20,7 @@ from ink_tui.session.conversation.resume import resumed_model, resumed_thinking,
 from ink_tui.session.conversation.tree import branch, labels, session_name
 from ink_tui.session.conversation.view import Turn, TurnBuilder, TurnChanges, update_labels
 from ink_tui.session.reading.reader import Entry, Marker, SessionFile
+from ink_tui.session.reading.recordtypes import SessionModelMarker
 from ink_tui.session.reading.timestamps import timestamp_seconds
 from ink_tui.session.rules.usage_totals import UsageTotals, session_usage
 
@@ -89,7 +90,7 @@ class LoadedBranch:
     def extend(
         self,
         entries: list[Entry],
-        models: Sequence[Marker] = (),
+        models: Sequence[Marker[SessionModelMarker]] = (),
         *,
         arrived: Sequence[Entry] | None = None,
     ) -> list[TurnChanges]:
@@ -147,22 +148,13 @@ class LoadedBranch:
 
 
 def _feed(
-    builder: TurnBuilder, entries: list[Entry], models: Sequence[Marker], last: Entry | None
+    builder: TurnBuilder,
+    entries: list[Entry],
+    models: Sequence[Marker[SessionModelMarker]],
+    last: Entry | None,
 ) -> list[TurnChanges]:
     """Add entries and the markers among them to ``builder``, in file (line) order."""
-    changes: list[TurnChanges] = []
-    pending = sorted(models, key=lambda marker: marker.line)
-    index = 0
-    for entry in entries:
-        while index < len(pending) and pending[index].line < entry.line:
-            changes.append(builder.add_marker(pending[index], last or entry))
-            index += 1
-        changes.append(builder.add(entry))
-        last = entry
-    if last is not None:
-        for marker in pending[index:]:
-            changes.append(builder.add_marker(marker, last))
-    return changes
+    return builder.add_in_file_order(entries, models, last)
 
 
 def _header(session: SessionFile, entries: list[Entry]) -> dict[str, str]:
@@ -203,7 +195,7 @@ def load_branch(
 
 
 def _build(
-    session: SessionFile, entries: list[Entry], markers: Sequence[Marker]
+    session: SessionFile, entries: list[Entry], markers: Sequence[Marker[SessionModelMarker]]
 ) -> tuple[TurnBuilder, BranchStats]:
     """Rows and counts, :data:`BUILD_CHUNK` entries at a time: the payloads of replies and tool
     results are read, made into rows, counted and let go (the rows keep what they show; one
@@ -224,7 +216,7 @@ def _build(
         count_entries(counted, chunk)
         last = chunk[-1]
         for entry in chunk:
-            if entry.type == "message" and entry.record["message"].get("role") != "user":
+            if entry.type == "message" and entry.message["role"] != "user":
                 entry.release()
     return builder, counted
 
@@ -245,7 +237,7 @@ def _turn_start(session: SessionFile, entries: list[Entry], index: int) -> int:
     window = entries[index : index + 400]
     session.preload(window)
     for offset, entry in enumerate(window):
-        if entry.type == "message" and entry.record["message"].get("role") == "user":
+        if entry.type == "message" and entry.message["role"] == "user":
             return index + offset
     return index
 
@@ -253,8 +245,8 @@ def _turn_start(session: SessionFile, entries: list[Entry], index: int) -> int:
 def last_model_used(entries: list[Entry]) -> str | None:
     """The model of the branch's last assistant message (for sessions that record no other)."""
     for entry in reversed(entries):
-        message = entry.record.get("message") if entry.type == "message" else None
-        if isinstance(message, dict) and message.get("role") == "assistant":
+        message = entry.message if entry.type == "message" else None
+        if message is not None and message["role"] == "assistant":
             reference = message.get("modelReference") or message.get("model")
             if isinstance(reference, str) and reference:
                 return reference

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,11 +10,10 @@ from ink_tui.session.conversation.tree import branch
 from ink_tui.session.reading.errors import EngineError
 from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.reading.records import BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX
+from ink_tui.session.reading.recordtypes import UserMessage
 from ink_tui.session.reading.shapes import MISSING, js_items, spread_error
 
 __all__ = ["Context", "build_context", "context_for_branch", "frame_summary", "unframe_summary"]
-
-Message = dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -21,7 +21,7 @@ class Context:
     """What a resume sends to the model, and where the compaction floor is."""
 
     leaf_id: str | None
-    messages: list[Any] = field(default_factory=list)  # retainedTail items may be anything
+    messages: list[object] = field(default_factory=list)  # retainedTail items may be anything
     compacted: bool = False
     compaction_boundary: int = 0
     compaction: Entry | None = None  # the compaction entry in force, if any
@@ -37,12 +37,12 @@ class Context:
         }
 
 
-def frame_summary(prefix: str, summary: str) -> Message:
+def frame_summary(prefix: str, summary: str) -> UserMessage:
     """``summaryToMessage``: a user message holding the framing text and the raw summary."""
     return {"role": "user", "content": f"{prefix}\n\n{summary}"}
 
 
-def unframe_summary(message: Message) -> tuple[str, str] | None:
+def unframe_summary(message: Mapping[str, object]) -> tuple[str, str] | None:
     """``("compaction" | "branch", raw summary)`` when ``message`` is a framed summary."""
     content = message.get("content")
     if message.get("role") != "user" or not isinstance(content, str):
@@ -85,7 +85,7 @@ def context_for_branch(entries: list[Entry], leaf_id: str | None) -> Context:
             break
     for entry in entries[start:]:
         if entry.type == "message":
-            context.messages.append(entry.record["message"])
+            context.messages.append(entry.message)
         elif entry.type == "branchSummary":
             context.messages.append(
                 frame_summary(BRANCH_SUMMARY_PREFIX, str(entry.record["summary"]))

@@ -6,10 +6,9 @@ callers render it through the safe door.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ink_tui.humanize import cut
-from ink_tui.session.conversation.view import content_text
+from ink_tui.session.reading.recordtypes import EntryRecord, json_list, json_object, read_message
+from ink_tui.session.rules.content import content_text
 
 __all__ = ["SUMMARY_WIDTH", "first_line", "record_summary", "short_time"]
 
@@ -25,7 +24,7 @@ def first_line(text: str, width: int = SUMMARY_WIDTH) -> str:
     return ""
 
 
-def short_time(timestamp: Any) -> str:
+def short_time(timestamp: object) -> str:
     """``2026-10-05T12:34:56.789Z`` as ``2026-10-05 12:34`` (anything else cut as is)."""
     text = str(timestamp)
     if len(text) >= 16 and text[10] == "T":
@@ -33,44 +32,43 @@ def short_time(timestamp: Any) -> str:
     return text[:16]
 
 
-def _message_summary(message: Any) -> str:
-    if not isinstance(message, dict):
+def _message_summary(value: object) -> str:
+    message = read_message(value)
+    if message is None:
         return "message"
-    role = message.get("role")
+    role = message["role"]
     if role == "user":
         content = message.get("content")
-        text = first_line(content_text(content))
+        text = first_line(content_text(content, show_non_string_text=True))
         if text:
             return text
-        has_image = isinstance(content, list) and any(
-            isinstance(block, dict) and block.get("type") == "image" for block in content
+        has_image = any(
+            json_object(block) and block.get("type") == "image" for block in json_list(content)
         )
         return "(image)" if has_image else "(empty prompt)"
     if role == "assistant":
-        blocks = message.get("blocks")
-        blocks = blocks if isinstance(blocks, list) else []
-        text = first_line(content_text(blocks))
+        blocks = json_list(message.get("blocks"))
+        text = first_line(content_text(blocks, show_non_string_text=True))
         if text:
             return text
         calls = [
             str(block.get("name", "?"))
             for block in blocks
-            if isinstance(block, dict) and block.get("type") == "toolCall"
+            if json_object(block) and block.get("type") == "toolCall"
         ]
         if calls:
             return first_line("calls " + ", ".join(calls))
         return "(thinking)" if blocks else "(empty reply)"
     if role == "toolResult":
-        results = message.get("results")
-        results = results if isinstance(results, list) else []
-        names = [str(r.get("toolName", "?")) for r in results if isinstance(r, dict)]
-        failed = any(isinstance(r, dict) and r.get("isError") is True for r in results)
+        results = [r for r in json_list(message.get("results")) if json_object(r)]
+        names = [str(r.get("toolName", "?")) for r in results]
+        failed = any(r.get("isError") is True for r in results)
         text = "result of " + (", ".join(names) or "nothing")
         return first_line(text + (" (error)" if failed else ""))
     return first_line(f"{role} message")
 
 
-def record_summary(kind: str, record: dict[str, Any]) -> str:
+def record_summary(kind: str, record: EntryRecord) -> str:
     """One line saying what a record is: the prompt's or reply's first line, else its type."""
     if kind == "message":
         return _message_summary(record.get("message"))

@@ -27,6 +27,7 @@ from ink_tui.session.conversation.entrytext import record_summary
 from ink_tui.session.conversation.tree import fold_labels
 from ink_tui.session.reading.peek import EntryPeek
 from ink_tui.session.reading.reader import Entry, Marker, SessionFile
+from ink_tui.session.reading.recordtypes import PositionMarker
 
 __all__ = [
     "BranchList",
@@ -73,7 +74,7 @@ class SessionSnapshot:
 
     session: SessionFile
     entries: tuple[Entry, ...]
-    positions: tuple[Marker, ...]
+    positions: tuple[Marker[PositionMarker], ...]
     by_id: dict[str, Entry]  # a later duplicate wins, as in the id map
 
     @classmethod

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final
+from typing import BinaryIO, Final, cast
 
 from ink_tui.session.conversation.branchview import load_branch
 from ink_tui.session.conversation.view import Turn, build_turns
@@ -35,6 +35,7 @@ from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.reading.lines import RawLine, is_blank, iter_line_blocks_backward, iter_lines
 from ink_tui.session.reading.reader import SessionFile, open_session, read_header
 from ink_tui.session.reading.records import LineKind, classify_record
+from ink_tui.session.reading.recordtypes import EntryRecord, HeaderRecord
 
 __all__ = [
     "BLOCK_BYTES",
@@ -107,13 +108,13 @@ class _Tail:
         if kind is None:
             raise _Unclear  # a null record: Ink throws (its exact text comes from open())
         if kind is LineKind.ENTRY:
-            self._add_entry(record, raw)
+            self._add_entry(cast(EntryRecord, record), raw)  # classify_record checked it
         elif kind is LineKind.POSITION and not self.entry_met and not self.position_met:
             self.position_met = True
             target = record.get("leafId")
             self.position_target = target if isinstance(target, str) else None
 
-    def _add_entry(self, record: dict[str, Any], raw: RawLine) -> None:
+    def _add_entry(self, record: EntryRecord, raw: RawLine) -> None:
         self.entry_met = True
         entry_id = record["id"]
         if entry_id in self.by_id:
@@ -122,7 +123,7 @@ class _Tail:
         if len(raw.data) > KEEP_SMALL_BYTES:
             entry.release()  # read again if it ends up in the turns shown
         self.by_id[entry_id] = entry
-        if entry.type == "message" and record["message"].get("role") == "user":
+        if entry.type == "message" and entry.message["role"] == "user":
             self.prompts.add(entry_id)
         if self.last_content is None and entry.type != "label":
             self.last_content = entry_id
@@ -170,7 +171,7 @@ class _Tail:
 class TailWalk:
     """The branch's last entries as read from the end of the file (root first)."""
 
-    header: dict[str, Any]
+    header: HeaderRecord
     header_end: int
     size: int
     leaf: str | None
@@ -220,7 +221,7 @@ def walk_tail(
 def _tail_read(path: Path, count: int, check: Callable[[int], None]) -> LastTurns:
     walked = walk_tail(path, count, check)
     entries = walked.entries
-    SessionFile(path=path, header={}, header_end=walked.header_end).preload(entries)
+    SessionFile(path=path, header=walked.header, header_end=walked.header_end).preload(entries)
     turns = build_turns(entries)
     if any(item.kind == "orphan_result" for turn in turns for item in turn.items):
         raise _Unclear  # its call may be in an earlier turn: only the whole branch says
@@ -228,7 +229,7 @@ def _tail_read(path: Path, count: int, check: Callable[[int], None]) -> LastTurn
     return LastTurns(turns[-count:], total, True, walked.bytes_read)
 
 
-def _header_end(path: Path, stream: BinaryIO) -> tuple[dict[str, Any], int]:
+def _header_end(path: Path, stream: BinaryIO) -> tuple[HeaderRecord, int]:
     for raw in iter_lines(stream, chunk_size=64 * 1024):
         if raw.data[:1] != b"{" and is_blank(raw.data):
             continue

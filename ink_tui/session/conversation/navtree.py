@@ -27,11 +27,11 @@ from functools import cmp_to_key
 from typing import Any, Final, Literal
 
 from ink_tui.session.conversation.tree import labels
-from ink_tui.session.conversation.view import content_text
 from ink_tui.session.reading.jsvalues import date_parse, js_joined, js_template
 from ink_tui.session.reading.lines import JS_WHITESPACE
 from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.reading.shapes import MISSING, list_items
+from ink_tui.session.rules.content import content_text
 
 __all__ = [
     "FILTERS",
@@ -203,7 +203,8 @@ def describe_entry(entry: Entry) -> str:
         message = _message(entry)
         role = message.get("role")
         if role == "user":
-            return f"user: {_normalize(content_text(message.get('content')))}"
+            text = content_text(message.get("content"), show_non_string_text=True)
+            return f"user: {_normalize(text)}"
         if role == "assistant":
             text = " ".join(
                 js_joined(block.get("text", MISSING)) for block in _text_blocks(message)

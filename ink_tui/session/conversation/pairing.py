@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ink_tui.session.reading.jsoncodec import encode_json
+from ink_tui.session.reading.recordtypes import JsonObject, json_list, json_object
 from ink_tui.session.reading.shapes import (
     MISSING,
     iteration_error,
     js_items,
     js_key,
-    list_items,
     null_read,
 )
 from ink_tui.session.rules.fillins import (
@@ -42,8 +41,6 @@ __all__ = [
     "synthesize_missing_results",
 ]
 
-Message = dict[str, Any]
-
 
 @dataclass(slots=True)
 class ToolCall:
@@ -58,13 +55,13 @@ class ToolCall:
     name: str
     message_index: int
     result_index: int | None = None
-    arguments: Any = None
+    arguments: object = None
     is_error: bool | None = None  # of its result, once paired
     unknown_outcome: bool = False  # its result is a continuation's [ink]/[imp] closure
-    raw_id: Any = None
-    raw_name: Any = None
+    raw_id: object = None
+    raw_name: object = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "id": json_value(self.raw_id),
             "name": json_value(self.raw_name),
@@ -72,10 +69,11 @@ class ToolCall:
             "resultIndex": self.result_index,
         }
 
-    def closure(self, reason: str) -> dict[str, Any]:
+    def closure(self, reason: str) -> JsonObject:
         """The result that closes this call, as Ink writes it (``JSON.stringify`` leaves out a
-        field whose value is ``undefined``)."""
-        result = {"toolCallId": self.raw_id, "toolName": self.raw_name}
+        field whose value is ``undefined``): the id and name as the file holds them, so not
+        always the strings a :class:`~ink_tui.session.reading.recordtypes.ToolResult` has."""
+        result: JsonObject = {"toolCallId": self.raw_id, "toolName": self.raw_name}
         fields = {key: value for key, value in result.items() if value is not MISSING}
         return {**fields, "content": reason, "isError": True}
 
@@ -88,9 +86,9 @@ class Pairing:
     holds them (not always strings); :func:`shown_id` makes one readable."""
 
     calls: list[ToolCall] = field(default_factory=list)
-    duplicate_calls: list[Any] = field(default_factory=list)
-    orphan_results: list[Any] = field(default_factory=list)
-    duplicate_results: list[Any] = field(default_factory=list)
+    duplicate_calls: list[object] = field(default_factory=list)
+    orphan_results: list[object] = field(default_factory=list)
+    duplicate_results: list[object] = field(default_factory=list)
     problem: str | None = None
     """Ink's refusal text: the first problem its scan stops at, or ``None`` when only a crash tail
     (calls of the last assistant message, followed by nothing but results) is left to close. A
@@ -104,7 +102,7 @@ class Pairing:
         if self.problem is None:
             self.problem = text
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "calls": [call.to_json() for call in self.calls],
             "dangling": [
@@ -118,13 +116,13 @@ class Pairing:
         }
 
 
-def json_value(value: Any) -> Any:
+def json_value(value: object) -> object:
     """``value`` for JSON output: an absent one is ``null`` (as ``JSON.stringify`` writes an
     ``undefined`` array item)."""
     return None if value is MISSING else value
 
 
-def shown_id(value: Any) -> str:
+def shown_id(value: object) -> str:
     """A call id as text: a string as it is, anything else as JSON (``undefined`` if absent)."""
     if isinstance(value, str):
         return value
@@ -158,7 +156,7 @@ class _Scan:
         self.by_key: dict[str, ToolCall] = {}
         self.pending: dict[str, ToolCall] = {}  # declared, no result yet, in declaration order
 
-    def assistant(self, index: int, message: Message) -> None:
+    def assistant(self, index: int, message: JsonObject) -> None:
         blocks = message.get("blocks", MISSING)
         items = js_items(blocks)
         if items is None:
@@ -167,10 +165,10 @@ class _Scan:
         for block in items:
             if block is None:
                 self.pairing._note(_scan_fails(index, null_read("type")))
-            elif isinstance(block, dict) and block.get("type") == "toolCall":
+            elif json_object(block) and block.get("type") == "toolCall":
                 self._declare(index, block)
 
-    def _declare(self, index: int, block: dict[str, Any]) -> None:
+    def _declare(self, index: int, block: JsonObject) -> None:
         raw_id, raw_name = block.get("id", MISSING), block.get("name", MISSING)
         key = js_key(raw_id)
         if key in self.by_key:
@@ -193,7 +191,7 @@ class _Scan:
         self.pending[key] = call
         self.pairing.calls.append(call)
 
-    def results(self, index: int, message: Message) -> None:
+    def results(self, index: int, message: JsonObject) -> None:
         results = message.get("results", MISSING)
         items = js_items(results)
         if items is None:
@@ -203,10 +201,10 @@ class _Scan:
             if result is None:
                 self.pairing._note(_scan_fails(index, null_read("toolCallId")))
                 continue
-            shaped = result if isinstance(result, dict) else {}
+            shaped: JsonObject = result if json_object(result) else {}
             self._answer(index, shaped.get("toolCallId", MISSING), shaped)
 
-    def _answer(self, index: int, raw_id: Any, result: dict[str, Any]) -> None:
+    def _answer(self, index: int, raw_id: object, result: JsonObject) -> None:
         pairing = self.pairing
         key = js_key(raw_id)
         found = self.by_key.get(key)
@@ -229,7 +227,7 @@ class _Scan:
             self.pending.pop(key, None)
 
 
-def pair_tool_calls(messages: Sequence[Any]) -> Pairing:
+def pair_tool_calls(messages: Sequence[object]) -> Pairing:
     """Scan ``messages`` (a built context) and pair every call with its result.
 
     The lists cover every message. ``problem`` is where Ink's read-only scan in
@@ -244,17 +242,18 @@ def pair_tool_calls(messages: Sequence[Any]) -> Pairing:
         if message is None:
             scan.pairing._note(_scan_fails(index, null_read("role")))
             continue
-        role = message.get("role", MISSING) if isinstance(message, dict) else MISSING
+        shaped: JsonObject = message if json_object(message) else {}
+        role = shaped.get("role", MISSING)
         if role != "toolResult" and scan.pending:
             scan.pairing._note(_boundary_problem(role, scan.pending))
         if role == "assistant":
-            scan.assistant(index, message)
+            scan.assistant(index, shaped)
         elif role == "toolResult":
-            scan.results(index, message)
+            scan.results(index, shaped)
     return scan.pairing
 
 
-def synthesize_missing_results(messages: Sequence[Any], reason: str) -> Message | None:
+def synthesize_missing_results(messages: Sequence[object], reason: str) -> JsonObject | None:
     """``synthesizeMissingToolResults``: one ``toolResult`` closing every unanswered call.
 
     As in Ink, a call counts as answered when any result anywhere names it, and a call id
@@ -264,18 +263,18 @@ def synthesize_missing_results(messages: Sequence[Any], reason: str) -> Message 
     answered = {
         js_key(result.get("toolCallId", MISSING))
         for message in messages
-        if isinstance(message, dict) and message.get("role") == "toolResult"
-        for result in list_items(message.get("results"))
-        if isinstance(result, dict)
+        if json_object(message) and message.get("role") == "toolResult"
+        for result in json_list(message.get("results"))
+        if json_object(result)
     }
     results = [
         ToolCall(
             "", "", 0, raw_id=block.get("id", MISSING), raw_name=block.get("name", MISSING)
         ).closure(reason)
         for message in messages
-        if isinstance(message, dict) and message.get("role") == "assistant"
-        for block in list_items(message.get("blocks"))
-        if isinstance(block, dict)
+        if json_object(message) and message.get("role") == "assistant"
+        for block in json_list(message.get("blocks"))
+        if json_object(block)
         and block.get("type") == "toolCall"
         and js_key(block.get("id", MISSING)) not in answered
     ]

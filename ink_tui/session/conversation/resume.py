@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ink_tui.session.conversation.tree import ModelRef, restored_model, thinking_level
+from ink_tui.session.conversation.tree import restored_model, thinking_level
 from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = ["DEFAULT_THINKING", "resumed_model", "resumed_thinking", "thinking_after"]
 

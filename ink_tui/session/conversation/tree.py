@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
 
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.lines import JS_WHITESPACE
 from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.reading.records import THINKING_LEVELS
+from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
-    "ModelRef",
     "branch",
     "children_map",
     "entry_named",
@@ -146,27 +144,6 @@ def thinking_level(session: SessionFile) -> str | None:
             level = str(entry.record["thinkingLevel"])
             return level if level in THINKING_LEVELS else None
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """A provider and model id, as Ink stores them apart."""
-
-    provider: str
-    model_id: str
-
-    @property
-    def reference(self) -> str:
-        """``provider/modelId`` (Ink's ``modelReference``)."""
-        return f"{self.provider}/{self.model_id}"
-
-    @property
-    def display(self) -> str:
-        """The display form: ``anthropic/`` is dropped."""
-        return self.model_id if self.provider == "anthropic" else self.reference
-
-    def to_json(self) -> dict[str, Any]:
-        return {"provider": self.provider, "modelId": self.model_id}
 
 
 def restored_model(session: SessionFile) -> tuple[ModelRef | None, bool]:

@@ -9,14 +9,22 @@ rows, so they always agree; nothing here renders or runs anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ink_tui.session.conversation.skills import skill_summary
 from ink_tui.session.conversation.tree import fold_labels, label_writes
 from ink_tui.session.reading.reader import Entry, Marker
-from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
+from ink_tui.session.reading.recordtypes import (
+    JsonObject,
+    ReadMessage,
+    SessionModelMarker,
+    json_list,
+    json_object,
+)
+from ink_tui.session.reading.shapes import MISSING, not_a_list, not_an_object
+from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.fillins import FillIn, fill_in, is_unknown_outcome
 
 __all__ = [
@@ -26,7 +34,6 @@ __all__ = [
     "TurnBuilder",
     "TurnChanges",
     "build_turns",
-    "content_text",
     "first_text_line",
     "key_argument",
     "model_label",
@@ -61,19 +68,6 @@ _KEY_ARGUMENTS = {
 }
 
 
-def content_text(content: Any) -> str:
-    """Text of a message or result ``content``: a string, or its text blocks joined by newlines."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "\n".join(
-        str(block.get("text", ""))
-        for block in content
-        if isinstance(block, dict) and block.get("type") == "text"
-    )
-
-
 def first_text_line(text: str) -> str:
     """The first line of ``text`` that is not blank, stripped (``""``: none). It reads no
     further than that line: a prompt of megabytes costs its first line only."""
@@ -104,8 +98,8 @@ class ToolExchange:
 
     call_id: str
     name: str
-    arguments: Any
-    result: dict[str, Any] | None = None
+    arguments: object
+    result: JsonObject | None = None
     result_entry: Entry | None = None
     duplicate_results: int = 0
 
@@ -129,7 +123,9 @@ class ToolExchange:
 
     @property
     def output(self) -> str:
-        return "" if self.result is None else content_text(self.result.get("content"))
+        if self.result is None:
+            return ""
+        return content_text(self.result.get("content"), show_non_string_text=True)
 
 
 @dataclass(slots=True)
@@ -169,7 +165,7 @@ class Turn:
     def prompt(self) -> str:
         if self.user is None:
             return ""
-        return content_text(self.user.record["message"].get("content"))
+        return content_text(self.user.message.get("content"), show_non_string_text=True)
 
     @property
     def title(self) -> str:
@@ -204,9 +200,9 @@ def _meta_item(entry: Entry) -> Item | None:
     return None
 
 
-def model_label(marker: Marker) -> str:
+def model_label(marker: Marker[SessionModelMarker]) -> str:
     """``provider/modelId`` of a ``session_model`` marker."""
-    return f"{marker.record.get('provider')}/{marker.record.get('modelId')}"
+    return f"{marker.record['provider']}/{marker.record['modelId']}"
 
 
 @dataclass(slots=True)
@@ -257,10 +253,32 @@ class TurnBuilder:
         if item.kind != "model_change":
             self._rows.setdefault(item.entry.id, item.key)
 
-    def add_marker(self, marker: Marker, follows: Entry) -> TurnChanges:
+    def add_marker(self, marker: Marker[SessionModelMarker], follows: Entry) -> TurnChanges:
         """A ``session_model`` marker after entry ``follows`` (in file order): a model switch."""
         changes = TurnChanges()
         self._append(Item("model_change", follows, marker.line, model_label(marker)), changes)
+        return changes
+
+    def add_in_file_order(
+        self,
+        entries: Sequence[Entry],
+        markers: Sequence[Marker[SessionModelMarker]],
+        last: Entry | None,
+    ) -> list[TurnChanges]:
+        """Add ``entries`` (branch order) and the ``session_model`` markers among them, each
+        marker where it sits in the file (by line); ``last``: the entry shown before these."""
+        changes: list[TurnChanges] = []
+        pending = sorted(markers, key=lambda marker: marker.line)
+        index = 0
+        for entry in entries:
+            while index < len(pending) and pending[index].line < entry.line:
+                changes.append(self.add_marker(pending[index], last or entry))
+                index += 1
+            changes.append(self.add(entry))
+            last = entry
+        if last is not None:
+            for marker in pending[index:]:
+                changes.append(self.add_marker(marker, last))
         return changes
 
     def add(self, entry: Entry) -> TurnChanges:
@@ -271,8 +289,8 @@ class TurnBuilder:
             if item is not None:
                 self._append(item, changes)
             return changes
-        message = entry.record["message"]
-        role = message.get("role")
+        message = entry.message
+        role = message["role"]
         if role == "user":
             turn = Turn(entry)
             self._turns.append(turn)
@@ -285,25 +303,23 @@ class TurnBuilder:
         return changes
 
     def _add_listed(
-        self, entry: Entry, field: str, one: str, message: dict[str, Any], changes: TurnChanges
+        self, entry: Entry, field: str, one: str, message: ReadMessage, changes: TurnChanges
     ) -> None:
         """The blocks or results of a message; an oddity row for each shape that is not one."""
-        listed = message.get(field, MISSING)
+        listed = message.get("blocks" if field == "blocks" else "results", MISSING)
         odd = not_a_list(field, listed)
         if odd is not None:
             self._append(Item("oddity", entry, ODD_LIST_INDEX, odd), changes)
-        for index, value in enumerate(list_items(listed)):
-            odd = not_an_object(f"{one} {index}", value)
-            if odd is not None:
+        for index, value in enumerate(json_list(listed)):
+            if not json_object(value):
+                odd = not_an_object(f"{one} {index}", value) or ""
                 self._append(Item("oddity", entry, index, odd), changes)
             elif field == "blocks":
                 self._add_block(entry, index, value, changes)
             else:
                 self._add_result(entry, index, value, changes)
 
-    def _add_block(
-        self, entry: Entry, index: int, block: dict[str, Any], changes: TurnChanges
-    ) -> None:
+    def _add_block(self, entry: Entry, index: int, block: JsonObject, changes: TurnChanges) -> None:
         kind = block.get("type")
         if kind == "text":
             self._append(Item("text", entry, index, str(block.get("text", ""))), changes)
@@ -318,12 +334,12 @@ class TurnBuilder:
             self._append(item, changes)
 
     def _add_result(
-        self, entry: Entry, index: int, result: dict[str, Any], changes: TurnChanges
+        self, entry: Entry, index: int, result: JsonObject, changes: TurnChanges
     ) -> None:
         item = self._calls.get(str(result.get("toolCallId")))
         found = item.tool if item is not None else None
         if item is None or found is None:
-            text = content_text(result.get("content"))
+            text = content_text(result.get("content"), show_non_string_text=True)
             self._append(Item("orphan_result", entry, index, text), changes)
         elif found.result is None:
             found.result, found.result_entry = result, entry

@@ -29,6 +29,7 @@ from ink_tui.session.reading.reader import (
     open_session,
     parse_line,
 )
+from ink_tui.session.reading.recordtypes import PositionMarker, SessionModelMarker
 
 __all__ = ["FileTrouble", "SessionTail", "TailUpdate", "open_for_follow"]
 
@@ -40,8 +41,8 @@ class TailUpdate:
     """What one poll found: a batch of validated records, not yet part of any session."""
 
     entries: list[Entry] = field(default_factory=list)
-    positions: list[Marker] = field(default_factory=list)
-    session_models: list[Marker] = field(default_factory=list)
+    positions: list[Marker[PositionMarker]] = field(default_factory=list)
+    session_models: list[Marker[SessionModelMarker]] = field(default_factory=list)
     skipped_markers: list[LineProblem] = field(default_factory=list)
     problems: list[LineProblem] = field(default_factory=list)
     fatal_lines: set[int] = field(default_factory=set)  # problems fatal even as the last line
@@ -53,7 +54,7 @@ class TailUpdate:
     last_content_id: str | None = None  # the batch's last non-label entry
 
     @property
-    def markers(self) -> list[Marker]:
+    def markers(self) -> list[Marker[PositionMarker] | Marker[SessionModelMarker]]:
         """The batch's ``position`` and ``session_model`` markers, in file order."""
         return sorted([*self.positions, *self.session_models], key=lambda marker: marker.seq)
 

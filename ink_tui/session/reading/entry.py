@@ -6,15 +6,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final, Generic, TypeVar, cast
 
-from ink_tui.session.reading.errors import SessionError
+from ink_tui.session.reading.errors import RecordError, SessionError
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
+from ink_tui.session.reading.records import LineKind, classify_record
+from ink_tui.session.reading.recordtypes import (
+    EntryRecord,
+    PositionMarker,
+    ReadMessage,
+    SessionModelMarker,
+)
 
 __all__ = ["KEEP_INLINE_BYTES", "KEEP_SMALL_BYTES", "Entry", "LineProblem", "Marker"]
 
-Record = dict[str, Any]
+Record = EntryRecord
 
 KEEP_SMALL_BYTES = 2048
 """Other entries (labels, names, thinking levels) stay parsed up to this line length; a big
@@ -79,10 +86,18 @@ class Entry:
 
     @property
     def record(self) -> Record:
-        """The parsed record (its key order is the file's)."""
+        """The parsed record (its key order is the file's), as ``open()`` checked it."""
         if self._record is None:
             self._record = self._reload()
         return self._record
+
+    @property
+    def message(self) -> ReadMessage:
+        """A ``message`` entry's message: ``open()`` checked it is an object with a string
+        ``role`` (and a record read again is checked again). ``ValueError`` for another type."""
+        if self.type != "message":
+            raise ValueError(f"{self!r} is not a message entry")
+        return cast(ReadMessage, self.record["message"])
 
     def peek_timestamp(self) -> object:
         """The record's ``timestamp`` without parsing a dropped payload again: Ink writes it
@@ -113,18 +128,26 @@ class Entry:
             return self._parse(stream.read(self.end - self.offset))
 
     def _parse(self, data: bytes) -> Record:
+        """The record read again from its byte range, checked as ``open()`` checked it (so the
+        types it is handed out with still hold); :class:`SessionError` when it changed."""
         try:
             record = decode_line(data.rstrip(b"\n"))
-        except JsonDecodeError:
-            record = None
-        if not isinstance(record, dict) or record.get("id") != self.id:
+            same = (
+                isinstance(record, dict)
+                and record.get("id") == self.id
+                and record.get("type") == self.type
+                and classify_record(record) is LineKind.ENTRY
+            )
+        except (JsonDecodeError, RecordError):
+            same = False
+        if not same:
             raise SessionError(
                 f"{self._path} changed on disk since it was opened (line {self.line}); "
                 "open it again",
                 path=self._path,
                 line=self.line,
             )
-        return record
+        return cast(EntryRecord, record)  # checked above, as open() checks a line
 
     def __repr__(self) -> str:
         return f"Entry({self.type} {self.id} <- {self.parent_id}, line {self.line})"
@@ -136,11 +159,14 @@ _TIMESTAMP: Final = re.compile(
 )
 
 
-@dataclass(slots=True)
-class Marker:
-    """A file-level marker (``position`` or ``session_model``)."""
+MarkerT = TypeVar("MarkerT", PositionMarker, SessionModelMarker)
 
-    record: Record
+
+@dataclass(slots=True)
+class Marker(Generic[MarkerT]):
+    """A file-level marker (``position`` or ``session_model``), its record checked in full."""
+
+    record: MarkerT
     line: int
     offset: int
     seq: int  # place among all records after the header

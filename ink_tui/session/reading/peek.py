@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final
 
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.reader import Entry, SessionFile
+from ink_tui.session.reading.recordtypes import EntryRecord, read_message
 
 __all__ = ["EntryPeek"]
 
@@ -35,7 +36,7 @@ class EntryPeek:
 
     def __init__(self, session: SessionFile) -> None:
         self.session = session
-        self._records: dict[int, dict[str, Any]] = {}  # id(entry) -> record read here
+        self._records: dict[int, EntryRecord] = {}  # id(entry) -> record read here
         self._roles: dict[int, str | None] = {}  # id(entry) -> role from the line's head
 
     def fetch_roles(self, entries: Iterable[Entry]) -> None:
@@ -81,7 +82,7 @@ class EntryPeek:
                 stream.seek(entry.offset)
                 self._records[id(entry)] = entry._parse(stream.read(entry.end - entry.offset))
 
-    def record(self, entry: Entry) -> dict[str, Any]:
+    def record(self, entry: Entry) -> EntryRecord:
         record = entry._record
         if record is None:
             record = self._records.get(id(entry))
@@ -97,9 +98,8 @@ class EntryPeek:
         key = id(entry)
         if entry._record is None and key in self._roles:
             return self._roles[key]
-        message = self.record(entry).get("message")
-        role = message.get("role") if isinstance(message, dict) else None
-        return role if isinstance(role, str) else None
+        message = read_message(self.record(entry).get("message"))
+        return None if message is None else message["role"]
 
     def is_prompt(self, entry: Entry) -> bool:
         return self.role(entry) == "user"

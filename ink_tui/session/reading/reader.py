@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, Literal, TextIO, cast
 
 import orjson
 
@@ -31,10 +31,14 @@ from ink_tui.session.reading.records import (
     is_session_header,
     is_valid_model,
 )
+from ink_tui.session.reading.recordtypes import (
+    EntryRecord,
+    HeaderRecord,
+    PositionMarker,
+    SessionModelMarker,
+)
 
 __all__ = ["Entry", "LineProblem", "Marker", "SessionFile", "SessionParser", "open_session"]
-
-Record = dict[str, Any]
 
 
 @dataclass
@@ -42,12 +46,12 @@ class SessionFile:
     """Everything ``open()`` learns about one session file."""
 
     path: Path
-    header: Record
+    header: HeaderRecord
     header_end: int
     entries: list[Entry] = field(default_factory=list)
     by_id: dict[str, Entry] = field(default_factory=dict)
-    positions: list[Marker] = field(default_factory=list)
-    session_models: list[Marker] = field(default_factory=list)
+    positions: list[Marker[PositionMarker]] = field(default_factory=list)
+    session_models: list[Marker[SessionModelMarker]] = field(default_factory=list)
     skipped_markers: list[LineProblem] = field(default_factory=list)
     duplicate_ids: list[str] = field(default_factory=list)
     dropped_final_line: LineProblem | None = None
@@ -133,7 +137,7 @@ class SessionParser:
         seq = session._seq
         session._seq += 1
         if kind is LineKind.ENTRY:
-            entry = Entry(record, line, raw.offset, raw.end, path=session.path)
+            entry = Entry(cast(EntryRecord, record), line, raw.offset, raw.end, path=session.path)
             limit = KEEP_INLINE_BYTES if entry.type == "message" else KEEP_SMALL_BYTES
             if not self.keep_payloads and len(raw.data) > limit:
                 entry.release()  # labels, names, levels stay parsed; compactions do not
@@ -145,9 +149,11 @@ class SessionParser:
             if entry.type != "label":
                 session._last_content_id = entry.id
         elif kind is LineKind.POSITION:
-            session.positions.append(Marker(record, line, raw.offset, seq))
+            position = cast(PositionMarker, record)  # classify_record checked its shape
+            session.positions.append(Marker(position, line, raw.offset, seq))
         elif kind is LineKind.SESSION_MODEL:
-            session.session_models.append(Marker(record, line, raw.offset, seq))
+            model = cast(SessionModelMarker, record)  # checked in full too
+            session.session_models.append(Marker(model, line, raw.offset, seq))
         else:
             session.skipped_markers.append(
                 LineProblem(line, raw.offset, raw.end, "position marker with an invalid leafId")
@@ -166,7 +172,7 @@ def _line_error(path: Path, line: int, exc: RecordError) -> SessionError:
     return SessionError(f"session line {line}: {exc}", path=path, line=line)
 
 
-def read_header(path: Path, raw: RawLine) -> Record:
+def read_header(path: Path, raw: RawLine) -> HeaderRecord:
     """Parse and check the first non-blank line, with Ink's error texts."""
     try:
         header = decode_line(raw.data)
@@ -182,7 +188,7 @@ def read_header(path: Path, raw: RawLine) -> Record:
         )
     if "model" in header and not is_valid_model(header["model"]):
         raise SessionError("session header: invalid session model", path=path, line=1)
-    return header
+    return cast(HeaderRecord, header)  # open()'s checks, just made
 
 
 def _lines_of(
@@ -255,7 +261,8 @@ def build_session(
                 entry.type, entry.id, entry.parent_id = "message", entry_id, parent
                 entry.line, entry.offset, entry.end = session.line_count, offset, size
                 entry._path = path
-                entry._record = record if len(data) <= KEEP_INLINE_BYTES else None
+                kept = cast(EntryRecord, record)  # the checks just above are open()'s
+                entry._record = kept if len(data) <= KEEP_INLINE_BYTES else None
                 entries.append(entry)
                 if entry_id in by_id:
                     session.duplicate_ids.append(entry_id)

@@ -7,10 +7,11 @@ them gives back the same bytes. This module only classifies and validates them.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Final
+from typing import Final
 
 from ink_tui.session.reading.errors import RecordError
 from ink_tui.session.reading.lines import JS_WHITESPACE
+from ink_tui.session.reading.recordtypes import JsonObject, json_object
 
 __all__ = [
     "BRANCH_SUMMARY_PREFIX",
@@ -18,13 +19,12 @@ __all__ = [
     "ENTRY_TYPES",
     "PROVIDERS",
     "THINKING_LEVELS",
+    "USAGE_KEYS",
     "LineKind",
     "classify_record",
     "is_session_header",
     "is_valid_model",
 ]
-
-Record = dict[str, Any]
 
 COMPACTION_SUMMARY_PREFIX: Final = (
     "[Conversation summary — earlier messages were compacted to save context space. "
@@ -45,6 +45,8 @@ PROVIDERS: Final = (
     "moonshotai-cn",
 )
 THINKING_LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
+USAGE_KEYS: Final = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens")
+"""The token counts of a ``usage`` object, in the order Ink writes them (the last two optional)."""
 
 # type -> (the string fields open() checks, Ink's error text when one is not a string)
 _REQUIRED_STRINGS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str]]] = {
@@ -67,17 +69,19 @@ class LineKind(Enum):
     SESSION_MODEL = "session_model"
 
 
-def is_valid_model(model: Any) -> bool:
+def is_valid_model(model: object) -> bool:
     """``{provider, modelId}`` with a known provider and a non-blank model id."""
+    if not json_object(model):
+        return False
+    model_id = model.get("modelId")
     return (
-        isinstance(model, dict)
-        and model.get("provider") in PROVIDERS
-        and isinstance(model.get("modelId"), str)
-        and model["modelId"].strip(JS_WHITESPACE) != ""
+        model.get("provider") in PROVIDERS
+        and isinstance(model_id, str)
+        and model_id.strip(JS_WHITESPACE) != ""
     )
 
 
-def is_session_header(header: dict[str, Any]) -> bool:
+def is_session_header(header: JsonObject) -> bool:
     """``type`` is ``"session"``, ``version`` the number 1 and ``id`` a string (model aside)."""
     version = header.get("version")
     return (
@@ -88,22 +92,24 @@ def is_session_header(header: dict[str, Any]) -> bool:
     )
 
 
-def _dig(record: Record, path: tuple[str, ...]) -> Any:
-    value: Any = record
+def _dig(record: JsonObject, path: tuple[str, ...]) -> object:
+    value: object = record
     for key in path:
-        if not isinstance(value, dict):
+        if not json_object(value):
             return None
         value = value.get(key)
     return value
 
 
-def classify_record(record: Any) -> LineKind:
+def classify_record(record: object) -> LineKind:
     """Apply ``open()``'s checks to one parsed line after the header, in Ink's order.
 
     Raises :class:`RecordError` with Ink's wording (without the ``session line N:`` prefix).
     ``None`` is the caller's concern: Ink throws a ``TypeError`` on it.
     """
-    kind = record.get("type") if isinstance(record, dict) else None
+    if not json_object(record):
+        raise RecordError("missing entry type")  # not an object (null is the caller's concern)
+    kind = record.get("type")
     if kind == "position":
         leaf = record.get("leafId", 0)  # a missing key is undefined in JS: skipped
         if leaf is None or isinstance(leaf, str):
@@ -127,7 +133,7 @@ def classify_record(record: Any) -> LineKind:
         raise RecordError("missing timestamp")
     if kind == "message":  # by far the most common: checked without the table
         message = record.get("message")
-        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+        if not json_object(message) or not isinstance(message.get("role"), str):
             raise RecordError(_REQUIRED_STRINGS["message"][1])
         return LineKind.ENTRY
     required = _REQUIRED_STRINGS.get(kind)

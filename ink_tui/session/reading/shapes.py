@@ -125,14 +125,13 @@ def js_key(value: Any) -> str:
 _LISTED: Final = {"assistant": ("blocks", "block"), "toolResult": ("results", "result")}
 
 
-def context_oddity(messages: Sequence[Any]) -> str | None:
+def context_oddity(messages: Sequence[object]) -> str | None:
     """The first shape in a built context that cannot be sent as a conversation (a message that
     is not an object, ``blocks`` or ``results`` that is not a list of objects), said in words;
     ``None`` when every message has the shape Ink writes."""
     for index, message in enumerate(messages):
-        odd = not_an_object("it", message)
-        if odd is not None:
-            return f"message {index}: {odd}"
+        if not isinstance(message, dict):
+            return f"message {index}: {not_an_object('it', message)}"
         role = message.get("role", MISSING)
         if not isinstance(role, str):
             shown = "missing" if role is MISSING else describe(role)
@@ -152,7 +151,7 @@ def context_oddity(messages: Sequence[Any]) -> str | None:
     return None
 
 
-def unsendable(messages: Sequence[Any]) -> str | None:
+def unsendable(messages: Sequence[object]) -> str | None:
     """Why a context cannot be continued because of its shapes (:func:`context_oddity`), as a
     refusal; ``None`` when it can. Ink's scan passes such a context, but no model request can
     carry it as the file holds it: ink-tui does not guess, and continues nothing."""

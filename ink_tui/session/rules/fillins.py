@@ -23,10 +23,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from ink_tui.session.reading.jsvalues import js_template
-from ink_tui.session.reading.shapes import MISSING, js_key, list_items
+from ink_tui.session.reading.recordtypes import JsonObject, json_list, json_object
+from ink_tui.session.reading.shapes import MISSING, js_key
 
 __all__ = [
     "FORCE_QUIT_REASON",
@@ -109,7 +110,7 @@ _UNKNOWN: Final = FillIn("unknown_outcome", "unknown outcome", "maybe")
 _UNNAMED: Final = FillIn("extension_block", "blocked by an extension", "no")
 
 
-def output_limit_text(name: Any) -> str:
+def output_limit_text(name: object) -> str:
     """Ink's result for a call of a ``max_tokens`` message (``name`` as a template shows it)."""
     shown = js_template(name)
     return (
@@ -118,18 +119,18 @@ def output_limit_text(name: Any) -> str:
     )
 
 
-def _text(result: Any) -> str | None:
+def _text(result: object) -> str | None:
     """An ``isError`` result's text: its string content, or its first block's text."""
-    if not isinstance(result, dict) or result.get("isError") is not True:
+    if not json_object(result) or result.get("isError") is not True:
         return None
     content = result.get("content")
     if isinstance(content, list):
         first = content[0] if content else None
-        content = first.get("text") if isinstance(first, dict) else None
+        content = first.get("text") if json_object(first) else None
     return content if isinstance(content, str) else None
 
 
-def is_unknown_outcome(result: Any) -> bool:
+def is_unknown_outcome(result: object) -> bool:
     """Whether a tool result is a continuation's closure (``[ink]`` or imp-era ``[imp]``).
 
     Such a result pairs its call like any other; the call may have partly run.
@@ -138,7 +139,7 @@ def is_unknown_outcome(result: Any) -> bool:
     return text is not None and text.startswith(_UNKNOWN_OUTCOME_OPENINGS)
 
 
-def fill_in(result: Any) -> FillIn | None:
+def fill_in(result: object) -> FillIn | None:
     """What Ink's fill-in ``result`` says happened to its call; ``None`` for any other result."""
     text = _text(result)
     if text is None:
@@ -161,34 +162,34 @@ def fill_in(result: Any) -> FillIn | None:
     return None
 
 
-def _answered(messages: Sequence[Any]) -> set[str]:
+def _answered(messages: Sequence[object]) -> set[str]:
     return {
         js_key(result.get("toolCallId", MISSING))
         for message in messages
-        if isinstance(message, dict) and message.get("role") == "toolResult"
-        for result in list_items(message.get("results"))
-        if isinstance(result, dict)
+        if json_object(message) and message.get("role") == "toolResult"
+        for result in json_list(message.get("results"))
+        if json_object(result)
     }
 
 
-def resume_closure(messages: Sequence[Any], reason: str) -> dict[str, Any] | None:
+def resume_closure(messages: Sequence[object], reason: str) -> JsonObject | None:
     """One ``toolResult`` closing every unanswered call of ``messages`` before a chat goes on:
     ``reason`` for each, except the calls of a ``max_tokens`` message, which get Ink's
     output-limit text (Ink never runs them, spec §6). Otherwise as
     :func:`~ink_tui.session.conversation.pairing.synthesize_missing_results`."""
     answered = _answered(messages)
-    results: list[dict[str, Any]] = []
+    results: list[JsonObject] = []
     for message in messages:
-        if not isinstance(message, dict) or message.get("role") != "assistant":
+        if not json_object(message) or message.get("role") != "assistant":
             continue
         cut = message.get("stopReason") == OUTPUT_LIMIT_STOP
-        for block in list_items(message.get("blocks")):
-            if not isinstance(block, dict) or block.get("type") != "toolCall":
+        for block in json_list(message.get("blocks")):
+            if not json_object(block) or block.get("type") != "toolCall":
                 continue
             raw_id, raw_name = block.get("id", MISSING), block.get("name", MISSING)
             if js_key(raw_id) in answered:
                 continue
-            fields = {"toolCallId": raw_id, "toolName": raw_name}
+            fields: JsonObject = {"toolCallId": raw_id, "toolName": raw_name}
             result = {key: value for key, value in fields.items() if value is not MISSING}
             text = output_limit_text(raw_name) if cut else reason
             results.append({**result, "content": text, "isError": True})

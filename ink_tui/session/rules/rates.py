@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ink_tui.session.reading.lines import JS_WHITESPACE
-from ink_tui.session.reading.records import PROVIDERS
+from ink_tui.session.rules.modelref import parse_model_ref
 
 __all__ = [
     "INK_RATES_SOURCE",
@@ -112,13 +112,12 @@ SUBSCRIPTION_PROVIDERS: Final = frozenset({"zai", "openai-codex"})
 
 
 def ink_rate_for(reference: str) -> Price | None:
-    """Ink's rates for a declared reference ``provider/modelId`` from its static table;
-    ``None``: no rate (a bare id, or a model the table does not hold)."""
+    """Ink's rates for a declared reference ``provider/modelId`` from its static table, as
+    ``costFor`` looks them up: a reference without ``/`` has none; else Ink's ``parseModelRef``
+    names the provider and model id. ``None``: no rate (a bare id, or a model the table does
+    not hold)."""
     trimmed = reference.strip(JS_WHITESPACE)
-    slash = trimmed.find("/")
-    if slash == -1:
+    if "/" not in trimmed:
         return None  # a bare id names no provider: never priced
-    provider, model_id = trimmed[:slash].lower(), trimmed[slash + 1 :]
-    if provider not in PROVIDERS or not model_id:
-        provider, model_id = "anthropic", trimmed  # Ink's parseModelRef: an anthropic id
-    return INK_STATIC_RATES.get(provider, {}).get(model_id)
+    model = parse_model_ref(trimmed)
+    return INK_STATIC_RATES.get(model.provider, {}).get(model.model_id)

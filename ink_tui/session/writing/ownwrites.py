@@ -1,11 +1,12 @@
 """ink-tui's own writes: a small ledger, so that a record ink-tui appended does not make the
 session look as if Ink were running it.
 
-A session written in the last minute may be in use (the picker marks it ``● live``; rename and
-delete refuse it). But a rename or a label is a write too: without this ledger, ink-tui's own
-record would lock the session for a minute. So the session writer, for the records it is asked
-to note (``SessionWriter(own_writes=True)``: the one-record writes of rename and label), writes
-one small JSON file per session after each append:
+A session another program wrote in the last :data:`IN_USE_SECONDS` may be in use (rename, label,
+delete and repair refuse it), and one written in the last :data:`LIVE_SECONDS` is shown running
+(the picker marks it ``● live``, a subagent's child counts as running). But a rename or a label is
+a write too: without this ledger, ink-tui's own record would lock the session for a minute. So
+the session writer, for the records it is asked to note (``SessionWriter(own_writes=True)``: the
+one-record writes of rename and label), writes one small JSON file per session after each append:
 
 - the file's device, inode, size and ``mtime_ns`` right after the append (what the file is as
   long as nobody else wrote since);
@@ -41,7 +42,9 @@ from typing import Final
 from ink_tui.paths import cache_dir
 
 __all__ = [
+    "IN_USE_SECONDS",
     "KEEP_SECONDS",
+    "LIVE_SECONDS",
     "OwnWrite",
     "OwnWrites",
     "last_foreign_write",
@@ -50,6 +53,12 @@ __all__ = [
     "own_writes",
 ]
 
+IN_USE_SECONDS: Final = 60.0
+"""A file another program wrote this recently may still be written: ink-tui changes nothing in
+it (repair, rename, label, delete)."""
+LIVE_SECONDS: Final = 30.0
+"""A file another program wrote this recently is shown running: the picker's ``● live``, a
+``task`` call's child taken as running."""
 KEEP_SECONDS: Final = 3600.0
 """A ledger entry older than this is removed: any "recently written" window is far shorter."""
 LEDGER_FOLDER: Final = "own-writes"

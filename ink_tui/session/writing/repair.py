@@ -29,6 +29,7 @@ from typing import Any, Literal
 from ink_tui.session.conversation.context import build_context
 from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT, pair_tool_calls
 from ink_tui.session.reading.reader import SessionFile, open_session
+from ink_tui.session.reading.recordtypes import HeaderRecord
 from ink_tui.session.reading.shapes import unsendable
 from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
 
@@ -130,7 +131,7 @@ def complete_record_problem(reason: str) -> str:
     )
 
 
-def launch_refusal(header: dict[str, Any]) -> str | None:
+def launch_refusal(header: HeaderRecord) -> str | None:
     """Why Ink refuses to resume a subagent session for its launch record, else ``None``.
 
     Launch records written before the identifier change (imp builds, and ``b1deda4d``) carry

@@ -17,7 +17,6 @@ from ink_tui.session.conversation.pairing import (
     synthesize_missing_results,
 )
 from ink_tui.session.conversation.tree import (
-    ModelRef,
     branch,
     explicit_model_selection,
     labels,
@@ -27,6 +26,7 @@ from ink_tui.session.conversation.tree import (
 )
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.reader import SessionFile
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.session.writing.repair import (
     Continuation,
     TornRepair,

@@ -14,6 +14,8 @@
   :class:`RecordNotWrittenError` says so.
 - ``own_writes=True`` (rename, label): each append is noted in ink-tui's ledger
   (:mod:`ink_tui.session.writing.ownwrites`), so that it does not make the session look busy.
+- :attr:`SessionWriter.on_write`, when set, is told the records of each write once they landed
+  (the chat pane shows what its writes put in the file).
 """
 
 from __future__ import annotations
@@ -22,15 +24,15 @@ import errno
 import os
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from ink_tui.session.conversation.tree import ModelRef
 from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.reader import SessionFile
-from ink_tui.session.reading.records import is_valid_model
+from ink_tui.session.reading.recordtypes import EntryRecord, HeaderRecord, Message, SessionHeader
+from ink_tui.session.rules.modelref import ModelRef, model_selection
 from ink_tui.session.writing.ownwrites import note_own_append
 
 __all__ = [
@@ -43,7 +45,7 @@ __all__ = [
     "utc_timestamp",
 ]
 
-Record = dict[str, Any]
+Record = dict[str, object]  # a record as written: JSON values under string keys
 
 
 class ConcurrentWriteError(RuntimeError):
@@ -100,7 +102,7 @@ class SessionWriter:
         self,
         path: Path,
         *,
-        header: Record,
+        header: SessionHeader | HeaderRecord,
         exists: bool,
         leaf_id: str | None,
         known_ids: set[str],
@@ -119,6 +121,9 @@ class SessionWriter:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._failed = False
         self._random_hex = random_hex
+        self.on_write: Callable[[Sequence[Mapping[str, object]]], None] | None = (
+            None  # the records, once landed
+        )
 
     # -- construction ------------------------------------------------------------------------
 
@@ -141,7 +146,7 @@ class SessionWriter:
         """
         now = (clock or (lambda: datetime.now(UTC)))()
         stamp = utc_timestamp(now)
-        header: Record = {
+        header: SessionHeader = {
             "type": "session",
             "version": 1,
             "id": session_id or str(uuid.uuid4()),
@@ -149,7 +154,7 @@ class SessionWriter:
             "cwd": cwd,
         }
         if model is not None:
-            header["model"] = _checked_model(model)
+            header["model"] = model_selection(model)
         path = project_dir / session_file_name(stamp, file_uuid)
         return cls(
             path,
@@ -204,11 +209,11 @@ class SessionWriter:
     def append_entry(
         self,
         entry_type: str,
-        fields: Record,
+        fields: Mapping[str, object],
         *,
         parent_id: str | None = None,
         then_position: bool = False,
-    ) -> Record:
+    ) -> EntryRecord:
         """Append a tree entry (``type, id, parentId, timestamp`` then ``fields``) after the leaf.
 
         ``parent_id`` overrides the parent (a fork in place, as ``/tree`` then a new message).
@@ -216,24 +221,24 @@ class SessionWriter:
         moves the leaf). ``then_position`` (a label): a ``position`` marker naming the leaf follows
         it in the same write (a label after the marker that decided the leaf would undo it).
         """
-        record: Record = {
-            "type": entry_type,
-            "id": new_entry_id(self._ids.__contains__, self._random_hex),
-            "parentId": self.leaf_id if parent_id is None else parent_id,
-            "timestamp": utc_timestamp(self._clock()),
-        }
+        entry_id = new_entry_id(self._ids.__contains__, self._random_hex)
+        parent = self.leaf_id if parent_id is None else parent_id
+        head = {"type": entry_type, "id": entry_id, "parentId": parent}
+        record: Record = {**head, "timestamp": utc_timestamp(self._clock())}
         for key, value in fields.items():
             if key in record:
                 raise ValueError(f"field {key!r} is reserved")
             record[key] = value
         marker = {"type": "position", "leafId": self.leaf_id}
         self._write([record, marker] if then_position else [record])
-        self._ids.add(record["id"])
+        self._ids.add(entry_id)
         if entry_type != "label":  # labels never move the leaf
-            self.leaf_id = record["id"]
-        return record
+            self.leaf_id = entry_id
+        return cast(EntryRecord, record)  # its head is the writer's own, of the types Ink reads
 
-    def append_message(self, message: Record, *, parent_id: str | None = None) -> Record:
+    def append_message(
+        self, message: Message | Mapping[str, object], *, parent_id: str | None = None
+    ) -> EntryRecord:
         return self.append_entry("message", {"message": message}, parent_id=parent_id)
 
     def append_position(self, leaf_id: str | None) -> None:
@@ -246,11 +251,11 @@ class SessionWriter:
 
     def append_session_model(self, model: ModelRef, *, explicit: bool = True) -> None:
         """A ``session_model`` marker (``/model``). Creates the file when it does not exist."""
-        self._write([{"type": "session_model", **_checked_model(model), "explicit": explicit}])
+        self._write([{"type": "session_model", **model_selection(model), "explicit": explicit}])
 
     # -- IO ----------------------------------------------------------------------------------
 
-    def _write(self, records: list[Record]) -> None:
+    def _write(self, records: Sequence[Mapping[str, object]]) -> None:
         if self._failed:
             raise WriteBlockedError(
                 f"session initialization previously failed: {self.path} — start a new session"
@@ -258,7 +263,12 @@ class SessionWriter:
         payload = b"".join(encode_json(record) + b"\n" for record in records)
         if not self.exists:
             self._create(encode_json(self.header) + b"\n" + payload)
-            return
+        else:
+            self._append(payload)
+        if self.on_write is not None:
+            self.on_write(records)
+
+    def _append(self, payload: bytes) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND)  # read too: what it wrote is checked
         try:
             size = (before := os.fstat(fd)).st_size
@@ -294,15 +304,6 @@ class SessionWriter:
             os.close(fd)
         self.exists = True
         self._size = len(payload)
-
-
-def _checked_model(model: ModelRef) -> Record:
-    """``{provider, modelId}``, refused unless Ink accepts it (a blank id makes Ink refuse the
-    whole file)."""
-    fields = model.to_json()
-    if not is_valid_model(fields):
-        raise ValueError(f"not a model Ink accepts: {model.provider}/{model.model_id!r}")
-    return fields
 
 
 def _write_all(fd: int, payload: bytes) -> None:

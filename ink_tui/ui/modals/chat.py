@@ -22,12 +22,13 @@ from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import BadArgument, listing, parse_model_ref
 from ink_tui.humanize import cut, plural
-from ink_tui.session.conversation.tree import ModelRef
-from ink_tui.session.conversation.view import Turn, content_text, first_text_line
+from ink_tui.session.conversation.view import Turn, first_text_line
 from ink_tui.session.reading.reader import Entry
-from ink_tui.session.reading.shapes import list_items
+from ink_tui.session.reading.recordtypes import json_list, json_object
+from ink_tui.session.rules.content import content_text
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.keymap import bind
-from ink_tui.ui.render.chat import diff_text
+from ink_tui.ui.render.blocks import diff_block
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["ApprovalScreen", "ConflictScreen", "ForkScreen", "ModelScreen", "fork_place"]
@@ -70,7 +71,8 @@ class ApprovalScreen(ModalScreen[str]):
         with Vertical(id="approval", classes="chat-modal"):
             yield _title(f"Run {preview.title}?")
             with VerticalScroll(id="approval-body", classes="chat-modal-body"):
-                body = diff_text(preview.body) if preview.tool != "bash" else plain(preview.body)
+                # a command as typed; a change as the session view shows an edit's
+                body = plain(preview.body) if preview.tool == "bash" else diff_block(preview.body)
                 yield Static(body)
             with Vertical(classes="chat-modal-foot"):
                 if preview.problem:
@@ -132,15 +134,20 @@ def _arrived_text(conflict: Conflict) -> Text:
     for entry in conflict.arrived[-20:]:
         line = entry.type
         if entry.type == "message":
-            message = entry.record["message"]
-            body = content_text(message.get("content")) if message.get("role") == "user" else ""
-            if message.get("role") == "assistant":
+            message = entry.message
+            role = message["role"]
+            body = (
+                content_text(message.get("content"), show_non_string_text=True)
+                if role == "user"
+                else ""
+            )
+            if role == "assistant":
                 body = " ".join(
                     str(b.get("text") or b.get("name") or "")
-                    for b in list_items(message.get("blocks"))
-                    if isinstance(b, dict)
+                    for b in json_list(message.get("blocks"))
+                    if json_object(b)
                 )
-            line = f"{message.get('role')}: {body.strip().splitlines()[0] if body.strip() else ''}"
+            line = f"{role}: {body.strip().splitlines()[0] if body.strip() else ''}"
         text.append_text(plain(line[:200]))
         text.append("\n")
     text.rstrip()

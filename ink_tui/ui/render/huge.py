@@ -10,7 +10,7 @@ each piece of a written file (:data:`~ink_tui.ui.render.pieces.PIECE_LINES` line
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from typing import Any
 
 from rich.console import Group, RenderableType

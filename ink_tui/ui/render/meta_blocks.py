@@ -11,6 +11,7 @@ from rich.padding import Padding
 
 from ink_tui.humanize import plural
 from ink_tui.session.conversation.view import Item
+from ink_tui.session.reading.recordtypes import json_list
 from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import markdown, plain
@@ -57,7 +58,8 @@ def meta_block(item: Item) -> RenderableType | None:
         record = item.entry.record
         kept = record.get("retainedTail", MISSING)
         odd = not_a_list("retained tail", kept)
-        kept_text = f"kept {plural(len(kept), 'message')}" if odd is None else f"⚠ {odd}"
+        count = len(json_list(kept))
+        kept_text = f"kept {plural(count, 'message')}" if odd is None else f"⚠ {odd}"
         header = plain(
             f"⟳ compaction · {record.get('tokensBefore', '?')} tokens before · "
             f"{kept_text} as the retained tail",

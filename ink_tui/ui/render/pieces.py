@@ -25,6 +25,7 @@ __all__ = [
     "HUGE_CHARS",
     "PIECE_CHARS",
     "PIECE_LINES",
+    "PREVIEW_CUT",
     "Piece",
     "Pieces",
     "is_huge",
@@ -67,14 +68,19 @@ class Pieces:
     parts: Sequence[Piece]
 
 
-def shortened(block: RenderableType | Pieces, pieces: int = 3) -> RenderableType:
-    """``block`` as one renderable: a huge one cut after its first ``pieces`` pieces (for a
-    preview, never for the session view)."""
+PREVIEW_CUT: Final = "… too long to preview whole (Enter opens the session)"
+
+
+def shortened(
+    block: RenderableType | Pieces, pieces: int = 3, note: str = PREVIEW_CUT
+) -> RenderableType:
+    """``block`` as one renderable: a huge one cut after its first ``pieces`` pieces, ``note``
+    saying so (for a preview or the chat pane, never for the session view)."""
     if not isinstance(block, Pieces):
         return block
     shown = [piece.render() for piece in block.parts[:pieces]]
     if len(block.parts) > pieces:
-        shown.append(Text("… too long to preview whole (Enter opens the session)", "dim italic"))
+        shown.append(Text(note, "dim italic"))
     return Group(*shown)
 
 

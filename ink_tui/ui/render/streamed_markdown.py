@@ -44,7 +44,7 @@ _STAND_IN = "x\n\n"  # renders as one line, then the blank line Rich puts betwee
 _CACHE_SIZE = 2048  # rendered parts kept (a part is a few lines to a few hundred)
 
 Lines = list[list[Segment]]
-_rendered: LRUCache[tuple[str, bool, int], Lines] = LRUCache(_CACHE_SIZE)
+_rendered: LRUCache[tuple[str, bool, int, str], Lines] = LRUCache(_CACHE_SIZE)
 
 
 def split_parts(text: str) -> tuple[list[str], str, bool]:
@@ -100,31 +100,38 @@ def _starts_block(line: str, *, finished: bool = True) -> bool:
     return not line[0].isdigit() and line[0] not in "-*+"
 
 
-def _part_lines(console: Console, options: ConsoleOptions, part: str, first: bool) -> Lines:
-    key = (part, first, options.max_width)
+def _part_lines(
+    console: Console, options: ConsoleOptions, part: str, first: bool, theme: str
+) -> Lines:
+    key = (part, first, options.max_width, theme)
     lines = _rendered.get(key)
     if lines is None:
-        lines = _render(console, options, part, first)
+        lines = _render(console, options, part, first, theme)
         _rendered.set(key, lines)
     return lines
 
 
-def _render(console: Console, options: ConsoleOptions, part: str, first: bool) -> Lines:
+def _render(console: Console, options: ConsoleOptions, part: str, first: bool, theme: str) -> Lines:
+    # (lines not padded to the width: whoever draws them pads them, as the whole text's are)
     if first:
-        return console.render_lines(markdown(part), options)
-    return console.render_lines(markdown(_STAND_IN + part), options)[1:]
+        return console.render_lines(markdown(part, code_theme=theme), options, pad=False)
+    whole = markdown(_STAND_IN + part, code_theme=theme)
+    return console.render_lines(whole, options, pad=False)[1:]
 
 
 class StreamedMarkdown:
     """A Rich renderable for Markdown that grows at its end (:meth:`feed`).
 
     ``finished=True`` (a recorded message) caches the last part too; while streaming, the
-    rest is rendered afresh at each repaint.
+    rest is rendered afresh at each repaint. ``code_theme``: the highlighting of code blocks.
     """
 
-    def __init__(self, text: str = "", *, finished: bool = False) -> None:
+    def __init__(
+        self, text: str = "", *, finished: bool = False, code_theme: str = "monokai"
+    ) -> None:
         self.text = ""
         self.finished = finished
+        self.code_theme = code_theme
         self._parts: list[str] = []
         self._rest = ""
         self._whole = False
@@ -158,7 +165,8 @@ class StreamedMarkdown:
         """Parts ``start:stop`` (and, with ``rest``, the unfinished rest) as a renderable that
         draws them as they are drawn inside the whole text."""
         end = len(self._parts) if stop is None else stop
-        return Section(self._parts[start:end], start, self._rest if rest else "", self.finished)
+        rest_text = self._rest if rest else ""
+        return Section(self._parts[start:end], start, rest_text, self.finished, self.code_theme)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield from self.section(0, rest=True).__rich_console__(console, options)
@@ -168,11 +176,19 @@ class Section:
     """Some parts of a :class:`StreamedMarkdown` (from part ``first_index`` on), then maybe the
     unfinished rest: a Rich renderable of what they look like inside the whole."""
 
-    def __init__(self, parts: list[str], first_index: int, rest: str, finished: bool) -> None:
+    def __init__(
+        self,
+        parts: list[str],
+        first_index: int,
+        rest: str,
+        finished: bool,
+        code_theme: str = "monokai",
+    ) -> None:
         self.parts = parts
         self.first_index = first_index
         self.rest = rest
         self.finished = finished  # the rest is final too: cache it
+        self.code_theme = code_theme
 
     def _pieces(self) -> Iterator[tuple[str, bool, bool]]:
         """Each part with whether it is the text's first and whether it may be cached."""
@@ -187,9 +203,9 @@ class Section:
         new_line = Segment.line()
         for part, first, cached in self._pieces():
             if cached:
-                lines = _part_lines(console, options, part, first)
+                lines = _part_lines(console, options, part, first, self.code_theme)
             else:
-                lines = _render(console, options, part, first)
+                lines = _render(console, options, part, first, self.code_theme)
             for line in lines:
                 yield from line
                 yield new_line

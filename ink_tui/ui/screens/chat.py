@@ -1,16 +1,14 @@
 """The chat pane: go on with a session with a real model and Ink's tools.
 
 The screen coordinates; the conversation is :class:`ink_tui.agent.chat.ChatEngine`, run in one
-async worker per turn, reporting through a :class:`~ink_tui.ui.chat_sink.ScreenSink`. The app's
-``q`` (quit) and ``?`` (help) never act here: they are text for the composer, and a pane that
-cannot send (read-only, or unreadable) says why in the composer's place.
+async worker per turn, reporting through a :class:`~ink_tui.ui.chat_sink.ScreenSink`.
+``q`` and ``?`` are text for the composer here; a pane that cannot send says why in its place.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from textual import getters, on, work
 from textual.app import ComposeResult
@@ -19,15 +17,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ink_tui.agent.chat import ChatEngine
+from ink_tui.agent.chat import Message as ChatMessage
 from ink_tui.agent.commands import is_copy, parse_command, unknown_command
 from ink_tui.agent.failures import failure_line, interrupted_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
+from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import parse_model_ref
 from ink_tui.agent.providers.model import reading_note
 from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
-from ink_tui.session.conversation.tree import ModelRef
+from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.chat_commands import copy_last_reply
 from ink_tui.ui.chat_sink import ChatOutlets, ScreenSink
 from ink_tui.ui.keys import CHAT_BINDINGS
@@ -35,13 +35,18 @@ from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.modals.chat import ModelScreen
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.chat_entries import (
+    ChatHistory,
+    arrived_on_branch,
+    chat_history,
+    written_entries,
+)
 from ink_tui.ui.widgets.chat_input import ELSEWHERE_KEYS, ChatInput
 from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 from ink_tui.ui.widgets.composer import Composer
 
 __all__ = ["ChatRequest", "ChatScreen"]
 
-HISTORY_SHOWN = 8  # context messages shown above the new ones
 READY_PLACEHOLDER = (
     "Message · Enter sends, ctrl+j new line · /compact · /model ID · /think LEVEL · Esc back"
 )
@@ -68,6 +73,7 @@ class ChatScreen(Screen[None]):
     @dataclass
     class Ready(Message):
         start: ChatStart
+        history: ChatHistory
 
     @dataclass
     class Failed(Message):
@@ -107,10 +113,11 @@ class ChatScreen(Screen[None]):
                 start = load_chat(
                     request.path, leaf_id=request.leaf_id, model=model, thinking=thinking
                 )
+            history = chat_history(start.session, start.leaf_id)
         except Exception as error:  # foreseen: its own line; a bug: logged (agent.failures)
             self.post_message(self.Failed(failure_line(error, "reading the session for a chat")))
         else:
-            self.post_message(self.Ready(start))
+            self.post_message(self.Ready(start, history))
 
     @work(thread=True, exclusive=True, group="chat-sdk")
     def _preload_sdk(self, model: ModelRef | None) -> None:
@@ -129,21 +136,16 @@ class ChatScreen(Screen[None]):
     def _ready(self, message: Ready) -> None:
         start = message.start
         log, folder = self.log_view, project_dir(self._sessions_dir(), start.cwd)
-        outlets = ChatOutlets(log.stream_delta, log.add_arrived, self.recorded, self.set_status,
+        outlets = ChatOutlets(log.stream_delta, self.show_arrived, self.recorded, self.set_status,
                               self.note, self.app.push_screen_wait, start.cwd)  # fmt: skip
         self.engine = ChatEngine(start, sink=ScreenSink(outlets), project_dir=folder)
-        shown = start.messages[-HISTORY_SHOWN:]
         if start.path is None:
             self.note(f"a new session in {start.cwd} (the file is created with the first message)")
-        self.log_view.set_earlier(len(start.messages) - len(shown))
-        for item in shown:
-            self.log_view.add_message(item)
+        self.log_view.show_history(message.history)
         if start.fork:
             self.note(f"continuing from entry {start.leaf_id}: new messages start a new branch")
         if start.warning and not start.read_only:
             self.note(start.warning, "bold yellow")
-        for closing in self.engine.store.prefix:
-            self.log_view.add_message(closing)
         self.log_view.ready()
         self._refresh_header()
         if start.read_only:
@@ -206,14 +208,23 @@ class ChatScreen(Screen[None]):
 
     # -- what the engine reports (through the sink, on the event loop) --------------------------
 
-    def recorded(self, message: dict[str, Any]) -> None:
-        if message.get("role") == "user":
-            self.log_view.end_unsent()  # shown when sent
-            return
+    def show_arrived(self, conflict: Conflict) -> None:
+        """What the other writer of ``conflict`` appended that lies on the branch the chat now
+        goes on from, shown before the user message still unsent (the order of the file)."""
+        arrived = arrived_on_branch(conflict.session, conflict.arrived, conflict.their_leaf)
+        self.log_view.add_arrived(arrived)
+
+    def recorded(self, message: ChatMessage) -> None:
+        """A message was written: its rows (and those of what went before it) replace the stream."""
         if message.get("role") == "assistant":
             self.log_view.clear_stream()
-        self.log_view.add_message(message)
+        self.show_written()
         self._refresh_header()
+
+    def show_written(self) -> None:
+        """Rows for the records the chat wrote since the last call."""
+        if self.engine is not None:
+            self.log_view.add_written(written_entries(self.engine.store.take_written()))
 
     # -- input -------------------------------------------------------------------------------
 
@@ -271,29 +282,30 @@ class ChatScreen(Screen[None]):
     async def _turn(self, text: str) -> None:
         engine = self.engine
         assert engine is not None
-        self.log_view.add_message({"role": "user", "content": text}, unsent=True)
+        self.log_view.add_unsent(text)
         self.set_status("● waiting for the model…   Esc interrupts")
         outcome: TurnOutcome | None = None
         try:
             outcome = await engine.send(text)
         except Exception as error:  # foreseen or a bug (logged): one line, never a crash
-            self.log_view.clear_stream()
             written, replies = engine.user_written, engine.replies_written
             line = turn_failure_line(error, user_written=written, replies=replies)
             self.note(line, "bold red")  # what happened, and what of it was written
         self.log_view.clear_stream()
-        self.log_view.end_unsent()
+        if not engine.user_written:  # never written: shown as sent, and back in the composer
+            self.log_view.drop_unsent()
+            self._give_back(text)
         if outcome is not None:
             if outcome.steps:
                 self._last_usage = outcome.usage.line()
             if outcome.status == "interrupted":
                 self.note(interrupted_line(engine.user_written), "bold yellow")
-        if not engine.user_written:
-            self._give_back(text)
         self._finished()
 
     def _finished(self) -> None:
         """A turn, compaction or switch ended: show it, then start what was queued."""
+        self.show_written()
+        self.log_view.turn_ended()
         self._busy = False
         self.set_status("ready")
         self._refresh_header()
@@ -309,15 +321,13 @@ class ChatScreen(Screen[None]):
         engine = self.engine
         assert engine is not None
         self.set_status("● compacting…   Esc interrupts")
-        head = engine.messages[0] if engine.messages else None
         try:
             note = await engine.compact()
         except Exception as error:  # foreseen or a bug (logged): one line, never a crash
             self._failure(error, "/compact")
         else:
+            self.show_written()  # the compaction (its summary, what it kept), then the note
             self.note(note, "bold")
-            if engine.messages and engine.messages[0] is not head:  # the new summary
-                self.log_view.add_message(engine.messages[0])
         self._finished()
 
     @work(exclusive=True, group="chat-model")

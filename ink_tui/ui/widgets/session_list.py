@@ -27,15 +27,14 @@ from textual.widgets import DataTable
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_age
-from ink_tui.session.writing.ownwrites import own_writes
+from ink_tui.session.writing.ownwrites import LIVE_SECONDS, own_writes
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
 
-__all__ = ["LIVE_SECONDS", "SessionList", "human_size", "is_live", "relative_age"]
+__all__ = ["SessionList", "human_size", "is_live", "relative_age"]
 
-LIVE_SECONDS: Final = 30.0
 LIVE_MARK: Final = "● live"
 HIDDEN_MARK: Final = "hidden"
 
@@ -58,10 +57,10 @@ _DROP_ORDER: Final = ("size", "model", "branches", "project")  # when the list i
 
 
 def is_live(summary: SessionSummary, now: float) -> bool:
-    """Something other than ink-tui changed the file in the last :data:`LIVE_SECONDS` seconds
-    (a running Ink writes it): ink-tui's own rename or label does not count. Reads no file:
-    the ledger of ink-tui's writes is read in the row workers
-    (:data:`ink_tui.session.writing.ownwrites.own_writes`)."""
+    """Something other than ink-tui changed the file in the last
+    :data:`~ink_tui.session.writing.ownwrites.LIVE_SECONDS` seconds (a running Ink writes it):
+    ink-tui's own rename or label does not count. Reads no file: the ledger of ink-tui's writes
+    is read in the row workers (:data:`ink_tui.session.writing.ownwrites.own_writes`)."""
     quiet = own_writes.quiet_since(summary.path, summary.mtime, summary.size)
     return now - quiet < LIVE_SECONDS
 

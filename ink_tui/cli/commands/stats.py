@@ -15,12 +15,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 
 if TYPE_CHECKING:
     from ink_tui.session.rules.usage_totals import Bucket, PricedGroup, PricedTotals
 
-__all__ = ["add_commands", "cmd_stats", "run"]
+__all__ = ["add_arguments", "run"]
 
 EXIT_OK = 0
 
@@ -29,18 +29,16 @@ class StatsCommandError(CommandError):
     """A failure to report as one line on stderr (exit 2)."""
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``stats`` subcommand; returns its parser."""
-    stats = commands.add_parser(
-        "stats",
-        help="tokens, tool calls and estimated cost of the sessions",
-        description="Sessions, turns, model calls, tool calls and their failure rate, tokens "
+def add_arguments(stats: argparse.ArgumentParser) -> None:
+    """The ``stats`` command's arguments and description."""
+    stats.description = (
+        "Sessions, turns, model calls, tool calls and their failure rate, tokens "
         "in / out / cache read / cache write, and the cost estimated from a price table "
         '(defaults dated; override in config.toml: [prices."provider/modelId"] input = …, '
         "output = …, cache_read = …, cache_write = …, USD per million tokens). Every branch "
         "counts: each record was a paid model call. Days are UTC. With SESSION: that "
         "session's work as Ink's /status shows it (whole file, every branch, subagents by "
-        "their task records, summaries), priced at Ink's static rates.",
+        "their task records, summaries), priced at Ink's static rates."
     )
     stats.add_argument(
         "session",
@@ -61,12 +59,6 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         help="only records on or after DATE (2026-10-05, 2026-10, 7d, 4w)",
     )
     stats.add_argument("--json", action="store_true", help="one JSON object")
-    return [stats]
-
-
-def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """Run ``stats``."""
-    return cmd_stats(args, base, cwd, out)
 
 
 def _today() -> date:
@@ -103,7 +95,7 @@ def _width() -> int | None:
     return shutil.get_terminal_size().columns
 
 
-def cmd_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui stats [--all] [--by model|project|day|week] [--since DATE] [--json]``, or
     ``ink-tui stats SESSION [--json]``."""
     from ink_tui.catalog.prices import load_price_table

@@ -1,9 +1,9 @@
-"""Arguments of the full-screen app and its start.
+"""The default command: the full-screen app, ``ink-tui [SESSION] [-c | -r ID] [--follow] [--chat]
+[--model PROVIDER/MODEL] [--thinking LEVEL] [--demo [--reset]] [--sessions-dir DIR] [--cwd DIR]``.
 
-``ink-tui [SESSION] [-c | -r ID] [--demo [--reset]] [--sessions-dir DIR] [--cwd DIR]``; the
-subcommands (``list``, ``context``, ``check``, ``repair`` …) are parsed in :mod:`ink_tui.cli`,
-which hands their names and help lines over for ``--help`` to list. Nothing here imports Textual
-until the app runs (``--version`` and ``--help`` never do).
+Its arguments are the root of ``ink-tui --help`` (:mod:`ink_tui.cli.parsing` lists the commands
+after them). The app itself, and with it Textual, is imported only when it runs: never for
+``--help``, ``--version`` or a usage error (the one import of the ui from the command line).
 """
 
 from __future__ import annotations
@@ -11,118 +11,40 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING
 
-from ink_tui.paths import cache_dir, project_dir, sessions_dir
+from ink_tui.cli.folders import demo_dir, prepare_demo
+from ink_tui.cli.output import CommandError
+from ink_tui.cli.parsing import VersionAction, add_global_option
+from ink_tui.paths import project_dir, sessions_dir
 from ink_tui.session.reading.records import THINKING_LEVELS
 
 if TYPE_CHECKING:
-    from ink_tui.session.conversation.tree import ModelRef
+    from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
-    "HelpFormatter",
-    "VersionAction",
-    "build_app_parser",
-    "demo_dir",
-    "package_version",
-    "prepare_demo",
-    "run_app",
+    "APP_GC_THRESHOLD",
+    "DESCRIPTION",
+    "LaunchError",
+    "add_arguments",
+    "app_collector",
+    "run",
     "startup_thinking",
 ]
 
-DEMO_FOLDER = "demo-sessions"
-
-CommandLines = Callable[[], list[tuple[str, str]]]
-"""Every subcommand and its one-line help (:func:`ink_tui.cli.command_lines`)."""
+DESCRIPTION = "Browse, follow and continue Ink's sessions."
 
 
-def demo_dir() -> Path:
-    """Where the demo sessions live: ``demo-sessions`` in the cache dir (on Linux
-    ``~/.cache/ink-tui/demo-sessions``), for the app and every command alike."""
-    return cache_dir() / DEMO_FOLDER
+class LaunchError(CommandError):
+    """A start-up failure to report as one line (exit 2)."""
 
 
-class VersionAction(argparse.Action):
-    """``--version``: the version is looked up only when asked for."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        kwargs.setdefault("help", "show the version and exit")
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        sys.stdout.write(f"ink-tui {package_version()}\n")  # argparse's own version goes here
-        parser.exit()
-
-
-def package_version() -> str:
-    """The installed distribution's version (``importlib.metadata``), else the package's own."""
-    from importlib import metadata  # only for --version: ~50 ms nobody else pays
-
-    try:
-        return metadata.version("ink-tui")
-    except metadata.PackageNotFoundError:  # running from a source tree that is not installed
-        from ink_tui import __version__
-
-        return __version__
-
-
-class LaunchError(Exception):
-    """A start-up failure to report as one line."""
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help, with no line broken at a hyphen (a path such as
-    ``~/.cache/ink-tui/demo-sessions`` stays whole), and a text written in lines (the app's
-    list of commands) kept as written."""
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        import textwrap
-
-        text = " ".join(text.split())
-        return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        if "\n" in text:
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
-
-
-class _AppParser(argparse.ArgumentParser):
-    commands: CommandLines | None = None  # listed by --help, read only then
-
-    def error(self, message: str) -> NoReturn:
-        raise LaunchError(f"{message} (see {self.prog} --help)")
-
-    def format_help(self) -> str:
-        commands = self.commands() if self.commands is not None else []
-        if commands:
-            import shutil
-            import textwrap
-
-            names = max(len(name) for name, _ in commands)
-            room = max(20, shutil.get_terminal_size().columns - 2 - names - 4)  # as argparse
-            lines = ["commands (ink-tui COMMAND --help says more; each takes --demo):"]
-            for name, help_line in commands:
-                wrapped = textwrap.wrap(help_line, room, break_on_hyphens=False) or [""]
-                lines.append(f"  {name:<{names}}  {wrapped[0]}")
-                lines += [f"  {'':<{names}}  {more}" for more in wrapped[1:]]
-            self.epilog = "\n".join(lines)
-        return super().format_help()
-
-
-def build_app_parser(commands: CommandLines | None = None) -> argparse.ArgumentParser:
-    """The app's parser; ``commands`` gives the subcommands its ``--help`` lists."""
-    parser = _AppParser(
-        prog="ink-tui",
-        description="Browse, follow and continue Ink's sessions.",
-        formatter_class=HelpFormatter,  # the command list as it is, paths whole
-    )
-    parser.commands = commands
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """SESSION, ``-c`` / ``-r ID``, ``--follow``, ``--chat`` and its model and thinking, the demo
+    and the global options, in the order ``ink-tui --help`` lists them."""
     parser.add_argument(
         "session",
         nargs="?",
@@ -141,9 +63,9 @@ def build_app_parser(commands: CommandLines | None = None) -> argparse.ArgumentP
         "-r", "--resume", metavar="ID", help="open the session with this id (or prefix)"
     )
     parser.add_argument("--version", action=VersionAction)
-    parser.add_argument(
+    add_global_option(
+        parser,
         "--demo",
-        action="store_true",
         help=f"browse demo sessions, in {demo_dir()}: generated the first time and kept after "
         "that (with whatever you chat into them); every command takes --demo too",
     )
@@ -171,22 +93,8 @@ def build_app_parser(commands: CommandLines | None = None) -> argparse.ArgumentP
         choices=THINKING_LEVELS,
         help="the chat's thinking level: " + ", ".join(THINKING_LEVELS),
     )
-    parser.add_argument("--sessions-dir", metavar="DIR", help="Ink's sessions folder")
-    parser.add_argument("--cwd", metavar="DIR", help="the project whose sessions come first")
-    return parser
-
-
-def prepare_demo(*, reset: bool = False, now: datetime | None = None) -> tuple[Path, str]:
-    """The demo sessions tree in the cache dir, generated once; ``(sessions dir, project cwd)``.
-
-    An existing demo tree is used as it is (what was chatted into it stays); ``reset`` deletes
-    it and generates it again.
-    """
-    from ink_tui.demo import DEMO_CWD, ensure_demo
-
-    base = demo_dir()
-    ensure_demo(base, reset=reset, now=now or datetime.now(UTC))
-    return base, DEMO_CWD
+    add_global_option(parser, "--sessions-dir", help="Ink's sessions folder")
+    add_global_option(parser, "--cwd", help="the project whose sessions come first")
 
 
 def startup_thinking(flag: str | None, env: Mapping[str, str]) -> str | None:
@@ -264,10 +172,8 @@ def _model(args: argparse.Namespace) -> ModelRef | None:
     return model
 
 
-def run_app(argv: Sequence[str], commands: CommandLines | None = None) -> int:
-    """Parse the app's arguments, find what to open and run the app (``commands``: the
-    subcommands ``--help`` lists)."""
-    args = build_app_parser(commands).parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """Find what to open and run the app; its exit code."""
     base = sessions_dir(args.sessions_dir)
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if args.reset and not args.demo:

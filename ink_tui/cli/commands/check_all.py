@@ -30,7 +30,8 @@ from ink_tui.catalog.checkup import (
     sessions_to_check,
     writer_activity,
 )
-from ink_tui.clitext import SafeOutput, check_verdict, repair_steps
+from ink_tui.cli.commands.verdicts import check_verdict, repair_steps
+from ink_tui.cli.output import SafeOutput
 from ink_tui.humanize import plural
 
 __all__ = ["check_all", "problem_verdict", "repair_all"]

@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ink_tui.session.analysis.changes import FileChanges
     from ink_tui.session.conversation.view import Turn
 
-__all__ = ["add_commands", "cmd_changes", "run"]
+__all__ = ["add_arguments", "run"]
 
 EXIT_OK, EXIT_INCOMPLETE = 0, 1
 _COLOURS = {"add": "32", "remove": "31", "hunk": "36", "note": "2", "title": "1", "failed": "31"}
@@ -37,17 +37,15 @@ class ChangesCommandError(CommandError):
     """A failure to report as one line on stderr (exit 2)."""
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``changes`` subcommand; returns its parser."""
-    changes = commands.add_parser(
-        "changes",
-        help="the files a session changed through edit and write, as diffs",
-        description="Every file the branch touched through edit and write: the net change "
+def add_arguments(changes: argparse.ArgumentParser) -> None:
+    """The ``changes`` command's arguments and description."""
+    changes.description = (
+        "Every file the branch touched through edit and write: the net change "
         "(from the content a read or write showed first to the content after the last "
         "change), per turn and in total; failed edits marked. Changes made by bash are not "
         "seen. Exit 1 with --patch when some files are left out of it (not reconstructed, or "
         "a name a patch must not write: outside the session's folder, in .git, control "
-        "characters); each is named on stderr.",
+        "characters); each is named on stderr."
     )
     changes.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     changes.add_argument(
@@ -58,15 +56,9 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         action="store_true",
         help="a unified diff (git apply, patch -p1) of the files whose start and end are known",
     )
-    return [changes]
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """Run ``changes``."""
-    return cmd_changes(args, base, cwd, out)
-
-
-def cmd_changes(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui changes SESSION [--branch LEAF_ID] [--patch]``."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session import SessionError, branch, open_session

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import errno
 import math
-import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ink_tui.safetext import utf8_safe
+from ink_tui.session.rules.toolpaths import resolve_plain, resolve_to_cwd
+
 MAX_BYTES = 50 * 1024
 """Ink's 50KB cap on a tool's text output (``constants.ts`` and the per-tool copies)."""
-
-_UNICODE_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +99,7 @@ def clamp_int(value: object, fallback: int, low: int, high: int) -> int:
 
 def utf8(text: str) -> bytes:
     """Encode as Node does: lone surrogates become U+FFFD."""
-    return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+    return utf8_safe(text).encode("utf-8")
 
 
 def byte_length(text: str) -> int:
@@ -109,27 +107,20 @@ def byte_length(text: str) -> int:
 
 
 def resolve_path(requested: str, cwd: Path, *, normalize: bool = True) -> Path:
-    """Resolve a tool path against ``cwd``.
+    """Resolve a tool path against ``cwd`` by Ink's rule (:mod:`ink_tui.session.rules.toolpaths`).
 
-    With ``normalize`` (Ink's ``resolveToCwd``): Unicode spaces become plain spaces, a leading
-    ``@`` is dropped and ``~`` expands to the home directory. Without it this is Node's
-    ``path.resolve(cwd, requested)`` (edit and write). A NUL byte in the path is refused as
-    Node's file system refuses it (:class:`ToolFailure`).
+    With ``normalize`` this is Ink's ``resolveToCwd`` (read, ls): Unicode spaces become plain
+    spaces, a leading ``@`` is dropped and ``~`` expands to the home directory. Without it this
+    is Node's ``path.resolve(cwd, requested)`` (edit, write, grep, find). A NUL byte in the path
+    is refused as Node's file system refuses it (:class:`ToolFailure`).
     """
     if "\x00" in requested:
         raise ToolFailure(
             "The argument 'path' must be a string, Uint8Array, or URL without null bytes. "
             f"Received {requested!r}"
         )
-    text = requested
-    if normalize:
-        text = _UNICODE_SPACES.sub(" ", text)
-        if text.startswith("@"):
-            text = text[1:]
-        if text == "~" or text.startswith("~/"):
-            text = os.path.expanduser(text)
-    base = os.path.expanduser(str(cwd)) if normalize else str(cwd)
-    return Path(os.path.normpath(os.path.join(base, text)))
+    resolve = resolve_to_cwd if normalize else resolve_plain
+    return Path(resolve(requested, str(cwd)))
 
 
 _CODES = {

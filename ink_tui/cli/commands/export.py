@@ -3,7 +3,7 @@
 The document never holds a control character (tool output's colours are dropped, every other
 escape sequence and control is shown as a picture, ``␛``; JSON escapes them as ``\\u001b``), so
 the same bytes are safe on a terminal, in a pipe and in a file; stdout still goes through
-:class:`~ink_tui.clitext.SafeOutput`. With ``-o FILE`` the file is written (an existing one only
+:class:`~ink_tui.cli.output.SafeOutput`. With ``-o FILE`` the file is written (an existing one only
 with ``--force``) and stderr says what was written and, with ``--redact``, how much was masked.
 """
 
@@ -12,11 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 
-__all__ = ["add_commands", "run"]
+__all__ = ["add_arguments", "run"]
 
 EXIT_OK = 0
 
@@ -25,13 +24,11 @@ class ExportError(CommandError):
     """A failure to report as one line on stderr (exit 2)."""
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``export`` subcommand; returns its parser."""
-    export = commands.add_parser(
-        "export",
-        help="a branch of a session as Markdown, HTML or JSON",
-        description="Markdown for a code forge, one self-contained HTML page, or JSON (the "
-        "`context --json` shape). --tools, --thinking: Markdown and HTML only.",
+def add_arguments(export: argparse.ArgumentParser) -> None:
+    """The ``export`` command's arguments and description."""
+    export.description = (
+        "Markdown for a code forge, one self-contained HTML page, or JSON (the "
+        "`context --json` shape). --tools, --thinking: Markdown and HTML only."
     )
     export.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     export.add_argument(
@@ -56,7 +53,6 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write FILE (default: stdout)")
     export.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    return [export]
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:

@@ -18,9 +18,9 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 from ink_tui.humanize import human_size, plural
 from ink_tui.paths import cwd_folder_name
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # imported when a command runs: the app's start-up never pays
     from ink_tui.catalog.index import CatalogIndex, IndexReport
     from ink_tui.catalog.search import SearchHit, SearchResult
 
-__all__ = ["add_commands", "cmd_index", "cmd_search", "run"]
+__all__ = ["add_index_arguments", "add_search_arguments", "run_index", "run_search"]
 
 EXIT_OK, EXIT_NO_HITS, EXIT_FAILED = 0, 1, 2
 
@@ -37,17 +37,18 @@ class IndexCommandError(CommandError):
     """A failure to report as one line on stderr (the command's exit code is 2)."""
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``index`` and ``search`` subcommands; returns their parsers."""
-    index = commands.add_parser("index", help="bring the search index up to date")
+def add_index_arguments(index: argparse.ArgumentParser) -> None:
+    """``index [--all] [--rebuild]``."""
     index.add_argument("--all", action="store_true", help="every project (default: this one)")
     index.add_argument("--rebuild", action="store_true", help="start again from an empty index")
-    search = commands.add_parser(
-        "search",
-        help="find sessions by what was said in them",
-        description='Words must all match; "a phrase"; -word excludes; prefix*; filters '
-        "project: model: role:user|assistant|tool after:DATE before:DATE. Quote the query "
-        "when it holds -words: ink-tui search 'retry -flaky'.",
+
+
+def add_search_arguments(search: argparse.ArgumentParser) -> None:
+    """``search QUERY [--all] [--json] [--limit N]``, and the query language."""
+    search.description = (
+        'Words must all match; "a phrase"; -word excludes; prefix*; filters project: model: '
+        "role:user|assistant|tool after:DATE before:DATE. Quote the query when it holds -words: "
+        "ink-tui search 'retry -flaky'."
     )
     search.add_argument("query", nargs="+", metavar="QUERY")
     search.add_argument("--all", action="store_true", help="every project (default: this one)")
@@ -61,12 +62,6 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         metavar="N",
         help="at most N hits (50), dealt out over the best sessions; a cut is said",
     )
-    return [index, search]
-
-
-def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """Run ``index`` or ``search`` (``args.command``)."""
-    return (cmd_index if args.command == "index" else cmd_search)(args, base, cwd, out)
 
 
 def _progress_bar(enabled: bool) -> contextlib.AbstractContextManager[object]:
@@ -106,7 +101,7 @@ def _update(
         return update_index(index, base, cwd, progress=advance)
 
 
-def cmd_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui index [--all] [--rebuild]``."""
     from ink_tui.catalog.index import CatalogIndex, IndexUnavailable
 
@@ -124,7 +119,7 @@ def cmd_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
     return EXIT_OK
 
 
-def cmd_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui search QUERY [--all] [--json] [--limit N]``; exit 1 when nothing matched."""
     from ink_tui.catalog.index import IndexUnavailable
     from ink_tui.catalog.index.fallback import SearchIndex

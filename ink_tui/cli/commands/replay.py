@@ -14,9 +14,9 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ink_tui.session.analysis.playclock import Playback
     from ink_tui.session.conversation.branchview import LoadedBranch
 
-__all__ = ["add_commands", "cmd_replay", "run"]
+__all__ = ["add_arguments", "run"]
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
 INDENT = "    "
@@ -35,15 +35,13 @@ class ReplayCommandError(CommandError):
     """A failure to report as one line on stderr (exit 2)."""
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``replay`` subcommand; returns its parser."""
-    replay = commands.add_parser(
-        "replay",
-        help="play a session back at its own pace",
-        description="Prints the branch's records as they happened, from their timestamps: "
+def add_arguments(replay: argparse.ArgumentParser) -> None:
+    """The ``replay`` command's arguments and description."""
+    replay.description = (
+        "Prints the branch's records as they happened, from their timestamps: "
         "replies stream in, tool results wait their tool's run time. Idle gaps are cut short "
         "(a wait for the user to 2 s, any other gap to 30 s) unless --no-skip-idle. When "
-        "stdout is not a terminal, everything prints at once. Ctrl-C stops.",
+        "stdout is not a terminal, everything prints at once. Ctrl-C stops."
     )
     replay.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     replay.add_argument(
@@ -55,12 +53,6 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
     replay.add_argument(
         "--branch", metavar="LEAF_ID", help="the branch ending at this entry (default: the leaf)"
     )
-    return [replay]
-
-
-def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """Run ``replay``."""
-    return cmd_replay(args, base, cwd, out)
 
 
 # Seams for tests: the clock, the sleep, and whether stdout is a terminal.
@@ -104,7 +96,7 @@ def _plans(loaded: LoadedBranch) -> Iterator[Plan]:
         first += len(plan.records)
 
 
-def cmd_replay(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui replay SESSION [--speed N] [--no-skip-idle] [--branch LEAF_ID]``."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session.analysis.playclock import SPEEDS, Playback

@@ -15,26 +15,23 @@ import argparse
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 from ink_tui.safetext import visible
 
-__all__ = ["add_commands", "cmd_tree", "run"]
+__all__ = ["add_arguments", "run"]
 
 EXIT_OK = 0
 FILTER_CHOICES = ("default", "no-tools", "user-only", "labeled-only", "all")
 NO_ROWS = "  no entries match"
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``tree`` subcommand; returns its parser."""
-    tree = commands.add_parser(
-        "tree",
-        help="the session's whole tree, as Ink's /tree lists it",
-        description="Every entry of the file as a tree, as Ink's /tree navigator lists it: "
+def add_arguments(tree: argparse.ArgumentParser) -> None:
+    """The ``tree`` command's arguments and description."""
+    tree.description = (
+        "Every entry of the file as a tree, as Ink's /tree navigator lists it: "
         "siblings by timestamp, the current branch first and marked with •, labels in [ ], "
-        "the current leaf marked with ◂. --filter picks one of /tree's filters.",
+        "the current leaf marked with ◂. --filter picks one of /tree's filters."
     )
     tree.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     tree.add_argument(
@@ -44,12 +41,6 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         help="default (no tool-only replies, no metadata), no-tools, user-only, labeled-only, all",
     )
     tree.add_argument("--ids", action="store_true", help="start each line with its entry id")
-    return [tree]
-
-
-def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """Run ``tree``."""
-    return cmd_tree(args, base, cwd, out)
 
 
 def _width(out: SafeOutput) -> int | None:
@@ -68,7 +59,7 @@ def _cut(line: str, width: int | None) -> str:
     return line if cell_len(line) <= width else set_cell_size(line, width - 1) + "…"
 
 
-def cmd_tree(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui tree SESSION [--filter MODE] [--ids]``."""
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.session import SessionError, open_session

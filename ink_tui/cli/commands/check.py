@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 
-__all__ = ["add_commands", "run"]
+__all__ = [
+    "add_check_arguments",
+    "add_repair_arguments",
+    "check_one",
+    "repair_one",
+    "run_check",
+    "run_repair",
+]
 
 EXIT_OK, EXIT_REPAIRABLE, EXIT_FAILED = 0, 1, 2
 
@@ -26,9 +32,8 @@ class CheckCommandError(CommandError):
     """A failure to report as one line on stderr (exit 2)."""
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``check`` and ``repair`` subcommands; returns their parsers."""
-    check = commands.add_parser("check", help="torn tail, corruption, chain, pairing")
+def add_check_arguments(check: argparse.ArgumentParser) -> None:
+    """``check [SESSION | --all] [--json]``."""
     check.add_argument("session", metavar="SESSION", nargs="?")
     check.add_argument(
         "--all",
@@ -36,7 +41,10 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         help="every session of every project (children/ included): only those with a problem",
     )
     check.add_argument("--json", action="store_true")
-    repair = commands.add_parser("repair", help="fix what check reports as fixable")
+
+
+def add_repair_arguments(repair: argparse.ArgumentParser) -> None:
+    """``repair [SESSION | --all] [--dry-run] [--force]``."""
     repair.add_argument("session", metavar="SESSION", nargs="?")
     repair.add_argument(
         "--all",
@@ -49,49 +57,60 @@ def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
         action="store_true",
         help="also cut a complete final record that fails Ink's checks (from a newer Ink?)",
     )
-    return [check, repair]
 
 
-def _one_target(args: argparse.Namespace) -> None:
+def _one_target(args: argparse.Namespace, command: str) -> None:
     """SESSION or ``--all``: exactly one of them (one usage line otherwise)."""
-    usage = f"{args.command}: give a SESSION or --all"
+    usage = f"{command}: give a SESSION or --all"
     if args.all and args.session is not None:
-        raise CheckCommandError(f"{usage}, not both (see ink-tui {args.command} --help)")
+        raise CheckCommandError(f"{usage}, not both (see ink-tui {command} --help)")
     if not args.all and args.session is None:
-        raise CheckCommandError(f"{usage} (see ink-tui {args.command} --help)")
-    if args.command == "repair" and args.all and args.force:
+        raise CheckCommandError(f"{usage} (see ink-tui {command} --help)")
+
+
+def _readable(base: Path) -> None:
+    """Every project folder is read: the sessions folder must be readable."""
+    from ink_tui.catalog.scan import unreadable_folder
+
+    problem = unreadable_folder(base, None)
+    if problem is not None:
+        raise CheckCommandError(problem)
+
+
+def run_check(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui check SESSION|--all [--json]``."""
+    _one_target(args, "check")
+    if args.all:
+        _readable(base)
+        from ink_tui.cli.commands.check_all import check_all
+
+        return check_all(base, out, as_json=args.json)
+    from ink_tui.catalog.scan import resolve_session
+
+    return check_one(resolve_session(base, cwd, args.session), out, as_json=args.json)
+
+
+def run_repair(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui repair SESSION|--all [--dry-run] [--force]``."""
+    _one_target(args, "repair")
+    if args.all and args.force:
         raise CheckCommandError(
             "repair --all never cuts a complete record: give --force with one SESSION"
         )
-
-
-def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """Run ``check`` or ``repair`` (``args.command``)."""
-    _one_target(args)
     if args.all:
-        from ink_tui.catalog.scan import unreadable_folder
-
-        problem = unreadable_folder(base, None)
-        if problem is not None:
-            raise CheckCommandError(problem)
-        if args.command == "check":
-            from ink_tui.clicheckall import check_all
-
-            return check_all(base, out, as_json=args.json)
-        from ink_tui.clicheckall import repair_all
+        _readable(base)
+        from ink_tui.cli.commands.check_all import repair_all
 
         return repair_all(base, out, dry_run=args.dry_run)
     from ink_tui.catalog.scan import resolve_session
 
     path = resolve_session(base, cwd, args.session)
-    if args.command == "check":
-        return check_one(path, out, as_json=args.json)
     return repair_one(path, out, dry_run=args.dry_run, force=args.force)
 
 
 def check_one(path: Path, out: SafeOutput, *, as_json: bool) -> int:
     """``ink-tui check SESSION [--json]``."""
-    from ink_tui.clitext import check_lines, check_verdict
+    from ink_tui.cli.commands.verdicts import check_lines, check_verdict
     from ink_tui.session import SessionError, open_session, report_session
 
     try:
@@ -111,7 +130,7 @@ def check_one(path: Path, out: SafeOutput, *, as_json: bool) -> int:
 
 def repair_one(path: Path, out: SafeOutput, *, dry_run: bool, force: bool) -> int:
     """``ink-tui repair SESSION [--dry-run] [--force]``."""
-    from ink_tui.clitext import check_verdict, repair_steps
+    from ink_tui.cli.commands.verdicts import check_verdict, repair_steps
     from ink_tui.session import SessionError, open_session, report_session
     from ink_tui.session.writing.repair import (
         apply_torn_repair,

@@ -5,9 +5,10 @@
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
 ``--yes``. ``adopt`` copies an imp-era session from ``~/.imp/sessions`` (which Ink never reads)
 into Ink's folder so that ``ink -r`` resumes it (:mod:`ink_tui.manage.adopting`). Every line
-naming a session goes through :class:`~ink_tui.clitext.SafeOutput`, and every path in it through
-:func:`~ink_tui.safetext.one_line` (a file name holding a line break cannot fake a line of
-output).
+naming a session goes through :class:`~ink_tui.cli.output.SafeOutput`, and every path in it
+through :func:`~ink_tui.safetext.one_line` (a file name holding a line break cannot fake a line
+of output). A refusal of :mod:`ink_tui.manage` (``NamingError``, ``TrashError``, ``AdoptError``)
+is one line on stderr, exit 2 (:data:`ink_tui.cli.entry.ONE_LINE_ERRORS`).
 """
 
 from __future__ import annotations
@@ -15,73 +16,78 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ink_tui.clitext import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput
 from ink_tui.humanize import plural
 from ink_tui.safetext import one_line
 
 if TYPE_CHECKING:
     from ink_tui.manage.trash import TrashEntry
 
-__all__ = ["add_commands", "run"]
+__all__ = [
+    "add_adopt_arguments",
+    "add_delete_arguments",
+    "add_label_arguments",
+    "add_prune_arguments",
+    "add_rename_arguments",
+    "add_trash_arguments",
+    "run_adopt",
+    "run_delete",
+    "run_label",
+    "run_prune",
+    "run_rename",
+    "run_trash",
+]
 
 EXIT_OK = 0
 
 
-def add_commands(commands: Any) -> list[argparse.ArgumentParser]:
-    """The ``rename``, ``label``, ``delete``, ``trash`` and ``prune`` subcommands."""
-    rename = commands.add_parser("rename", help="name a session as Ink's /name does")
+def add_rename_arguments(rename: argparse.ArgumentParser) -> None:
+    """``rename SESSION NAME``."""
     rename.add_argument("session", metavar="SESSION", help="path, id, id prefix or file name")
     rename.add_argument("name", metavar="NAME", help='the new name ("" or - clears it)')
-    label = commands.add_parser("label", help="label an entry as Ink's /tree L does")
+
+
+def add_label_arguments(label: argparse.ArgumentParser) -> None:
+    """``label SESSION ENTRY_ID [LABEL]``."""
     label.add_argument("session", metavar="SESSION")
     label.add_argument("entry", metavar="ENTRY_ID", help="the entry to label (or an id prefix)")
     label.add_argument("label", metavar="LABEL", nargs="?", default="", help="empty removes it")
-    delete = commands.add_parser("delete", help="move a session and its children to the trash")
+
+
+def add_delete_arguments(delete: argparse.ArgumentParser) -> None:
+    """``delete SESSION [--yes]``."""
     delete.add_argument("session", metavar="SESSION")
     delete.add_argument("--yes", action="store_true", help="do not ask")
-    trash = commands.add_parser("trash", help="list, restore or empty the trash")
+
+
+def add_trash_arguments(trash: argparse.ArgumentParser) -> None:
+    """``trash [list | restore ID | empty] [--json] [--yes]``."""
     trash.add_argument("action", nargs="?", default="list", choices=("list", "restore", "empty"))
     trash.add_argument("entry", metavar="ID", nargs="?", help="the entry to restore")
     trash.add_argument("--json", action="store_true", help="list as one JSON array")
     trash.add_argument("--yes", action="store_true", help="empty without asking")
-    prune = commands.add_parser(
-        "prune",
-        help="move orphaned child sessions (of every project folder) to the trash",
-        description="Ink's /sessions prune: in every project folder of the sessions folder, a "
-        "child session whose launch.parentSessionId names no session of that folder is an "
-        "orphan; one a live lease holds is kept. ink-tui moves orphans to the trash.",
+
+
+def add_prune_arguments(prune: argparse.ArgumentParser) -> None:
+    """``prune [--dry-run] [--yes]``, and Ink's rule."""
+    prune.description = (
+        "Ink's /sessions prune: in every project folder of the sessions folder, a child session "
+        "whose launch.parentSessionId names no session of that folder is an orphan; one a live "
+        "lease holds is kept. ink-tui moves orphans to the trash."
     )
     prune.add_argument("--dry-run", action="store_true", help="only list them")
     prune.add_argument("--yes", action="store_true", help="do not ask")
-    adopt = commands.add_parser(
-        "adopt",
-        help="copy a session from ~/.imp/sessions into Ink's folder, so ink -r resumes it",
-        description="Ink never reads ~/.imp: copy a session there (and its subagent sessions) "
-        "into the same project folder of ~/.ink/sessions, all or nothing, never over a file.",
+
+
+def add_adopt_arguments(adopt: argparse.ArgumentParser) -> None:
+    """``adopt SESSION``."""
+    adopt.description = (
+        "Ink never reads ~/.imp: copy a session there (and its subagent sessions) into the same "
+        "project folder of ~/.ink/sessions, all or nothing, never over a file."
     )
     adopt.add_argument("session", metavar="SESSION", help="path, or id, id prefix or file name")
-    return [rename, label, delete, trash, prune, adopt]
-
-
-def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    from ink_tui.manage.adopting import AdoptError
-    from ink_tui.manage.naming import NamingError
-    from ink_tui.manage.trash import TrashError
-
-    handler = {
-        "rename": _rename,
-        "label": _label,
-        "delete": _delete,
-        "trash": _trash,
-        "prune": _prune,
-        "adopt": _adopt,
-    }[args.command]
-    try:
-        return handler(args, base, cwd, out)
-    except (NamingError, TrashError, AdoptError) as error:
-        raise CommandError(str(error)) from None
 
 
 def _resolve(base: Path, cwd: str, wanted: str) -> Path:
@@ -102,7 +108,7 @@ def _confirm(question: str, given: bool) -> bool:
     return sys.stdin.readline().strip().lower() in ("y", "yes")
 
 
-def _rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.manage.naming import rename
 
     written = rename(_resolve(base, cwd, args.session), args.name)
@@ -114,7 +120,7 @@ def _rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> 
     return EXIT_OK
 
 
-def _label(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_label(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.manage.naming import label_entry
 
     written = label_entry(_resolve(base, cwd, args.session), args.entry, args.label)
@@ -133,7 +139,7 @@ def _title(path: Path) -> str:
         return ""
 
 
-def _delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_delete(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from dataclasses import replace
 
     from ink_tui.manage.deleting import delete, plan_delete
@@ -159,7 +165,7 @@ def _entry_line(entry: TrashEntry) -> str:
     return f"{entry.id}  {entry.kind:<6}  {entry.deleted_at}  {files}{title}"
 
 
-def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.manage.trash import empty_trash, find_entry, list_trash, restore, trash_dir
 
     if args.action == "restore":
@@ -191,7 +197,7 @@ def _trash(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     return EXIT_OK
 
 
-def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.manage.pruning import plan_prune, prune
 
     plan = plan_prune(base)
@@ -220,7 +226,7 @@ def _prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> i
     return EXIT_OK
 
 
-def _adopt(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+def run_adopt(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.catalog.scan import resolve_session
     from ink_tui.manage.adopting import adopt, plan_adopt
     from ink_tui.paths import imp_sessions_dir

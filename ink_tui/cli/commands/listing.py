@@ -1,0 +1,97 @@
+"""``ink-tui list``: the sessions of this project (``--all``: of every project), newest first, as
+a table that lines up in a terminal, or as one JSON array; ``--ink``: exactly what
+``ink sessions`` prints in this project (:mod:`ink_tui.catalog.inklist`)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from ink_tui.cli.output import CommandError, SafeOutput, columns, fit_end, fit_start, pad
+from ink_tui.humanize import human_size, relative_age
+from ink_tui.safetext import visible
+
+if TYPE_CHECKING:  # imported when the command runs
+    from ink_tui.catalog.row import SessionSummary
+
+__all__ = ["add_arguments", "run", "session_table"]
+
+EXIT_OK = 0
+TITLE_COLUMNS: Final = 60
+"""Terminal columns of a title in ``ink-tui list``; a longer one is cut and ends in ``…``."""
+PROJECT_COLUMNS: Final = 40
+"""The widest project column of ``ink-tui list --all``; a longer folder name keeps its end."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``list [--all] [--json] [--ink]``."""
+    parser.add_argument("--all", action="store_true", help="sessions of every project")
+    parser.add_argument("--json", action="store_true", help="one JSON array")
+    parser.add_argument(
+        "--ink",
+        action="store_true",
+        help="exactly what `ink sessions` prints here: the sessions Ink lists, Ink's lines",
+    )
+
+
+def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui list [--all] [--json]``, ``ink-tui list --ink``."""
+    from ink_tui.catalog.inklist import ink_sessions_text
+    from ink_tui.catalog.scan import list_sessions, unreadable_folder
+
+    if args.ink and (args.all or args.json):
+        raise CommandError(
+            "--ink prints what `ink sessions` prints for one project: no --all, --json"
+        )
+    scope = None if args.all else cwd
+    problem = unreadable_folder(base, scope)
+    if problem is not None:
+        raise CommandError(problem)
+    if args.ink:  # Ink's own list: the sessions Ink lists, in Ink's words
+        out.write(ink_sessions_text(list_sessions(base, scope, include_hidden=False)))
+        return EXIT_OK
+    rows = list_sessions(base, scope)
+    if args.json:
+        out.json([row.to_dict() for row in rows])
+    elif not rows:
+        where = base if args.all else f"{base} (project folder for {cwd})"
+        missing = "" if base.exists() else f" ({base} does not exist)"
+        out.write(
+            f"no sessions in {where}{missing}; point elsewhere with --sessions-dir or "
+            "$INK_SESSIONS_DIR\n"
+        )
+    else:
+        out.write(session_table(rows, show_project=args.all))
+    return EXIT_OK
+
+
+def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
+    """One line per session: id prefix, age, messages, size, [project], title (and why hidden).
+
+    Columns line up in a terminal: the project column is as wide as its widest folder (at most
+    :data:`PROJECT_COLUMNS`), and a title longer than :data:`TITLE_COLUMNS` is cut with ``…``
+    (session text is made visible first, so the widths are those printed)."""
+    rows = list(rows)
+    projects = [fit_start(visible(row.project_folder), PROJECT_COLUMNS) for row in rows]
+    project_width = max(map(columns, projects), default=0)
+    lines = []
+    for row, project in zip(rows, projects, strict=True):
+        ident = visible((row.id or "?")[:8])
+        count = "-" if row.message_count is None else str(row.message_count)
+        parts = [
+            pad(ident, 8),
+            f"{relative_age(row.mtime, time.time()):>8}",
+            f"{count:>5} {'msg ' if count == '1' else 'msgs'}",
+            f"{human_size(row.size):>9}",
+        ]
+        if show_project:
+            parts.append(pad(project, project_width))
+        title = fit_end(visible(row.title or ""), TITLE_COLUMNS)
+        if row.hidden_reason:
+            title = f"{title}  [hidden by Ink: {row.hidden_reason}]".strip()
+        parts.append(title)
+        lines.append("  ".join(parts))
+    return "".join(line + "\n" for line in lines)

@@ -1,0 +1,93 @@
+"""The command line's output: :class:`SafeOutput`, its one door to the terminal,
+:class:`CommandError` (a failure said in one line) and the pieces of its tables.
+
+Every byte a command prints, on stdout and on stderr, goes through :class:`SafeOutput`: text is
+made visible (:func:`ink_tui.safetext.visible`: escape sequences, control characters and lone
+surrogates shown, never obeyed), JSON is encoded once, as ``JSON.stringify`` writes it
+(:func:`ink_tui.session.reading.jsoncodec.encode_json`), with what a terminal would obey escaped.
+The texts the commands build therefore hold session text as it is: the door makes it safe.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TextIO, cast
+
+from ink_tui.humanize import cell_width, cut
+from ink_tui.safetext import json_visible, visible
+from ink_tui.session.reading.jsoncodec import encode_json
+
+__all__ = [
+    "CommandError",
+    "SafeOutput",
+    "columns",
+    "fit_end",
+    "fit_start",
+    "json_text",
+    "pad",
+]
+
+
+class CommandError(Exception):
+    """A failure a command reports as one line on stderr (its exit code is 2)."""
+
+
+def json_text(value: Any) -> str:
+    """``value`` as ``JSON.stringify(value, null, 2)`` safe to print (see :func:`json_visible`)."""
+    return json_visible(encode_json(value, indent=True).decode("utf-8"))
+
+
+class SafeOutput:
+    """A terminal stream that only session-safe text reaches.
+
+    ``write`` makes its text visible, so it can stand in for a ``TextIO`` (``print(file=…)``, the
+    reader's torn-line note); ``json`` prints a value as JSON.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(visible(text))
+        return len(text)
+
+    def line(self, text: str) -> None:
+        """``text`` and a newline."""
+        self.write(text + "\n")
+
+    def json(self, value: Any) -> None:
+        """``value`` as indented JSON (as JSON.stringify writes it, controls escaped), a newline."""
+        self.stream.write(json_text(value) + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def as_textio(self) -> TextIO:
+        """This door where a ``TextIO`` is expected (it only needs ``write``)."""
+        return cast(TextIO, self)
+
+
+# -- the pieces of a table: widths in terminal columns ------------------------------------------
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes: East Asian wide and fullwidth characters count two,
+    combining marks none (:func:`ink_tui.humanize.cell_width`)."""
+    return len(text) if text.isascii() else cell_width(text)
+
+
+def fit_end(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns: cut at the end, trailing spaces stripped, ``…``
+    (:func:`ink_tui.humanize.cut`, the one cut of every label)."""
+    return cut(text, width)
+
+
+def fit_start(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns, its end kept: ``…`` then the last columns."""
+    if columns(text) <= width:
+        return text
+    return "…" + fit_end(text[::-1], width)[-2::-1].lstrip()
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` columns."""
+    return text + " " * max(0, width - columns(text))
