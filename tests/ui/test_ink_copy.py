@@ -109,7 +109,7 @@ async def test_the_session_views_copy_menu_takes_the_branch_shown(
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen), "the session")
         view = app.screen
         tree = view.query_one(SessionTree)
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+        await wait_for(pilot, lambda: tree.at_last_row, "the rows")
         await _menu(pilot)
         await pilot.press("a")
         await wait_for(pilot, lambda: copied, "the copy")

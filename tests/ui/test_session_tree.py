@@ -27,7 +27,8 @@ def _call(entry: str, index: int, name: str = "bash", output: str | None = "done
     result = None
     if output is not None:
         result = {"toolCallId": "c", "toolName": name, "content": output, "isError": False}
-    exchange = ToolExchange(f"{entry}-{index}", name, {"command": "make test"}, result)
+    arguments = {"prompt" if name == "task" else "command": "make test"}  # as Ink's tools take
+    exchange = ToolExchange(f"{entry}-{index}", name, arguments, result)
     return Item("tool", _entry(entry), index, "", exchange)
 
 
@@ -175,7 +176,7 @@ async def test_a_subagents_rows_are_replaced_in_place_keeping_what_was_open() ->
         again = call.children[2]
         assert again is not second and again.expanded and len(call.children) == 4
         assert tree.cursor is again.children[1] and tree.cursor.entry_id == "a2"
-        assert "│   │   ├── ▶ task make test" in "\n".join(_lines(tree))
+        assert "│   │   ├── task make test" in "\n".join(_lines(tree))  # a leaf: Enter opens the child
         assert not tree.show_child_rows("nowhere:0", _child(1))  # not held: nothing shown
 
 

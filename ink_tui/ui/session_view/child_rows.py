@@ -11,6 +11,7 @@ unbounded number of rows on the event loop.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -125,10 +126,27 @@ def replace_child_rows(
     open before are open again. Returns the row showing the child entry ``cursor`` was on (where
     the cursor goes back to), if it was on one of the rows replaced."""
     before = [row for row in call.children if row.kind == "child"]
-    at = next((row.entry_id for row in walk(before) if row is cursor), None)
+    at = _place(walk(before), cursor)
     opened = {row.entry_id for row in before if row.expanded and row.entry_id}
     new = child_rows(call.key or "", state)
     for row in new:
         row.expanded = row.expandable and row.entry_id in opened
     rows.set_children(call, new, keep="result")
-    return next((row for row in walk(new) if at and row.entry_id == at), None)
+    if at is None:
+        return None
+    return next((row for row, place in _places(walk(new)) if place == at), None)
+
+
+def _place(rows: Iterable[TreeRow], target: TreeRow | None) -> tuple[str, int] | None:
+    """Where ``target`` is among ``rows`` (see :func:`_places`), or ``None``."""
+    return next((place for row, place in _places(rows) if row is target), None)
+
+
+def _places(rows: Iterable[TreeRow]) -> Iterator[tuple[TreeRow, tuple[str, int]]]:
+    """Each row of a child entry with its place: the entry's id, and which of that entry's rows
+    it is (a message's text and each of its calls are rows of one entry)."""
+    seen: dict[str, int] = {}
+    for row in rows:
+        if row.entry_id:
+            seen[row.entry_id] = seen.get(row.entry_id, -1) + 1
+            yield row, (row.entry_id, seen[row.entry_id])

@@ -94,5 +94,6 @@ PLAYBACK_ACTIONS: Final = frozenset(
 )
 """The screen's actions that work only while playing back."""
 
-TYPING_OFF: Final = frozenset({"to_start", "to_end"})
-"""Priority actions whose keys (Home, End) a focused text box edits with: off while it has it."""
+TYPING_OFF: Final = frozenset({"to_start", "to_end", "search"})
+"""Priority actions whose keys a focused text box types or edits with (Home, End, and ``/``:
+a ``/`` in the query line is text): off while it has the focus."""

@@ -164,7 +164,10 @@ class SessionRoutes(Screen[None]):
             if self._child_arrival is not None:
                 arrival, self._child_arrival = self._child_arrival, None
                 session_id = str(loaded.session.header.get("id", ""))
-                self.subagents.arrive(arrival, self.path, session_id, loaded.turns)
+                # after _arrive: the parent lands on the task call, not on its last row
+                self.call_after_refresh(
+                    self.subagents.arrive, arrival, self.path, session_id, loaded.turns
+                )
         if self._follow_after_load:
             self._follow_after_load = False
             self.call_after_refresh(self._start_following)

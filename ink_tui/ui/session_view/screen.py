@@ -33,7 +33,7 @@ class SessionScreen(SessionRoutes):
             return self.has_class("-narrow")
         if action in PLAYBACK_ACTIONS:  # only while playing back (Space opens a row otherwise)
             return self.is_mounted and self.playback.playing
-        if action in TYPING_OFF:  # Home and End in the query line are the line's
+        if action in TYPING_OFF:  # Home, End and / in the query line are the line's
             return not typing_focused(self)
         return True
 

@@ -373,6 +373,7 @@ class SessionTree(CursorList):
 
     def on_click(self, event: events.Click) -> None:
         """A click on ``▶``/``▼`` opens or closes the row; elsewhere it selects the row."""
+        event.prevent_default()  # the list's own click (move, then select) is not the tree's
         row = self._row_at(event.y)
         if row is None:
             return
