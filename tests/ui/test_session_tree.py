@@ -176,7 +176,7 @@ async def test_a_subagents_rows_are_replaced_in_place_keeping_what_was_open() ->
         again = call.children[2]
         assert again is not second and again.expanded and len(call.children) == 4
         assert tree.cursor is again.children[1] and tree.cursor.entry_id == "a2"
-        assert "│   │   ├── task make test" in "\n".join(_lines(tree))  # a leaf: Enter opens the child
+        assert "│   │   ├── task make test" in "\n".join(_lines(tree))  # a leaf
         assert not tree.show_child_rows("nowhere:0", _child(1))  # not held: nothing shown
 
 
