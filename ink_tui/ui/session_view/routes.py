@@ -13,6 +13,7 @@ Loading runs in a worker thread; what is shown changes in handlers. Nothing here
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import getters, on
@@ -160,7 +161,7 @@ class SessionRoutes(Screen[None]):
             torn = torn_note(loaded.session)
             if torn is not None:
                 self.notify(torn, severity="warning", timeout=8)
-            self.call_after_refresh(self._arrive)
+            self.call_after_refresh(self._arrive, tree.land_at_end())  # unless a key moved it
             if self._child_arrival is not None:
                 arrival, self._child_arrival = self._child_arrival, None
                 session_id = str(loaded.session.header.get("id", ""))
@@ -172,8 +173,9 @@ class SessionRoutes(Screen[None]):
             self._follow_after_load = False
             self.call_after_refresh(self._start_following)
 
-    def _arrive(self) -> None:
-        """On the last row; opened from a search across sessions: on the match, its words set."""
+    def _arrive(self, land: Callable[[], None]) -> None:
+        """On the last row (``land``: unless a key moved the cursor first); opened from a search
+        across sessions: on the match, its words set."""
         (entry_id, words), self._arrival = self._arrival, (None, None)
         loaded = self.loaded
         key = None
@@ -187,7 +189,7 @@ class SessionRoutes(Screen[None]):
         item = find_item(loaded.turns, key) if key is not None and loaded is not None else None
         if item is not None and words:
             self.transcript.open_match(item, words)  # thinking or output shown where it matched
-        self.reveal(key) if key is not None else self.session_tree.to_edge(bottom=True)
+        self.reveal(key) if key is not None else land()
 
     def session_title(self) -> str:
         """The title the picker shows: the session's name, else its first prompt."""
