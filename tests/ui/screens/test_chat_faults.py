@@ -2,8 +2,9 @@
 written, the message back in the composer when nothing was, and a session that goes on; Esc
 during a rate-limit wait; quitting while an approved command runs (its process group dies).
 
-The faults themselves, on both wires, are tested on the engine (tests/unit/test_agent_faults*.py);
-here each kind of ending is shown through the real pane.
+The faults themselves, on both wires, are tested on the engine (tests/unit/agent/test_faults.py
+and tests/unit/agent/providers/test_retry.py); here each kind of ending is shown through the real
+pane.
 """
 
 from __future__ import annotations

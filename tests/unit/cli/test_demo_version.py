@@ -141,7 +141,7 @@ def test_reset_without_demo_is_a_one_line_error(
     assert launched == []
 
 
-# -- every command takes --demo (--help lists every command: test_cli_registry.py) ---------------
+# -- every command takes --demo (--help lists every command: test_registry.py) -------------------
 
 
 def test_help_says_where_the_demo_sessions_are(

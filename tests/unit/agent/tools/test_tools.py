@@ -282,7 +282,7 @@ def tree(tmp_path: Path) -> Path:
     return tmp_path
 
 
-# grep and find: tests/unit/test_agent_search.py (both rg/fd and the pure-Python search).
+# grep and find: tests/unit/agent/tools/test_search.py (both rg/fd and the pure-Python search).
 
 
 async def test_search_cancelled(tree: Path) -> None:

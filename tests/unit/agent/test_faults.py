@@ -1,7 +1,7 @@
 """Provider faults inside a reply, on both wires (Anthropic Messages and Chat Completions,
 through the real SDKs against ``fake_llm``): a stream cut in the middle of a tool call, an error
 event in the stream, tool arguments that are not a JSON object, reused and missing call ids, an
-empty reply. HTTP errors, rate limits, retries and timeouts: ``test_agent_faults_retry.py``.
+empty reply. HTTP errors, rate limits, retries and timeouts: ``providers/test_retry.py``.
 
 Every scenario ends with the pane's one line (``turn_failure_line``) or notice, the engine's
 invariants (``chat_kit.check``) and Ink's own checks on the file (``chat_kit.ink_continues``):

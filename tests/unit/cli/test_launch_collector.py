@@ -13,7 +13,7 @@ from ink_tui.cli import main
 from ink_tui.cli.app import APP_GC_THRESHOLD
 from ink_tui.ui.app import InkApp
 
-PACKAGE = Path(__file__).resolve().parents[2] / "ink_tui"
+PACKAGE = Path(__file__).resolve().parents[3] / "ink_tui"
 
 
 def test_the_app_runs_with_its_thresholds_then_restores_them(

@@ -1,6 +1,6 @@
 """ink_tui.agent.providers without a server: model references, endpoints, request conversion
 (Anthropic Messages and Chat Completions payloads) and thinking-level settings. Streaming:
-test_agent_providers_stream.py."""
+test_stream.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 (tests/conftest.py), a local server speaking both wire formats (Anthropic Messages and Chat
 Completions). What is the same on both is one test parametrized over ``wire.WIRES``; what only
 one wire has (thinking signatures, interleaved Chat tool calls) has its own test. Request
-conversion and model references: test_agent_providers_convert.py."""
+conversion and model references: test_convert.py."""
 
 from __future__ import annotations
 

@@ -147,7 +147,7 @@ async def test_a_signalled_app_takes_its_running_command_with_it(
 
 async def test_kill_9_cannot_be_caught_and_leaves_the_command_running(tmp_path: Path) -> None:
     """What the README says of ``kill -9``: the command lives on (the next chat on the session
-    closes its call with Ink's unknown-outcome result: test_agent_chat_persist.py)."""
+    closes its call with Ink's unknown-outcome result: tests/unit/agent/test_persist.py)."""
     runner, pgid = start_runner(tmp_path)
     try:
         runner.kill()
