@@ -49,7 +49,7 @@ class PreviewApp(InkAppBase):
 
 def _text(app: PreviewApp) -> str:
     body = app.query_one("#preview-body", Static)
-    console = Console(file=io.StringIO(), width=80, color_system=None, legacy_windows=False)
+    console = Console(file=io.StringIO(), width=200, color_system=None, legacy_windows=False)
     console.print(body.content)
     return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())  # type: ignore[attr-defined]
 
@@ -82,8 +82,10 @@ async def test_a_file_ink_cannot_open_is_said_in_one_line() -> None:
         await wait_for(pilot, lambda: preview.loaded_path is not None, "the read to fail")
         lines = _text(app).splitlines()
         assert f"Ink's /sessions hides this session: {hidden}" in lines
+        path = session_file("bad-header.jsonl")
         assert lines[-1] == (
-            "cannot open this session: unsupported_header: missing or unsupported session header"
+            f"cannot open this session: SessionError: session file {path}: "
+            "missing or unsupported session header"
         )
 
 
