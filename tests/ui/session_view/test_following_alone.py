@@ -96,7 +96,7 @@ async def test_a_last_line_still_being_written_asks_for_a_fresh_read(tmp_path: P
         await wait_for(pilot, lambda: app.said, "what following asks")
         reopen = app.said[0]
         assert isinstance(reopen, LiveFollow.Reopen) and app.started is False
-        assert reopen.leaf_id == "a1"  # the branch shown, read again without the torn line
+        assert reopen.leaf_id == "u2"  # the branch shown, to show again once read afresh
         assert not app.query_one(LiveFollow).following
 
 
