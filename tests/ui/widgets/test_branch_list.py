@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.app import ComposeResult
 from textual.message import Message
 from waiting import wait_for
@@ -108,10 +109,20 @@ async def test_the_cursor_starts_on_the_current_leaf_and_enter_chooses() -> None
         assert app.said[-1].row is ROWS[2]  # type: ignore[attr-defined]
 
 
-async def test_a_narrow_list_gives_up_size_age_and_fork_before_the_prompt() -> None:
+@pytest.mark.parametrize(
+    ("width", "columns"),
+    [
+        (80, ["labels", "from", "age", "last", "prompt"]),  # the size goes first
+        (70, ["labels", "from", "last", "prompt"]),  # then the age
+        (50, ["labels", "last", "prompt"]),  # then the fork point
+    ],
+)
+async def test_a_narrow_list_gives_up_size_age_and_fork_before_the_prompt(
+    width: int, columns: list[str]
+) -> None:
     app = BranchesApp()
-    async with app.run_test(size=(50, 6)) as pilot:
+    async with app.run_test(size=(width, 6)) as pilot:
         table = app.query_one(BranchTable)
         await wait_for(pilot, lambda: table.row_count == 3, "the leaves")
-        assert table.header().plain.split() == ["labels", "last", "prompt"]
+        assert table.header().plain.split() == columns
         assert "try the other parser" in _lines(table)[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 from waiting import wait_for
@@ -119,11 +120,20 @@ async def test_the_cursor_stays_on_its_session_and_enter_opens_it() -> None:
         assert app.opened == ["/s/proj/older.jsonl"]
 
 
-async def test_a_narrow_list_drops_size_and_model_before_the_title() -> None:
+@pytest.mark.parametrize(
+    ("width", "columns"),
+    [
+        (100, ["", "title", "age", "msgs", "model", "br"]),  # the size goes first
+        (80, ["", "title", "age", "msgs", "br"]),  # then the model
+        (60, ["", "title", "age", "msgs"]),  # then the branches (the project is not shown)
+    ],
+)
+async def test_a_narrow_list_drops_size_model_and_branches_before_the_title(
+    width: int, columns: list[str]
+) -> None:
     app = ListApp()
-    async with app.run_test(size=(60, 10)) as pilot:
+    async with app.run_test(size=(width, 10)) as pilot:
         sessions = app.query_one(SessionList)
         await wait_for(pilot, lambda: sessions.row_count == 3, "the rows")
-        labels = [str(column.label) for column in sessions.columns.values()]
-        assert labels == ["", "title", "age", "msgs"]
-        assert _rows(sessions)[1] == " write the docs 2h ago 15.0k"
+        assert [str(column.label) for column in sessions.columns.values()] == columns
+        assert _rows(sessions)[1].startswith(" write the docs 2h ago 15.0k")
