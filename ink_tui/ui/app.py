@@ -100,10 +100,7 @@ class InkApp(InkAppBase):
 
     def watch_theme(self, theme: str) -> None:
         use_theme(self.get_css_variables())  # rendered session content follows the theme
-        for screen in self.screen_stack:
-            repaint = getattr(screen, "theme_changed", None)
-            if callable(repaint):
-                repaint()
+        # (the screens drawing it repaint on theme_changed_signal, published after this)
         if theme != self._config.theme:
             self._config.theme = theme
             try:

@@ -41,6 +41,7 @@ from ink_tui.session.analysis.changes import FileChanges, collect_changes
 from ink_tui.session.conversation.view import Turn
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.changes_rows import FileLine, TurnLine
@@ -157,6 +158,7 @@ class ChangesScreen(Screen[Jump | None]):
     def on_mount(self) -> None:
         self.files_list.focus()
         self._collect()
+        follow_theme(self, self.theme_changed)
 
     @work(thread=True, exclusive=True, group="changes")
     def _collect(self) -> None:

@@ -24,6 +24,7 @@ from textual.widgets import Footer
 from ink_tui.humanize import breadcrumb
 from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.session.conversation.rows import find_item, match_row
+from ink_tui.ui.options import follow_theme
 from ink_tui.ui.screens.changes import Jump
 from ink_tui.ui.session_view import opens
 from ink_tui.ui.session_view.children import ChildArrival, SessionChildren
@@ -106,6 +107,7 @@ class SessionRoutes(Screen[None]):
     def on_mount(self) -> None:
         self.session_tree.focus()
         self.call_after_refresh(self.focus_view)
+        follow_theme(self, self.theme_changed)
         self.reload(self.leaf_id)
 
     # -- loading -----------------------------------------------------------------------------

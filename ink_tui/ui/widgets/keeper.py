@@ -1,8 +1,9 @@
 """Keeping sessions in order from the app: rename, label, delete (and undo), copy, prune.
 
 :class:`SessionKeeper` is a non-visual part the picker and the session view both hold. It asks
-(the modals of :mod:`.keep_modals`), does the work in a thread worker with the core's functions
-(:mod:`ink_tui.manage`: the same rules as the command line), says what happened in one
+(the modals of :mod:`ink_tui.ui.modals.keeping`), does the work in a thread worker with the
+core's functions (:mod:`ink_tui.manage`: the same rules as the command line), says what
+happened in one
 notification, and posts :class:`SessionKeeper.Kept` so the screen can show the change. It
 remembers the last move to the trash of this run (a delete or a prune), so that ``u`` can undo
 it.
