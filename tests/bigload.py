@@ -22,14 +22,14 @@ CWD = "/home/ada/code/calc-kit"
 
 def tail_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """Sessions of more than 40 entries open tail first."""
-    import ink_tui.ui.screens.session_load as session_load
+    import ink_tui.ui.session_view.loader as session_load
 
     monkeypatch.setattr(session_load, "QUICK_ENTRIES", 40)
 
 
 def hold_the_full_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """Open tail first, and read the whole branch only once the returned event is set."""
-    import ink_tui.ui.screens.session_load as session_load
+    import ink_tui.ui.session_view.loader as session_load
 
     tail_first(monkeypatch)
     release = threading.Event()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.transcript import Transcript
 
 __all__ = ["assistant", "banner_text", "header_text", "replay_text", "without_time"]

@@ -16,15 +16,13 @@ branch, orphan or duplicate results before the last turn, an imp-era launch reco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
+from ink_tui.catalog.scannode import ScanNode
 from ink_tui.humanize import plural
 from ink_tui.session.conversation.pairing import pair_tool_calls
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.reading.lines import iter_lines
-
-if TYPE_CHECKING:
-    from ink_tui.catalog.summary import ScanNode
 
 __all__ = ["dangling_problem", "row_problem", "torn_problem"]
 

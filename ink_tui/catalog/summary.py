@@ -31,12 +31,18 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from ink_tui.catalog.problems import row_problem, torn_problem
 from ink_tui.catalog.row import EMPTY_REASON, SessionSummary
+from ink_tui.catalog.scannode import (
+    USAGE_NULL,
+    USAGE_OK,
+    USAGE_UNDEFINED,
+    USAGE_UNKNOWN,
+    ScanNode,
+)
 from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, js_trim, model_title
 from ink_tui.session.reading.errors import EngineError, RecordError, SessionError
 from ink_tui.session.reading.files import open_regular
@@ -77,22 +83,6 @@ _USAGE_TAIL: Final = re.compile(
     rb'(?:,"modelReference":' + _STRING + rb")?"
     rb'(?:,"usageMissing":true)?\}\}[ \t\r]*\Z'
 )
-
-# usage states of an assistant message
-_USAGE_OK, _USAGE_UNKNOWN, _USAGE_UNDEFINED, _USAGE_NULL = range(4)
-
-
-@dataclass(slots=True)
-class ScanNode:
-    """What the listing keeps of one tree entry (the id map's value)."""
-
-    kind: str
-    parent: str | None
-    line: int
-    offset: int
-    role: str | None = None
-    usage: int = _USAGE_OK
-    name: str | None = None  # session_info
 
 
 class ListingScan:
@@ -151,11 +141,11 @@ class ListingScan:
             role = match["role"].decode("utf-8", "replace")
             if role == "user" and not self.found_first_user:
                 return False  # parse it: the title comes from it
-            usage = _USAGE_OK
+            usage = USAGE_OK
             if role == "assistant" and not _USAGE_TAIL.search(
                 data, max(0, len(data) - _TAIL_BYTES)
             ):
-                usage = _USAGE_UNKNOWN
+                usage = USAGE_UNKNOWN
             node = ScanNode("message", None, line, raw.offset, role=role, usage=usage)
         else:
             match = _SUMMARY_PREFIX.match(data, 0, _PREFIX_BYTES)
@@ -238,8 +228,8 @@ class ListingScan:
 
 def _usage_state(message: dict[str, Any]) -> int:
     if "usage" not in message:
-        return _USAGE_UNDEFINED
-    return _USAGE_NULL if message["usage"] is None else _USAGE_OK
+        return USAGE_UNDEFINED
+    return USAGE_NULL if message["usage"] is None else USAGE_OK
 
 
 def _read_line(stream: BinaryIO, node: ScanNode, path: Path) -> int:
@@ -257,7 +247,7 @@ def _read_line(stream: BinaryIO, node: ScanNode, path: Path) -> int:
         message = f"session line {node.line}: {exc}"
         raise SessionError(message, path=path, line=node.line) from None
     message_record = record.get("message")
-    return _usage_state(message_record) if isinstance(message_record, dict) else _USAGE_UNDEFINED
+    return _usage_state(message_record) if isinstance(message_record, dict) else USAGE_UNDEFINED
 
 
 def _stats(
@@ -270,7 +260,7 @@ def _stats(
             summary.name = js_trim(node.name) or None
     if summary.name is not None:
         summary.title = summary.name
-    failure = _USAGE_OK
+    failure = USAGE_OK
     for node in walked:
         if node.kind != "message":
             continue
@@ -278,10 +268,10 @@ def _stats(
         if node.role != "assistant":
             continue
         summary.turn_count += 1
-        if failure == _USAGE_OK:  # once Ink would throw, the rest is only counted for display
-            failure = _read_line(stream, node, path) if node.usage == _USAGE_UNKNOWN else node.usage
-    if failure != _USAGE_OK:
-        which = "undefined" if failure == _USAGE_UNDEFINED else "null"
+        if failure == USAGE_OK:  # once Ink would throw, the rest is only counted for display
+            failure = _read_line(stream, node, path) if node.usage == USAGE_UNKNOWN else node.usage
+    if failure != USAGE_OK:
+        which = "undefined" if failure == USAGE_UNDEFINED else "null"
         raise EngineError(f"Cannot read properties of {which} (reading 'inputTokens')")
     return walked
 

@@ -26,11 +26,11 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ink_tui.demo.builder import MODELS, TORN_TAIL, Options, SessionBuilder, run
+from ink_tui.demo.builder import MODELS, TORN_TAIL, SessionBuilder, run
 from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.content import HOSTILE_STRINGS, PROJECTS, Project
+from ink_tui.demo.options import TOOLS, Options
 from ink_tui.demo.outputs import make_png
-from ink_tui.demo.tools import TOOLS
 from ink_tui.paths import cwd_folder_name
 from ink_tui.session.rules.modelref import ModelRef
 

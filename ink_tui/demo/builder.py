@@ -11,14 +11,14 @@ import os
 import random
 import string
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ink_tui.demo import content as C
 from ink_tui.demo import outputs as O
 from ink_tui.demo.clock import FakeClock
-from ink_tui.demo.tools import TOOLS, run_tool
+from ink_tui.demo.options import CHILD_TOOLS, Options, Stats
+from ink_tui.demo.tools import run_tool
 from ink_tui.session.reading.records import THINKING_LEVELS
 from ink_tui.session.reading.recordtypes import EntryRecord
 from ink_tui.session.rules.modelref import ModelRef
@@ -38,33 +38,6 @@ TRIGGER_TOKENS = 131072 - 32768
 _B62 = string.ascii_letters + string.digits
 # The deliberate torn tail: the start of a record cut inside a UTF-8 character, no newline.
 TORN_TAIL = b'{"type":"message","id":"0badc0de0badc0de","parentId":"' + "未完".encode()[:4]
-
-
-@dataclass
-class Options:
-    """What one generated session contains (beyond its random turns)."""
-
-    model: ModelRef | None = None
-    compact: bool = True  # a manual /compact at ~half (plus automatic ones when large)
-    fork: bool = True  # a /fork and a /tree move with a branch summary
-    images: bool = False
-    hostile: bool = False
-    dangling: bool = False  # end on an assistant tool call with no result
-    torn: bool = False  # append a half record after the writer is done
-    metadata: bool = True  # session_info, labels, thinkingLevelChange, session_model
-    child: bool = False  # the first task call launches a real child session in children/
-    child_launch: Record | None = None  # set when this session IS the child
-    fork_rate: float | None = None  # chance of a fork after each turn (None: ~3% when big)
-    tools: tuple[str, ...] = TOOLS
-
-
-@dataclass
-class Stats:
-    entries: int = 0
-    compactions: int = 0
-    forks: int = 0
-    tools: set[str] = field(default_factory=set)
-    children: list[Path] = field(default_factory=list)
 
 
 class SessionBuilder:
@@ -94,8 +67,8 @@ class SessionBuilder:
             model=None if options.child_launch else self.model,
             clock=clock,
             random_hex=self._hex16,
-            session_id=self._uuid(),
-            file_uuid=self._uuid(),
+            session_id=self.uuid(),
+            file_uuid=self.uuid(),
         )
         if options.child_launch is not None:
             self.writer.header["parent"] = options.child_launch["parentSessionId"]
@@ -107,7 +80,7 @@ class SessionBuilder:
     def _hex16(self) -> str:
         return f"{self.rng.getrandbits(64):016x}"
 
-    def _uuid(self) -> str:
+    def uuid(self) -> str:
         return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
 
     def _b62(self, count: int) -> str:
@@ -124,7 +97,7 @@ class SessionBuilder:
             return f"functions.{name}:{self.call_counter}"
         return "call_" + self._b62(24)
 
-    def _pick(self, items: tuple[str, ...]) -> str:
+    def pick(self, items: tuple[str, ...]) -> str:
         text = self.rng.choice(items)
         return text.replace("{file}", self.rng.choice(self.project.files)).replace(
             "{n}", str(self.rng.randint(2, 240))
@@ -169,7 +142,7 @@ class SessionBuilder:
     def thinking(self) -> list[Record]:
         if self.model.provider == "openai" or self.rng.random() < 0.35:
             return []
-        text = self._pick(C.THINKING_ZH if self._zh() else C.THINKING_EN)
+        text = self.pick(C.THINKING_ZH if self._zh() else C.THINKING_EN)
         block: Record = {"type": "thinking", "thinking": text}
         if self.model.provider == "anthropic":
             block["signature"] = "Eu" + base64.b64encode(self.rng.randbytes(300)).decode()
@@ -187,7 +160,7 @@ class SessionBuilder:
 
     def user(self, text: str | None = None) -> None:
         if text is None:
-            text = self._pick(C.PROMPTS_ZH if self._zh() else C.PROMPTS_EN)
+            text = self.pick(C.PROMPTS_ZH if self._zh() else C.PROMPTS_EN)
         body: Any = text
         if self.options.images and self.rng.random() < 0.15:
             body = [
@@ -242,7 +215,7 @@ class SessionBuilder:
         count = self.rng.choice((0, 1, 2, 3, 4, 6)) if rounds is None else rounds
         for _ in range(count):
             self.tool_round()
-        answer = self._pick(C.ANSWERS_ZH if self._zh() else C.ANSWERS_EN)
+        answer = self.pick(C.ANSWERS_ZH if self._zh() else C.ANSWERS_EN)
         stop = "max_tokens" if self.rng.random() < 0.03 else "end_turn"
         self.assistant([*self.thinking(), {"type": "text", "text": answer}], stop)
         return count + 1
@@ -277,7 +250,7 @@ class SessionBuilder:
         tail = [message for _, message in self.branch[start:]]
         tokens_before = self.chars // 4 + self.rng.randint(2000, 9000)
         summary = C.SUMMARY_TEMPLATE.format(
-            goal=self._pick(C.PROMPTS_EN).split("\n")[0],
+            goal=self.pick(C.PROMPTS_EN).split("\n")[0],
             file=self.rng.choice(self.project.files),
             test=self.project.test_command,
         )
@@ -351,6 +324,33 @@ class SessionBuilder:
             with self.writer.path.open("ab") as stream:  # DELIBERATE: a torn, unterminated line
                 stream.write(TORN_TAIL)
             os.utime(self.writer.path, (self.clock.now.timestamp(), self.clock.now.timestamp()))
+
+    # -- a child session -----------------------------------------------------------------------
+
+    def launch_child(self, prompt: str, launch: Record) -> tuple[Path, str, str, int]:
+        """A task call's child session (its ``launch`` header), written beside this one under
+        ``children/``: its path, id, last answer and turns."""
+        options = Options(
+            model=self.model,
+            compact=False,
+            fork=False,
+            metadata=False,
+            child_launch=launch,
+            tools=CHILD_TOOLS,
+        )
+        child = SessionBuilder(
+            self.project_dir / "children",
+            self.project,
+            seed=self.rng.getrandbits(32),
+            clock=self.clock,
+            options=options,
+        )
+        child.user(prompt)
+        turns = child.work_turn(rounds=3)
+        answer = str(child.branch[-1][1]["blocks"][-1]["text"])
+        child.finish()
+        self.stats.children.append(child.writer.path)
+        return child.writer.path, child.writer.session_id, answer, turns
 
 
 def run(builder: SessionBuilder, *, entries: int | None, target_bytes: int | None) -> Path:

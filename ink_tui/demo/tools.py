@@ -2,19 +2,37 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ink_tui.demo import content as C
 from ink_tui.demo import outputs as O
-from ink_tui.session.writing.writer import utc_timestamp
-
-if TYPE_CHECKING:
-    from ink_tui.demo.builder import SessionBuilder
+from ink_tui.demo.clock import FakeClock
+from ink_tui.demo.options import CHILD_TOOLS, TOOLS, Options, Stats
+from ink_tui.session.rules.modelref import ModelRef
+from ink_tui.session.writing.writer import SessionWriter, utc_timestamp
 
 Record = dict[str, Any]
-TOOLS = ("bash", "read", "edit", "write", "grep", "find", "ls", "task")
-CHILD_TOOLS = ("bash", "find", "grep", "ls", "read")
+
+
+class SessionBuilder(Protocol):
+    """What the tools take from the session builder calling them (it imports them)."""
+
+    rng: random.Random
+    project: C.Project
+    project_dir: Path
+    clock: FakeClock
+    options: Options
+    stats: Stats
+    model: ModelRef
+    writer: SessionWriter
+
+    def uuid(self) -> str: ...
+
+    def pick(self, items: tuple[str, ...]) -> str: ...
+
+    def launch_child(self, prompt: str, launch: Record) -> tuple[Path, str, str, int]: ...
 
 
 def run_tool(b: SessionBuilder, name: str, call_id: str) -> tuple[Record, Any, bool, Record | None]:
@@ -115,8 +133,8 @@ def task(b: SessionBuilder, call_id: str) -> tuple[Record, Any, bool, Record | N
     args: Record = {"prompt": prompt, "agent": "reviewer"}
     start = b.clock.now
     child_path: Path | None = None
-    child_id = b._uuid()
-    answer, turns = b._pick(C.ANSWERS_EN), b.rng.randint(2, 6)
+    child_id = b.uuid()
+    answer, turns = b.pick(C.ANSWERS_EN), b.rng.randint(2, 6)
     if b.options.child and not b.stats.children:
         child_path, child_id, answer, turns = launch_child(b, prompt)
     else:
@@ -124,8 +142,8 @@ def task(b: SessionBuilder, call_id: str) -> tuple[Record, Any, bool, Record | N
     record: Record = {
         "version": 1,
         "timestamp": utc_timestamp(start),
-        "attemptId": b._uuid(),
-        "sourceId": b._uuid(),
+        "attemptId": b.uuid(),
+        "sourceId": b.uuid(),
         "launched": True,
         "cwd": b.project.cwd,
         "status": "completed",
@@ -174,29 +192,7 @@ def launch_child(b: SessionBuilder, prompt: str) -> tuple[Path, str, str, int]:
         "extensions": [],
         "agent": {"name": "reviewer", "source": "~/.ink/agents/reviewer.md"},
     }
-    from ink_tui.demo.builder import Options, SessionBuilder
-
-    options = Options(
-        model=b.model,
-        compact=False,
-        fork=False,
-        metadata=False,
-        child_launch=launch,
-        tools=CHILD_TOOLS,
-    )
-    child = SessionBuilder(
-        b.project_dir / "children",
-        b.project,
-        seed=b.rng.getrandbits(32),
-        clock=b.clock,
-        options=options,
-    )
-    child.user(prompt)
-    turns = child.work_turn(rounds=3)
-    answer = str(child.branch[-1][1]["blocks"][-1]["text"])
-    child.finish()
-    b.stats.children.append(child.writer.path)
-    return child.writer.path, child.writer.session_id, answer, turns
+    return b.launch_child(prompt, launch)
 
 
 def _ink_path(b: SessionBuilder, child: Path | None) -> str:

@@ -28,7 +28,7 @@ __all__ = ["INK_THEME", "WARM_MODULES", "InkApp", "LaunchOptions"]
 
 WARM_AFTER = 1.5  # seconds after start-up
 WARM_MODULES = (
-    "ink_tui.ui.screens.session",
+    "ink_tui.ui.session_view.screen",
     "rich.markdown",
     "rich.syntax",
     "pygments.lexers.python",
@@ -100,10 +100,7 @@ class InkApp(InkAppBase):
 
     def watch_theme(self, theme: str) -> None:
         use_theme(self.get_css_variables())  # rendered session content follows the theme
-        for screen in self.screen_stack:
-            repaint = getattr(screen, "theme_changed", None)
-            if callable(repaint):
-                repaint()
+        # (the screens drawing it repaint on theme_changed_signal, published after this)
         if theme != self._config.theme:
             self._config.theme = theme
             try:
@@ -152,7 +149,7 @@ class InkApp(InkAppBase):
     ) -> None:
         """Show a session in place of the picker (Esc comes back to the picker), or over the
         current screen with ``stack``; ``arrival`` is (the row's entry id, the search to set)."""
-        from ink_tui.ui.screens.session import SessionScreen
+        from ink_tui.ui.session_view.screen import SessionScreen
 
         screen = SessionScreen(path, leaf_id, follow=follow, arrival=arrival)
         if stack:
@@ -163,8 +160,8 @@ class InkApp(InkAppBase):
     def _open_within(self, message: OpenSession) -> None:
         """A subagent session over its parent's view (opened on the task call that launched
         it): Esc comes back to the parent, and Esc again to where the request came from."""
-        from ink_tui.ui.screens.session import SessionScreen
-        from ink_tui.ui.screens.session_children import ChildArrival
+        from ink_tui.ui.session_view.children import ChildArrival
+        from ink_tui.ui.session_view.screen import SessionScreen
 
         assert message.within is not None
         child = ChildArrival(message.path, message.leaf_id, message.entry_id, message.search)

@@ -11,7 +11,7 @@ own words: Textual's widgets (the tree, the tables) bind the same keys to the sa
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from textual.actions import parse
 from textual.binding import Binding, BindingType
@@ -20,7 +20,14 @@ from textual.screen import Screen
 
 from ink_tui.ui.keymap import bind, character_of, key_names
 
-__all__ = ["APP_BINDINGS", "CHAT_BINDINGS", "KeyRow", "typing_focused", "working_keys"]
+__all__ = [
+    "APP_BINDINGS",
+    "CHAT_BINDINGS",
+    "PICKER_KEYS",
+    "KeyRow",
+    "typing_focused",
+    "working_keys",
+]
 
 APP_BINDINGS: list[BindingType] = [
     bind("quit", "quit", "Quit", show=True),
@@ -44,6 +51,36 @@ CHAT_BINDINGS: list[BindingType] = [
     bind("type", "typed('?')", keys=("question_mark",)),
 ]
 """The chat pane's keys (``ChatScreen.BINDINGS``)."""
+
+# The footer shows the list's Enter, then Space, /, s and Tab, then q and ?: what fits in 120
+# columns; ? lists the rest.
+PICKER_KEYS: list[BindingType] = [
+    bind("open", "open", "Open"),  # the list's own Enter comes first (shown in the footer)
+    bind("toggle", "toggle_preview", "Preview", show=True),
+    # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
+    bind("find", "filter", "Filter", show=True, priority=True),
+    bind("search", "search_sessions", "Search text", show=True),
+    bind("switch", "toggle_scope", "All projects / this project", show=True),
+    bind("chat", "new_session", "New chat"),
+    bind("copy", "keep('copy')", "Copy…", keys=("y",)),
+    bind("rename", "keep('rename')", "Rename"),
+    bind("delete", "keep('delete')", "Delete"),
+    bind("undo", "keep('undo')", "Undo delete or prune"),
+    bind("prune", "keep('prune')", "Prune orphans"),
+    bind("stats", "usage_stats", "Usage and cost"),
+    bind("problems", "toggle_problems", "Problems only"),
+    bind("back", "escape", "Close preview / clear filter"),
+    bind("down", "move(1)", "Down", keys=("j",)),
+    bind("up", "move(-1)", "Up", keys=("k",)),
+    bind("top", "edge('top')", "Top", keys=("g",)),
+    bind("bottom", "edge('bottom')", "Bottom", keys=("G",)),
+    bind("preview_down", "scroll_preview(1)", "Scroll the preview down"),
+    bind("preview_up", "scroll_preview(-1)", "Scroll the preview up"),
+]
+"""The picker's keys (``PickerScreen.BINDINGS``): actions of the screen (``keep(…)`` ones go to its
+:class:`~ink_tui.ui.widgets.keeper.SessionKeeper`). They stay on the screen, not on the list: on a
+screen both narrow and short the preview takes the list's place, and the keys still act on the
+sessions then."""
 
 Level = Literal["part", "screen", "app"]
 
@@ -89,7 +126,7 @@ def _chain(screen: Screen[object]) -> list[DOMNode]:
     return list(focused.ancestors_with_self)
 
 
-def typing_focused(screen: Screen[object]) -> bool:
+def typing_focused(screen: Screen[Any]) -> bool:
     """Whether the focused widget takes letters as text (a query line, the chat's box)."""
     focused = screen.focused
     return focused is not None and focused.check_consume_key("q", "q")

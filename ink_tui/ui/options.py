@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App
+from textual.dom import DOMNode
 from textual.message_pump import MessagePump
 
 from ink_tui.session.rules.modelref import ModelRef
@@ -52,6 +53,12 @@ class InkAppBase(App[int]):
     def now(self) -> float:
         """The app's clock (``LaunchOptions.clock``): every age and live marker uses it."""
         return self.options.clock()
+
+
+def follow_theme(node: DOMNode, repaint: Callable[[], None]) -> None:
+    """Call ``repaint`` after every change of the app's theme, while ``node`` is mounted (once
+    the app has made rendered session content follow the new theme)."""
+    node.app.theme_changed_signal.subscribe(node, lambda _theme: repaint())
 
 
 def app_now(node: MessagePump) -> float:

@@ -33,8 +33,8 @@ from textual.app import App  # noqa: E402
 from ink_tui.cli.app import app_collector  # noqa: E402
 from ink_tui.demo import generate_session  # noqa: E402
 from ink_tui.ui.app import InkApp, LaunchOptions  # noqa: E402
-from ink_tui.ui.screens.session import SessionScreen  # noqa: E402
-from ink_tui.ui.screens.session_live import LiveFollow  # noqa: E402
+from ink_tui.ui.session_view.following import LiveFollow  # noqa: E402
+from ink_tui.ui.session_view.screen import SessionScreen  # noqa: E402
 
 WRITER = r"""
 import json, os, sys, time

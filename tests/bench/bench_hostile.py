@@ -89,7 +89,7 @@ sys.path.insert(0, sys.argv[5])
 from waiting import wait_for, workers_finished
 from ink_tui.ui.app import InkApp, LaunchOptions
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 base, cwd, path, config = sys.argv[1:5]
 

@@ -355,7 +355,7 @@ def newest_title(base: Path) -> str:
 async def headless_keys(path: Path, keys: Sequence[str], config: Path) -> list[float]:
     """Per-key seconds of ``pilot.press`` + ``pilot.pause`` in the session view, headless."""
     from ink_tui.ui.app import InkApp, LaunchOptions
-    from ink_tui.ui.screens.session import SessionScreen
+    from ink_tui.ui.session_view.screen import SessionScreen
 
     options = LaunchOptions(
         sessions_dir=path.parent, cwd=CWD, open_path=path, config_path=config / "headless.toml"

@@ -159,14 +159,14 @@ class ChatKit:
         return pilot.app.screen
 
     async def session_ready(self, pilot: Any) -> Any:
-        from ink_tui.ui.screens.session import SessionScreen
+        from ink_tui.ui.session_view.screen import SessionScreen
 
         def ready() -> bool:
             screen = pilot.app.screen
             if not isinstance(screen, SessionScreen) or screen.loaded is None:
                 return False
             tree = screen.session_tree  # the view puts the cursor on the last row once shown
-            return tree.last_line >= 0 and tree.cursor_line == tree.last_line
+            return tree.at_last_row
 
         await wait_for(pilot, ready, "the session view with its session loaded")
         return pilot.app.screen

@@ -21,7 +21,7 @@ from waiting import wait_for, workers_finished
 
 from ink_tui.logs import log_file
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 APP_EXAMPLES = max(10, FUZZ_EXAMPLES // 25)
 SHARDS = 4  # the examples run as this many cases (tests/sharding.py)

@@ -24,7 +24,7 @@ from waiting import wait_for, workers_finished
 
 from ink_tui.paths import project_dir
 from ink_tui.ui.app import InkApp
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 
 CWD = "/home/ada/code/hostile"
 STAMP = "2026-10-05T12:34:56.789Z"
@@ -277,9 +277,9 @@ async def test_one_hostile_session_through_every_screen(
 ) -> None:
     """Notices, the session view, branches, help, the chat pane (notes, header, the approval
     dialog of a hostile command, the reply) and the error view: nothing raw, nothing parsed."""
+    from ink_tui.ui.modals.chat import ApprovalScreen
     from ink_tui.ui.screens.branches import BranchesScreen
     from ink_tui.ui.screens.chat import ChatScreen
-    from ink_tui.ui.screens.chat_modals import ApprovalScreen
     from ink_tui.ui.screens.error import ErrorScreen
     from ink_tui.ui.screens.help import HelpScreen
 

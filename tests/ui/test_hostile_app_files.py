@@ -23,7 +23,7 @@ from ink_tui.ui.app import InkApp
 from ink_tui.ui.screens.branches import BranchesScreen
 from ink_tui.ui.screens.error import ErrorScreen
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.session_list import SessionList
 
 LOAD = 300.0  # seconds: a 100,000-entry branch on a loaded, shared machine

@@ -26,12 +26,12 @@ from waiting import wait_for, workers_finished
 import ink_tui.ui
 from ink_tui.paths import project_dir
 from ink_tui.ui.keymap import EXCEPTIONS, VERB, VERBS, markdown_table
+from ink_tui.ui.modals.keeping import CopyScreen
 from ink_tui.ui.screens.help import HelpScreen, help_rows
-from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.search import SearchScreen
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.session_tree import SessionTree
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 
 ROOT = Path(__file__).resolve().parents[2]
 CWD = "/home/ada/code/keys"
@@ -147,18 +147,18 @@ async def _session_view(pilot: Pilot[Any]) -> SessionScreen:
 
     screen = await wait_for(pilot, loaded, "the session view")
     tree = screen.query_one(SessionTree)
-    await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the rows")
+    await wait_for(pilot, lambda: tree.at_last_row, "the rows")
     return screen
 
 
 def _turn(screen: SessionScreen) -> int:
     """The index of the turn the tree's cursor is in."""
     tree = screen.query_one(SessionTree)
-    node = tree.cursor_node
+    node = tree.cursor
     assert node is not None
-    while node.parent is not None and node.parent is not tree.root:
+    while node.parent is not None and node.parent is not None:
         node = node.parent
-    return list(tree.root.children).index(node)
+    return list(tree.top_rows).index(node)
 
 
 async def _on_turn(pilot: Pilot[Any], screen: SessionScreen, index: int) -> None:

@@ -16,10 +16,9 @@ from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.config import load_config
-from ink_tui.ui.screens.session import SessionScreen
-from ink_tui.ui.widgets.pane_split import PaneSplit
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.session_list import SessionList
-from ink_tui.ui.widgets.session_tree import SessionTree
 
 CWD = "/home/ada/code/calc-kit"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -104,7 +103,7 @@ async def test_chinese_titles_are_cut_by_cells_and_the_figures_line_up(
         columns = {cell_len(line[: line.index("tok") + 3]) for line in lines if line[:1] in "▶▼"}
         assert len(columns) == 1, lines
         assert not any(" …" in line for line in lines), lines
-        assert any("…" in str(node.label) for node in tree.root.children)
+        assert any("…" in node.text for node in tree.top_rows)
 
 
 async def test_the_picker_cuts_a_chinese_title_without_a_space_before_the_ellipsis(
@@ -190,21 +189,6 @@ async def test_ctrl_arrows_resize_the_tree_and_the_width_is_kept(
     async with again.run_test(size=(120, 30)) as pilot:
         screen = await _session_view(pilot)
         assert screen.query_one(SessionTree).outer_size.width == wider
-
-
-async def test_dragging_the_bar_resizes_the_tree(tmp_path: Path, make_app: Any) -> None:
-    path = _session(tmp_path / "s", PROMPTS)
-    config = tmp_path / "config.toml"
-    app = make_app(open_path=path, cwd="/nowhere", config_path=config)
-    async with app.run_test(size=(120, 30)) as pilot:
-        screen = await _session_view(pilot)
-        split = screen.query_one(PaneSplit)
-        await pilot.mouse_down(split, offset=(0, 5))
-        await pilot.hover(offset=(24, 10))  # the bar dragged to the screen's 25th column
-        await pilot.mouse_up(offset=(24, 10))
-        await pilot.pause()
-        assert 20 <= screen.query_one(SessionTree).outer_size.width <= 26
-    assert load_config(config).tree_width == 20
 
 
 async def test_the_focused_pane_is_titled_in_the_primary_colour(

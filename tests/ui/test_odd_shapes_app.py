@@ -18,10 +18,10 @@ from waiting import wait_for
 from ink_tui.paths import project_dir
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
+from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.session_list import SessionList
-from ink_tui.ui.widgets.session_tree import SessionTree
 
 STAMP = "2026-10-05T12:34:56.789Z"
 
@@ -99,8 +99,8 @@ async def test_an_odd_shape_is_shown_in_the_preview_and_the_view_and_not_continu
         assert isinstance(screen, SessionScreen)
         await wait_for(pilot, lambda: shown in replay_text(screen), "the oddity in the replay")
         tree = screen.query_one(SessionTree)
-        labels = [str(node.label) for node in tree.root.children]
-        labels += [str(child.label) for node in tree.root.children for child in node.children]
+        labels = [node.text for node in tree.top_rows]
+        labels += [child.text for node in tree.top_rows for child in node.children]
         assert any(shown.split(" (")[0].replace("⚠ ", "") in label for label in labels), labels
         await pilot.press("G", "c")
         await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat pane")

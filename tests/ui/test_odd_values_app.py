@@ -27,12 +27,12 @@ from waiting import wait_for
 from ink_tui.paths import project_dir
 from ink_tui.session import ModelRef
 from ink_tui.ui.app import InkApp
+from ink_tui.ui.modals.chat import ForkScreen
+from ink_tui.ui.modals.keeping import CopyScreen
 from ink_tui.ui.screens.chat import ChatScreen
-from ink_tui.ui.screens.chat_modals import ForkScreen
 from ink_tui.ui.screens.error import ErrorScreen
-from ink_tui.ui.screens.keep_modals import CopyScreen
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.session_list import SessionList
 

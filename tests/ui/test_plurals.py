@@ -12,7 +12,7 @@ from rich.console import Console
 from waiting import wait_for
 
 from ink_tui.ui.app import InkApp
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.transcript import Transcript
 
 TS = "2026-10-05T12:34:56.789Z"

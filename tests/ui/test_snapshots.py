@@ -243,7 +243,7 @@ def test_subagents(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> 
     )
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        from ink_tui.ui.screens.session import SessionScreen
+        from ink_tui.ui.session_view.screen import SessionScreen
 
         await settle(pilot)
         screen = pilot.app.screen
@@ -251,10 +251,10 @@ def test_subagents(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> 
         tree = screen.session_tree
         # The view's own first move (to the last row) first, then the call: under load the
         # first move could land after a reveal made too early.
-        await wait_for(pilot, lambda: tree.cursor_line == tree.last_line >= 0, "the first row")
+        await wait_for(pilot, lambda: tree.at_last_row, "the first row")
         screen.reveal("a1:1")
-        await wait_for(pilot, lambda: tree.cursor_node.data == "a1:1", "the cursor on the call")
-        call = tree.cursor_node
+        await wait_for(pilot, lambda: tree.cursor_key == "a1:1", "the cursor on the call")
+        call = tree.cursor
         await press_and_settle(pilot, "l")
         await wait_for(pilot, lambda: len(call.children) > 2, "the subagent's rows")
         await settle(pilot)
@@ -295,7 +295,7 @@ def test_chat(
     )
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        from ink_tui.ui.screens.chat_modals import ApprovalScreen
+        from ink_tui.ui.modals.chat import ApprovalScreen
 
         await settle(pilot)
         # the chat's entry ids are drawn at random: pinned here (the prompt's row shows its id)

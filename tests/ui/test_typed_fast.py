@@ -20,7 +20,7 @@ from ink_tui.paths import project_dir
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.screens.chat import ChatScreen
 from ink_tui.ui.screens.picker import PickerScreen
-from ink_tui.ui.screens.session import SessionScreen
+from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.widgets.session_list import SessionList
 
 CWD = "/home/ada/code/calc-kit"

@@ -117,7 +117,7 @@ def test_browsing_never_imports_the_model_sdks() -> None:
     (about a second to import) are imported when a chat sends its first request."""
     code = (
         "import sys\n"
-        "import ink_tui.ui.app, ink_tui.ui.screens.picker, ink_tui.ui.screens.session\n"
+        "import ink_tui.ui.app, ink_tui.ui.screens.picker, ink_tui.ui.session_view.screen\n"
         "import ink_tui.ui.screens.chat, ink_tui.agent.chat, ink_tui.cli\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'openai'))\n"
         "assert not loaded, loaded\n"
@@ -138,7 +138,7 @@ LOADED_WHEN_FIRST_USED = (
     "importlib.metadata",
     "ink_tui.agent",
     "ink_tui.ui.screens.chat",
-    "ink_tui.ui.screens.session",
+    "ink_tui.ui.session_view",
     "ink_tui.catalog.search",
     "ink_tui.demo",
 )

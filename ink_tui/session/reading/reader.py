@@ -257,7 +257,7 @@ def build_session(
                 and type(message.get("role")) is str
             ):
                 session.line_count += 1
-                entry = new_entry(Entry)
+                entry: Entry = new_entry(Entry)
                 entry.type, entry.id, entry.parent_id = "message", entry_id, parent
                 entry.line, entry.offset, entry.end = session.line_count, offset, size
                 entry._path = path

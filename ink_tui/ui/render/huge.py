@@ -10,7 +10,7 @@ each piece of a written file (:data:`~ink_tui.ui.render.pieces.PIECE_LINES` line
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, partial
+from functools import partial
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -132,29 +132,19 @@ def markdown_pieces(text: str, *, theme: str, indent: int = 0) -> list[Piece]:
     return pieces
 
 
-@cache
-def _numbered_syntax() -> type[Any]:
-    """Syntax whose line numbers take a fixed width, so every piece of a file lines up (made on
-    first use: syntax highlighting is imported only when a file is shown)."""
+def _code(lexer: str, theme: str, first: int, numbers: int, text: str) -> RenderableType:
+    """Lines ``first`` on of a file, highlighted and numbered, the numbers ``numbers`` cells
+    wide whatever this piece's last number (so every piece of the file lines up): the numbers
+    Rich draws take what the piece needs, and a margin in the code's background the rest."""
     from rich.syntax import Syntax
 
-    class NumberedSyntax(Syntax):
-        def __init__(self, code: str, lexer: str, *, numbers: int, **options: Any) -> None:
-            super().__init__(code, lexer, line_numbers=True, word_wrap=True, **options)
-            self._numbers = numbers
-
-        @property
-        def _numbers_column_width(self) -> int:
-            return self._numbers
-
-    return NumberedSyntax
-
-
-def _code(lexer: str, theme: str, first: int, numbers: int, text: str) -> RenderableType:
-    numbered: RenderableType = _numbered_syntax()(
-        visible(text), lexer, numbers=numbers, theme=theme, start_line=first
-    )
-    return numbered
+    code = visible(text)
+    syntax = Syntax(code, lexer, theme=theme, line_numbers=True, word_wrap=True, start_line=first)
+    extra = numbers - (len(str(first + code.count("\n"))) + 2)
+    if extra <= 0:
+        return syntax
+    background = Syntax.get_theme(theme).get_background_style()
+    return Padding(syntax, (0, 0, 0, extra), style=background, expand=False)
 
 
 def code_pieces(code: str, path: str, *, theme: str, indent: int = 0) -> list[Piece]:

@@ -25,9 +25,10 @@ from ink_tui.session.conversation.forks import BranchList, SessionSnapshot, buil
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.reader import SessionFile, open_session
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.branch_list import BranchTable, describe_leaf, short_id
+from ink_tui.ui.widgets.keeper import SessionKeeper
 
 __all__ = ["BranchesScreen"]
 
@@ -87,6 +88,7 @@ class BranchesScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self.query_one(BranchTable).focus()
         self._build()
+        follow_theme(self, self.theme_changed)
 
     @work(thread=True, exclusive=True, group="branches")
     def _build(self) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual import getters, on, work
@@ -41,15 +41,12 @@ from ink_tui.session.analysis.changes import FileChanges, collect_changes
 from ink_tui.session.conversation.view import Turn
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.changes_rows import FileLine, TurnLine
 
-if TYPE_CHECKING:
-    from ink_tui.ui.screens.session_keys import SessionView
-    from ink_tui.ui.screens.session_opens import SessionOpens
-
-__all__ = ["MAX_DIFF_LINES", "ChangesScreen", "Jump", "diff_text", "open_changes"]
+__all__ = ["MAX_DIFF_LINES", "ChangesScreen", "Jump", "diff_text"]
 
 MAX_DIFF_LINES: Final = 2000  # lines of one diff drawn; the rest is said in a note
 
@@ -83,26 +80,6 @@ class Jump:
     row_key: str
     file: str  # the file's absolute path
     turn: int
-
-
-def open_changes(view: SessionView, keys: SessionOpens) -> None:
-    """Push the changes view over the session view ``view``; the row chosen there is shown
-    in it, and remembered in ``keys.last_jump``."""
-    loaded = view.loaded
-    if loaded is None:
-        return
-
-    def chosen(jump: Jump | None) -> None:
-        if jump is not None:
-            keys.last_jump = jump
-            view.live.pause()
-            view.reveal(jump.row_key)
-
-    # A copy of the rows (following may add to them meanwhile); none while partly read.
-    turns = None if loaded.partial else [Turn(t.user, list(t.items)) for t in loaded.turns]
-    cwd = loaded.session.cwd
-    screen = ChangesScreen(view.path, loaded.leaf_id, turns, cwd, last=keys.last_jump)
-    view.app.push_screen(screen, chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +158,7 @@ class ChangesScreen(Screen[Jump | None]):
     def on_mount(self) -> None:
         self.files_list.focus()
         self._collect()
+        follow_theme(self, self.theme_changed)
 
     @work(thread=True, exclusive=True, group="changes")
     def _collect(self) -> None:

@@ -1,7 +1,7 @@
 """The chat pane: go on with a session with a real model and Ink's tools.
 
 The screen coordinates; the conversation is :class:`ink_tui.agent.chat.ChatEngine`, run in one
-async worker per turn, reporting through a :class:`~ink_tui.ui.screens.chat_sink.ScreenSink`.
+async worker per turn, reporting through a :class:`~ink_tui.ui.chat_sink.ScreenSink`.
 ``q`` and ``?`` are text for the composer here; a pane that cannot send says why in its place.
 """
 
@@ -21,19 +21,26 @@ from ink_tui.agent.chat import Message as ChatMessage
 from ink_tui.agent.commands import is_copy, parse_command, unknown_command
 from ink_tui.agent.failures import failure_line, interrupted_line, turn_failure_line
 from ink_tui.agent.outcome import TurnOutcome
+from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import parse_model_ref
 from ink_tui.agent.providers.model import reading_note
 from ink_tui.agent.providers.sdk import preload_for
 from ink_tui.agent.start import ChatStart, load_chat, new_chat
 from ink_tui.paths import project_dir
 from ink_tui.session.rules.modelref import ModelRef
+from ink_tui.ui.chat_commands import copy_last_reply
+from ink_tui.ui.chat_sink import ChatOutlets, ScreenSink
 from ink_tui.ui.keys import CHAT_BINDINGS
+from ink_tui.ui.messages import OpenSession
+from ink_tui.ui.modals.chat import ModelScreen
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.chat_commands import copy_last_reply
-from ink_tui.ui.screens.chat_modals import ModelScreen
-from ink_tui.ui.screens.chat_sink import ScreenSink
-from ink_tui.ui.widgets.chat_entries import ChatHistory, chat_history, written_entries
+from ink_tui.ui.widgets.chat_entries import (
+    ChatHistory,
+    arrived_on_branch,
+    chat_history,
+    written_entries,
+)
 from ink_tui.ui.widgets.chat_input import ELSEWHERE_KEYS, ChatInput
 from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 from ink_tui.ui.widgets.composer import Composer
@@ -128,9 +135,10 @@ class ChatScreen(Screen[None]):
     @on(Ready)
     def _ready(self, message: Ready) -> None:
         start = message.start
-        self.engine = ChatEngine(
-            start, sink=ScreenSink(self), project_dir=project_dir(self._sessions_dir(), start.cwd)
-        )
+        log, folder = self.log_view, project_dir(self._sessions_dir(), start.cwd)
+        outlets = ChatOutlets(log.stream_delta, self.show_arrived, self.recorded, self.set_status,
+                              self.note, self.app.push_screen_wait, start.cwd)  # fmt: skip
+        self.engine = ChatEngine(start, sink=ScreenSink(outlets), project_dir=folder)
         if start.path is None:
             self.note(f"a new session in {start.cwd} (the file is created with the first message)")
         self.log_view.show_history(message.history)
@@ -200,6 +208,12 @@ class ChatScreen(Screen[None]):
 
     # -- what the engine reports (through the sink, on the event loop) --------------------------
 
+    def show_arrived(self, conflict: Conflict) -> None:
+        """What the other writer of ``conflict`` appended that lies on the branch the chat now
+        goes on from, shown before the user message still unsent (the order of the file)."""
+        arrived = arrived_on_branch(conflict.session, conflict.arrived, conflict.their_leaf)
+        self.log_view.add_arrived(arrived)
+
     def recorded(self, message: ChatMessage) -> None:
         """A message was written: its rows (and those of what went before it) replace the stream."""
         if message.get("role") == "assistant":
@@ -229,7 +243,8 @@ class ChatScreen(Screen[None]):
             return
         event.composer.value = ""
         if is_copy(text):  # as in Ink, /copy runs during a turn too: never queued
-            copy_last_reply(self)
+            context = self.engine.messages if self.engine else None
+            copy_last_reply(context, self.app.copy_to_clipboard, self.note)
         elif self._busy:
             self.queued.append(text)
             self._show_queue()
@@ -364,9 +379,7 @@ class ChatScreen(Screen[None]):
     def _back(self) -> None:
         path = self.engine.store.path if self.engine else self.request.path
         if path is not None and path.exists():
-            from ink_tui.ui.screens.session import SessionScreen
-
-            self.app.switch_screen(SessionScreen(path))
+            self.post_message(OpenSession(path))  # the session view, in this screen's place
         else:
             self.app.switch_screen("picker")
 

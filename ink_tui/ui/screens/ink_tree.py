@@ -45,9 +45,10 @@ from ink_tui.session.conversation.navtree import (
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.reader import open_session
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.keeper import SessionKeeper
 from ink_tui.ui.widgets.ink_tree_rows import InkTreeList
+from ink_tui.ui.widgets.keeper import SessionKeeper
 
 __all__ = ["BUILDING", "NOTHING_YET", "InkTreeScreen", "TreeView", "nearest_shown"]
 
@@ -163,6 +164,7 @@ class InkTreeScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self.search_line.display = False
         self.rows_list.focus()
+        follow_theme(self, self.theme_changed)
         self._read()
 
     # -- reading and building (workers) ---------------------------------------------------------

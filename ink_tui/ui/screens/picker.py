@@ -21,12 +21,12 @@ from ink_tui.catalog import SessionSummary
 from ink_tui.catalog.scan import folder_problem, unreadable_folder
 from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
+from ink_tui.ui.keys import PICKER_KEYS
 from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.screens.keeper import SessionKeeper
-from ink_tui.ui.screens.picker_keys import PICKER_KEYS
 from ink_tui.ui.widgets import problem_rows
+from ink_tui.ui.widgets.keeper import SessionKeeper
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
     IndexNotice,

@@ -22,6 +22,7 @@ from ink_tui.humanize import compact_count, plural
 from ink_tui.session.analysis.turntime import short_duration, turn_time
 from ink_tui.session.conversation.view import Turn
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.timeline_bars import MODEL_BLOCK, TOOL_BLOCK, TimelineBars, TimelineRow
 
@@ -92,6 +93,7 @@ class TimelineScreen(Screen[str | None]):
     def on_mount(self) -> None:
         bars = self.query_one(TimelineBars)
         bars.focus()
+        follow_theme(self, self.theme_changed)
         self._legend()
         self._measure()
 

@@ -30,9 +30,9 @@ from ink_tui.session.conversation.forks import BranchList, LeafRow
 from ink_tui.session.reading.timestamps import timestamp_seconds
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
+from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
-from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["BranchTable", "describe_leaf", "fork_cell", "leaf_age", "short_id"]
 

@@ -56,15 +56,14 @@ class Composer(TextArea):
         self.load_text(text)
         self.move_cursor(self.document.end)
 
-    async def _on_key(self, event: events.Key) -> None:
+    def on_key(self, event: events.Key) -> None:
+        """Enter sends, the new-line keys start a line; any other key is the box's own (the
+        default handler, after this one, types it)."""
         if event.key == "enter":
             event.stop()
             event.prevent_default()
             self.post_message(self.Submitted(self, self.text))
-            return
-        if event.key in NEW_LINE_KEYS:
+        elif event.key in NEW_LINE_KEYS:
             event.stop()
             event.prevent_default()
             self.insert("\n")
-            return
-        await super()._on_key(event)

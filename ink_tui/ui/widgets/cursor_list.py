@@ -6,11 +6,14 @@ shows them while it has the focus), the cursor kept in sight, a click that moves
 second click selects), and a bounded cache of drawn lines, so a list of a million rows scrolls
 like one of ten. A subclass says how many rows there are (:attr:`row_count`), draws one
 (:meth:`row_text`) and says what Enter does (:meth:`select`); :meth:`cursor_moved` hears each
-move.
+move. A subclass that draws more than a line of text under a cursor (the session tree: guides,
+the cursor on the label only) draws the whole line (:meth:`draw_row`) and says what a drawn line
+depends on (:meth:`line_key`) and what fills the width after it (:meth:`fill_style`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from rich.style import Style
@@ -50,7 +53,7 @@ class CursorList(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._lines: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
+        self._lines: LRUCache[Hashable, Strip] = LRUCache(1024)
 
     # -- what a subclass says ------------------------------------------------------------------
 
@@ -80,18 +83,28 @@ class CursorList(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         index = scroll_y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
         if not 0 <= index < self.row_count:
-            return Strip.blank(width, base)
-        key = (index, index == self.cursor_row, width)
-        cursor = self._cursor_style() if key[1] else Style()
+            return Strip.blank(width, self.rich_style)
+        cursor = index == self.cursor_row
+        key = self.line_key(index, width, cursor)
         strip = self._lines.get(key)
         if strip is None:
-            text = self.row_text(index, width)
-            text.stylize_before(base + cursor)
-            strip = Strip(text.render(self.app.console), text.cell_len)
-            self._lines[key] = strip
-        return strip.crop_extend(scroll_x, scroll_x + width, base + cursor)
+            strip = self._lines[key] = self.draw_row(index, width, cursor)
+        return strip.crop_extend(scroll_x, scroll_x + width, self.fill_style(cursor))
+
+    def line_key(self, index: int, width: int, cursor: bool) -> Hashable:
+        """What row ``index``'s drawn line depends on (the key it is kept under)."""
+        return (index, cursor, width)
+
+    def draw_row(self, index: int, width: int, cursor: bool) -> Strip:
+        """Row ``index``'s line: :meth:`row_text`, the cursor's style over all of it."""
+        text = self.row_text(index, width)
+        text.stylize_before(self.fill_style(cursor))
+        return Strip(text.render(self.app.console), text.cell_len)
+
+    def fill_style(self, cursor: bool) -> Style:
+        """The style of the width after a line's text (the cursor's, on its line)."""
+        return self.rich_style + (self._cursor_style() if cursor else Style())
 
     def _cursor_style(self) -> Style:
         return self.get_component_rich_style(self.CURSOR_CLASS, partial=True)

@@ -28,9 +28,9 @@ from textual.message import Message
 from ink_tui.safetext import one_line
 from ink_tui.session.conversation.navtree import TreeRow
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
-from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["InkTreeList", "anchor_column", "pan_for"]
 

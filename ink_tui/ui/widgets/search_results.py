@@ -17,8 +17,8 @@ from textual.widgets.option_list import Option
 
 from ink_tui.catalog.search import SearchHit
 from ink_tui.humanize import plural
+from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["SearchResults"]
 

@@ -7,7 +7,7 @@ Each fixed column is as wide as the widest text it can hold (counts are abbrevia
 five characters, ``49.9k``), so no number or age is ever cut. When the list is narrow, the less
 important columns go first (size, model, branches, project), then the title shrinks. The state
 column (``● live``, ``hidden``) is there only while a row shown needs it. Texts are cut by
-:func:`~ink_tui.ui.widgets.tree_labels.cut_label` (by cell width, as every label).
+:func:`~ink_tui.ui.render.cut.cut_label` (by cell width, as every label).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_ag
 from ink_tui.session.writing.ownwrites import LIVE_SECONDS, own_writes
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
+from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
-from ink_tui.ui.widgets.tree_labels import cut_label
 
 __all__ = ["SessionList", "human_size", "is_live", "relative_age"]
 

@@ -20,9 +20,9 @@ from textual.message import Message
 from ink_tui.humanize import compact_count
 from ink_tui.session.analysis.turntime import TurnTime, short_duration
 from ink_tui.ui.keymap import bind
+from ink_tui.ui.render.cut import cut_label, first_line
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
-from ink_tui.ui.widgets.tree_labels import cut_label, first_line
 
 __all__ = ["MODEL_BLOCK", "TOOL_BLOCK", "TimelineBars", "TimelineRow"]
 
