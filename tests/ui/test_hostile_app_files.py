@@ -3,7 +3,8 @@ item 4), at the CI sizes of ``tests/hostile.py``.
 
 The view opens each file (to its whole branch, or to the error screen naming it), answers
 ``G`` ``g`` ``j`` and lists the branches (``b``: a 100,000-fork star, a chain forking at every
-entry); the picker lists each, previews it and opens it. Never an unforeseen error (the log file
+entry); the picker lists each, previews it and opens it (to what the view opens it to; the view's
+keys on it are the view's test). Never an unforeseen error (the log file
 stays absent), never a hang (every wait has a limit), nothing written to the sessions folder.
 """
 
@@ -57,19 +58,26 @@ def _reason(item: hostile.Hostile) -> str:
     return item.error.format(path=item.path).split(": ", 1)[1]
 
 
-async def _check_view(app: InkApp, pilot: Any, item: hostile.Hostile) -> None:
-    """The view (or the error screen) of ``item``, settled: what each must show, keys and all."""
+def _check_opened(app: InkApp, item: hostile.Hostile) -> None:
+    """What opening ``item`` shows, settled: the error screen naming it and why, or its whole
+    branch to the last record."""
     screen = app.screen
     if item.error is not None:
         assert isinstance(screen, ErrorScreen)
         assert screen.path == item.path
         assert screen.error.message.endswith(_reason(item))
-        await wait_for(pilot, workers_finished(app), "the raw lines", timeout=LOAD)
         return
     assert isinstance(screen, SessionScreen)
     assert screen.loaded is not None
-    last = screen.loaded.turns[-1].items[-1]
-    assert hostile.MARKER in last.text
+    assert hostile.MARKER in screen.loaded.turns[-1].items[-1].text
+
+
+async def _check_view(app: InkApp, pilot: Any, item: hostile.Hostile) -> None:
+    """The view (or the error screen) of ``item``, settled: what each must show, keys and all."""
+    _check_opened(app, item)
+    if item.error is not None:
+        await wait_for(pilot, workers_finished(app), "the raw lines", timeout=LOAD)
+        return
     for key in "Ggj":
         await pilot.press(key)
     await wait_for(pilot, workers_finished(app), "the keys' work", timeout=LOAD)
@@ -133,7 +141,8 @@ async def test_the_picker(
         await wait_for(pilot, workers_finished(app), "the preview", timeout=LOAD)
         await pilot.press("enter")
         await wait_for(pilot, lambda: _settled(app), "the file shown", timeout=LOAD)
-        await _check_view(app, pilot, item)
+        _check_opened(app, item)  # the view's keys on it: test_the_session_view
+        await wait_for(pilot, workers_finished(app), "the view's work", timeout=LOAD)
         assert app.is_running
     assert not state.exists(), "an unforeseen error was logged"
     assert hostile.snapshot(base) == before
