@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str]) -> int:
     """Parse the line with the registry's tree and run what it names."""
-    from ink_tui.cli import registry
+    import ink_tui.cli.registry as registry
     from ink_tui.cli.folders import project_cwd, sessions_base
     from ink_tui.cli.parsing import parse
 

@@ -9,7 +9,7 @@ every command; ``ink-tui COMMAND --help`` shows its arguments and its module's d
 
 from __future__ import annotations
 
-from ink_tui.cli import app
+import ink_tui.cli.app as app
 from ink_tui.cli.commands import (
     changes,
     check,

@@ -14,8 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ink_tui.demo import content as C
-from ink_tui.demo import outputs as O
+import ink_tui.demo.content as C
+import ink_tui.demo.outputs as O
 from ink_tui.demo.clock import FakeClock
 from ink_tui.demo.options import CHILD_TOOLS, Options, Stats
 from ink_tui.demo.tools import run_tool

@@ -2,9 +2,12 @@
 types or inside a function, a module that needs it back. A cycle hides the order things must be
 read in, and breaks at import time as soon as a name moves.
 
-The graph is static (an AST walk of every module): ``import a.b`` and ``from a import b`` count
-(``b`` a module: an edge to ``a.b``; else to ``a``), relative imports resolved, imports under
+The graph is static (an AST walk of every module): ``import a.b`` is an edge to ``a.b``;
+``from a import b`` is an edge to ``a`` (its namespace is read, so its ``__init__`` must have
+run) and, when ``b`` is a module, to ``a.b`` too. Relative imports are resolved, imports under
 ``TYPE_CHECKING`` and inside functions included. A failure names each cycle, in import order.
+(So a module of a package whose ``__init__`` imports it writes ``import pkg.sibling as
+sibling``, never ``from pkg import sibling``.)
 """
 
 from __future__ import annotations
@@ -39,12 +42,11 @@ def imports_of(module: str, source: str, modules: Iterable[str], *, package: boo
             if node.level:
                 parts = anchor.split(".")[: len(anchor.split(".")) - node.level + 1]
                 base = ".".join([*parts, base] if base else parts)
-            for alias in node.names:
-                name = f"{base}.{alias.name}"
-                if name in known:
-                    found.add(name)
-                elif base in known:
-                    found.add(base)
+            if base in known:
+                found.add(base)  # the package's (or module's) namespace is read
+            found.update(
+                f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known
+            )
     found.discard(module)
     return found
 
@@ -146,17 +148,35 @@ def test_the_graph_holds_every_kind_of_import(tmp_path: Path) -> None:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     graph = import_graph(tmp_path / "pkg")
-    assert graph["pkg.a"] == {"pkg.b"}
+    assert graph["pkg.a"] == {"pkg", "pkg.b"}  # the package's namespace, and the module
     assert graph["pkg.b"] == {"pkg.c"}  # under TYPE_CHECKING
     assert graph["pkg.c"] == {"pkg.d"}  # inside a function
-    assert graph["pkg.d"] == {"pkg.e"}  # relative
+    assert graph["pkg.d"] == {"pkg", "pkg.e"}  # relative
     assert graph["pkg.e"] == {"pkg.sub.f"}
-    assert graph["pkg.sub"] == {"pkg.a"}  # a package's __init__, relative upwards
+    assert graph["pkg.sub"] == {"pkg", "pkg.a"}  # a package's __init__, relative upwards
     assert cycles(graph) == []
     (tmp_path / "pkg" / "sub" / "f.py").write_text("import pkg.a\n")
     assert cycles(import_graph(tmp_path / "pkg")) == [
         ["pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.e", "pkg.sub.f"]
     ]
+
+
+def test_a_package_whose_init_imports_a_module_that_reads_the_package_is_a_cycle(
+    tmp_path: Path,
+) -> None:
+    """``from pkg import sibling`` in a module ``pkg/__init__.py`` imports reads a package still
+    being initialized; ``import pkg.sibling as sibling`` does not."""
+    sources = {
+        "pkg/__init__.py": "from pkg.builder import build\n",
+        "pkg/builder.py": "from pkg import content\n",
+        "pkg/content.py": "",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert cycles(import_graph(tmp_path / "pkg")) == [["pkg", "pkg.builder"]]
+    (tmp_path / "pkg" / "builder.py").write_text("import pkg.content as content\n")
+    assert cycles(import_graph(tmp_path / "pkg")) == []
 
 
 def test_a_cycle_is_named_in_import_order() -> None:

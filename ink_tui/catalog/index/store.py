@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-from ink_tui.catalog.index import guard
+import ink_tui.catalog.index.guard as guard
 from ink_tui.paths import cache_dir
 from ink_tui.safetext import utf8_safe
 
