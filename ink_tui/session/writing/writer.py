@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import secrets
 import uuid
@@ -33,6 +32,12 @@ from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.reader import SessionFile
 from ink_tui.session.reading.recordtypes import EntryRecord, HeaderRecord, Message, SessionHeader
 from ink_tui.session.rules.modelref import ModelRef, model_selection
+from ink_tui.session.writing.appends import (
+    ConcurrentWriteError,
+    RecordNotWrittenError,
+    check_landed,
+    write_or_undo,
+)
 from ink_tui.session.writing.ownwrites import note_own_append
 
 __all__ = [
@@ -48,29 +53,8 @@ __all__ = [
 Record = dict[str, object]  # a record as written: JSON values under string keys
 
 
-class ConcurrentWriteError(RuntimeError):
-    """Another process changed the file since ink-tui last read or wrote it."""
-
-
 class WriteBlockedError(RuntimeError):
     """Ink's rule: after a failed initialisation, no later write is attempted."""
-
-
-class RecordNotWrittenError(OSError):
-    """A write failed part-way (disk full, an I/O error); what it wrote was cut off again,
-    unless the message says otherwise. ``errno`` is the failed write's, when it raised one."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
-
-
-class _Stopped(Exception):
-    """``_write_all`` stopped after ``written`` bytes: ``cause`` raised, or no progress."""
-
-    def __init__(self, written: int, cause: OSError | None) -> None:
-        super().__init__(written, cause)
-        self.written = written
-        self.cause = cause
 
 
 def utc_timestamp(now: datetime | None = None) -> str:
@@ -282,8 +266,8 @@ class SessionWriter:
                     f"{self.path}: another process is writing a record right now (the file "
                     "does not end with a newline); nothing was written"
                 )
-            _write_or_undo(fd, self.path, payload, size, created=False)
-            end = _check_landed(fd, self.path, payload, size)
+            write_or_undo(fd, self.path, payload, size, created=False)
+            end = check_landed(fd, self.path, payload, size)
             if self.own_writes and end == size + len(payload):  # right after the bytes checked
                 note_own_append(self.path, before, os.fstat(fd), end=end)
         finally:
@@ -296,7 +280,7 @@ class SessionWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # private
         try:
-            _write_or_undo(fd, self.path, payload, 0, created=True)
+            write_or_undo(fd, self.path, payload, 0, created=True)
         except OSError:
             self._failed = True
             raise
@@ -304,98 +288,3 @@ class SessionWriter:
             os.close(fd)
         self.exists = True
         self._size = len(payload)
-
-
-def _write_all(fd: int, payload: bytes) -> None:
-    """All of ``payload``: a short write is followed by the rest. Raises :class:`_Stopped`."""
-    view = memoryview(payload)
-    done = 0
-    try:
-        while done < len(payload):
-            count = os.write(fd, view[done:])
-            if count <= 0:
-                raise _Stopped(done, None)
-            done += count
-    except OSError as error:
-        raise _Stopped(done, error) from error
-
-
-def _write_or_undo(fd: int, path: Path, payload: bytes, before: int, *, created: bool) -> None:
-    """Write ``payload`` at the end of ``fd`` (``before`` bytes long); if that fails part-way,
-    cut what was written (remove a file just ``created``) and raise
-    :class:`RecordNotWrittenError`."""
-    try:
-        _write_all(fd, payload)
-    except (_Stopped, OSError) as failure:
-        written, cause = (
-            (failure.written, failure.cause) if isinstance(failure, _Stopped) else (0, failure)
-        )
-        what = _what_failed(cause, written, len(payload))
-        problem = _undo(fd, path, before, written, created=created)
-        if problem is not None:
-            text = (
-                f"{path}: {what}: the record was only partly written ({written} of "
-                f"{len(payload)} bytes) and could not be cut off again ({problem}); "
-                "`ink-tui repair` cuts the torn line"
-            )
-        elif created:
-            text = f"{path}: {what}: the session file was not created; nothing was written"
-        else:
-            text = f"{path}: {what}: the record was not written; nothing else changed"
-        error = RecordNotWrittenError(text)
-        error.errno = None if cause is None else cause.errno
-        error.filename = str(path)
-        raise error from cause
-
-
-def _check_landed(fd: int, path: Path, payload: bytes, before: int) -> int:
-    """Where ``payload`` ended up: right after the ``before`` bytes that were checked, unless
-    another process wrote between the check and the write (Ink takes no lock). Returns the
-    offset just past it when it is a whole line of its own (another writer's whole records
-    before it are harmless); if a record half written by the other writer precedes it and it is
-    still the file's end, it is cut off again, so that record stays whole once its writer
-    finishes it, and :class:`ConcurrentWriteError` says so."""
-    if os.pread(fd, len(payload), before) == payload:
-        return before + len(payload)
-    end = os.fstat(fd).st_size
-    written = os.pread(fd, end - before, before)
-    at = written.find(payload)
-    if at > 0 and written[at - 1 : at] == b"\n":  # after whole records: a line of its own
-        return before + at + len(payload)
-    ours_last = at >= 0 and before + at + len(payload) == end
-    if ours_last and os.fstat(fd).st_size == end:  # nothing came after it: cut just this record
-        os.ftruncate(fd, end - len(payload))
-        raise ConcurrentWriteError(
-            f"{path}: another process wrote at the same moment ({at} bytes); this record was "
-            "taken back out, nothing of it is left; reload and try again"
-        )
-    raise ConcurrentWriteError(
-        f"{path}: another process wrote at the same moment, around this record (from byte "
-        f"{before}); `ink-tui check` says what the file holds now"
-    )
-
-
-def _what_failed(cause: OSError | None, written: int, total: int) -> str:
-    if cause is None:
-        return f"the system stopped writing after {written} of {total} bytes"
-    if cause.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        return "the disk is full"
-    if cause.errno == errno.EFBIG:
-        return "the file is too large for this file system"
-    return f"writing failed ({cause.strerror or cause})"
-
-
-def _undo(fd: int, path: Path, before: int, written: int, *, created: bool) -> str | None:
-    """Cut the ``written`` bytes this write left after ``before``; why not, if it could not."""
-    try:
-        size = os.fstat(fd).st_size
-        if size != before + written:  # someone else appended meanwhile: leave it all
-            return f"the file is {size} bytes, not the {before + written} expected"
-        if created:
-            if os.stat(path).st_ino == os.fstat(fd).st_ino:
-                os.unlink(path)
-        elif written:
-            os.ftruncate(fd, before)
-    except OSError as error:
-        return error.strerror or str(error)
-    return None

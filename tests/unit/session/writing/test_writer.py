@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ink_tui.session import ConcurrentWriteError, ModelRef, SessionWriter, open_session
-from ink_tui.session.writing import writer as writer_module
+from ink_tui.session.writing import appends as appends_module
 from ink_tui.session.writing.writer import WriteBlockedError, new_entry_id
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC)
@@ -75,13 +75,13 @@ def test_header_and_first_record_go_out_in_one_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     writes: list[bytes] = []
-    real = writer_module._write_all
+    real = appends_module.write_all
 
     def spy(fd: int, payload: bytes) -> None:
         writes.append(payload)
         real(fd, payload)
 
-    monkeypatch.setattr(writer_module, "_write_all", spy)
+    monkeypatch.setattr(appends_module, "write_all", spy)
     writer = new_writer(tmp_path)
     record = writer.append_message(USER)
     expected = (
@@ -147,7 +147,7 @@ def test_writes_after_a_failed_initialisation_are_blocked(
         raise OSError(28, "No space left on device")
 
     writer = new_writer(tmp_path)
-    monkeypatch.setattr(writer_module, "_write_all", disk_full)
+    monkeypatch.setattr(appends_module, "write_all", disk_full)
     with pytest.raises(OSError, match="the disk is full: the session file was not created"):
         writer.append_message(USER)
     monkeypatch.undo()
