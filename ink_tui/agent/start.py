@@ -35,7 +35,15 @@ from ink_tui.session.writing.repair import (
     plan_torn_repair,
 )
 
-__all__ = ["DEFAULT_THINKING", "ChatStart", "continue_point", "load_chat", "new_chat"]
+__all__ = [
+    "DEFAULT_THINKING",
+    "ChatRequest",
+    "ChatStart",
+    "continue_point",
+    "load_chat",
+    "new_chat",
+    "start_chat",
+]
 
 Message = Mapping[str, Any]  # a message as the chat holds it: written or read (recordtypes)
 
@@ -233,3 +241,26 @@ def new_chat(
     if sessions_dir is not None:
         start.read_only = _not_writable(project_dir(sessions_dir, cwd))
     return start
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """Where a chat starts: a session (from its leaf or ``leaf_id``) or a new one in ``cwd``;
+    ``model`` and ``thinking`` as asked (``--model``, ``--thinking``), else restored."""
+
+    path: Path | None
+    cwd: str = ""
+    leaf_id: str | None = None
+    model: ModelRef | None = None
+    thinking: str | None = None
+
+
+def start_chat(request: ChatRequest, *, sessions_dir: Path | None = None) -> ChatStart:
+    """:func:`load_chat` for a session, :func:`new_chat` for a new one (in ``sessions_dir``)."""
+    if request.path is None:
+        return new_chat(
+            request.cwd, model=request.model, thinking=request.thinking, sessions_dir=sessions_dir
+        )
+    return load_chat(
+        request.path, leaf_id=request.leaf_id, model=request.model, thinking=request.thinking
+    )

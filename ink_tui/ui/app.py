@@ -170,7 +170,8 @@ class InkApp(InkAppBase):
 
     def open_chat(self, path: Path | None, leaf_id: str | None = None) -> None:
         """The chat pane on ``path`` (from its leaf or ``leaf_id``), or on a new session."""
-        from ink_tui.ui.screens.chat import ChatRequest, ChatScreen
+        from ink_tui.agent.start import ChatRequest
+        from ink_tui.ui.screens.chat import ChatScreen
 
         request = ChatRequest(
             path,

@@ -25,7 +25,7 @@ from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import parse_model_ref
 from ink_tui.agent.providers.model import reading_note
 from ink_tui.agent.providers.sdk import preload_for
-from ink_tui.agent.start import ChatStart, load_chat, new_chat
+from ink_tui.agent.start import ChatRequest, ChatStart, start_chat
 from ink_tui.paths import project_dir
 from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.chat_commands import copy_last_reply
@@ -50,17 +50,6 @@ __all__ = ["ChatRequest", "ChatScreen"]
 READY_PLACEHOLDER = (
     "Message · Enter sends, ctrl+j new line · /compact · /model ID · /think LEVEL · Esc back"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ChatRequest:
-    """Where a chat starts: a session (from its leaf or ``leaf_id``) or a new one in ``cwd``."""
-
-    path: Path | None
-    cwd: str = ""
-    leaf_id: str | None = None
-    model: ModelRef | None = None
-    thinking: str | None = None
 
 
 class ChatScreen(Screen[None]):
@@ -102,17 +91,8 @@ class ChatScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="chat-load")
     def _load(self) -> None:
-        request = self.request
-        model, thinking = request.model, request.thinking
         try:
-            if request.path is None:
-                start = new_chat(
-                    request.cwd, model=model, thinking=thinking, sessions_dir=self._sessions_dir()
-                )
-            else:
-                start = load_chat(
-                    request.path, leaf_id=request.leaf_id, model=model, thinking=thinking
-                )
+            start = start_chat(self.request, sessions_dir=self._sessions_dir())
             history = chat_history(start.session, start.leaf_id)
         except Exception as error:  # foreseen: its own line; a bug: logged (agent.failures)
             self.post_message(self.Failed(failure_line(error, "reading the session for a chat")))

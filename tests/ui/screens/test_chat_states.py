@@ -95,13 +95,13 @@ async def test_keys_typed_while_the_session_loads_go_into_the_composer(
 ) -> None:
     kit = chat_kit
     gate = threading.Event()
-    load_chat = chat_screen.load_chat
+    start_chat = chat_screen.start_chat
 
     def slow_load(*args: Any, **kwargs: Any) -> Any:
         gate.wait(10)
-        return load_chat(*args, **kwargs)
+        return start_chat(*args, **kwargs)
 
-    monkeypatch.setattr(chat_screen, "load_chat", slow_load)
+    monkeypatch.setattr(chat_screen, "start_chat", slow_load)
     llm.anthropic(text="hello back")
     app = kit.app(workdir, chat_session, chat=True)
     async with app.run_test(size=SIZE) as pilot:
