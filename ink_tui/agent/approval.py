@@ -23,7 +23,6 @@ from ink_tui.agent.tools.common import (
     ToolFailure,
     as_number,
     byte_length,
-    js_number,
     logical_lines,
     node_error,
     resolve_path,
@@ -31,6 +30,7 @@ from ink_tui.agent.tools.common import (
 from ink_tui.agent.tools.files import edit_refusal_text
 from ink_tui.agent.tools.specs import validate_arguments
 from ink_tui.logs import unforeseen
+from ink_tui.session.reading.jsformat import js_string
 from ink_tui.session.rules.edits import (
     EditProblem,
     EditRefused,
@@ -99,7 +99,7 @@ def _bash(arguments: dict[str, Any], cwd: Path, max_lines: int) -> CallPreview:
     title = f"bash  ·  in {os.path.normpath(cwd)}"
     timeout = as_number(arguments.get("timeout"))
     if timeout is not None:
-        title += f"  ·  timeout {js_number(timeout)}s"
+        title += f"  ·  timeout {js_string(timeout)}s"
     return CallPreview("bash", title, _cut(str(arguments["command"]), max_lines))
 
 

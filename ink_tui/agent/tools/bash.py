@@ -30,11 +30,11 @@ from ink_tui.agent.tools.common import (
     ToolOutcome,
     as_number,
     error,
-    js_number,
     logical_lines,
     show,
     tail_start,
 )
+from ink_tui.session.reading.jsformat import js_string
 
 MAX_LINES = 500
 TAIL_KEEP_BYTES = 262144
@@ -239,7 +239,7 @@ async def _supervise(
     code = proc.returncode
     reason: str | None = None
     if timed_out:
-        reason = f"command timed out after {js_number(seconds or 0)}s and was killed"
+        reason = f"command timed out after {js_string(seconds or 0)}s and was killed"
     elif aborted:
         reason = "command aborted by user"
     elif code is not None and code < 0:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.safetext import utf8_safe
+from ink_tui.session.reading.jsformat import js_string
 from ink_tui.session.rules.toolpaths import resolve_plain, resolve_to_cwd
 
 MAX_BYTES = 50 * 1024
@@ -63,18 +64,6 @@ def error(text: str) -> ToolOutcome:
     return ToolOutcome(text, True)
 
 
-def js_number(value: float) -> str:
-    """Format a number the way JavaScript's ``String(n)`` does for the common cases."""
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-    return str(value)
-
-
 def as_number(value: object) -> float | None:
     """The value as a float when it is a JSON number (never a bool), else None."""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -85,7 +74,7 @@ def as_number(value: object) -> float | None:
 def show(value: object) -> str:
     """Render an argument value for an error message as JavaScript's template string would."""
     number = as_number(value)
-    return js_number(number) if number is not None else str(value)
+    return js_string(number) if number is not None else str(value)
 
 
 def clamp_int(value: object, fallback: int, low: int, high: int) -> int:

@@ -7,9 +7,9 @@ the exact binary value, a tie away from zero; ``Math.round``: toward +∞), wher
 from __future__ import annotations
 
 import math
-import re
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Final
+
+from ink_tui.session.reading.jsoncodec import js_number
 
 __all__ = ["format_tokens", "js_round", "js_string", "js_to_fixed"]
 
@@ -33,19 +33,16 @@ def js_to_fixed(value: float, digits: int) -> str:
 
 
 def js_string(value: Number) -> str:
-    """``String(n)`` for the values a token count can take."""
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return _EXPONENT.sub(r"e\1\2", repr(value))
-    return str(value)
-
-
-_EXPONENT: Final = re.compile(r"e([+-])0*(\d)")
+    """``String(n)``: ``NaN``, ``Infinity`` and ``-Infinity`` spelt out, every other number as
+    ``Number.prototype.toString`` writes it (:func:`~ink_tui.session.reading.jsoncodec.js_number`:
+    ``1e-7``, ``0.000001``, ``1e+21``)."""
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return js_number(value)
 
 
 def format_tokens(n: Number) -> str:
