@@ -7,18 +7,16 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hosting import ScreenHost
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.screen import Screen
 from waiting import wait_for
 
-from ink_tui.paths import styles_dir
 from ink_tui.session import leaves, open_session
 from ink_tui.ui.screens.branches import BranchesScreen
 from ink_tui.ui.session_view.screen import SessionScreen
@@ -80,23 +78,9 @@ def forked_session(folder: Path, *, label: str = LABEL, prompt: str = LONG) -> P
     return path
 
 
-class Host(App[None]):
-    """A bare app that pushes the branches screen and keeps what it is dismissed with."""
-
-    CSS_PATH = sorted(styles_dir().glob("*.tcss"))
-
-    def __init__(self, make: Callable[[], Screen[Any]]) -> None:
-        super().__init__()
-        self.make = make
-        self.results: list[Any] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(self.make(), self.results.append)
-
-
-def host(path: Path) -> Host:
+def host(path: Path) -> ScreenHost:
     session = open_session(path, warn=None)
-    return Host(lambda: BranchesScreen(session, session.leaf_id))
+    return ScreenHost(lambda: BranchesScreen(session, session.leaf_id))
 
 
 async def listed(pilot: Pilot[Any]) -> BranchesScreen:

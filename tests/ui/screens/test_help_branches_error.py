@@ -4,20 +4,18 @@ branches screen: ``test_branches.py``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hosting import ScreenHost
 from testdata import session_file as fixture
-from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 from waiting import wait_for
 
-from ink_tui.paths import styles_dir
 from ink_tui.session import SessionError, open_session
 from ink_tui.ui.messages import GoBack
 from ink_tui.ui.screens.error import ErrorScreen
@@ -47,18 +45,8 @@ def write_session(path: Path, *lines: dict[str, Any] | str) -> Path:
     return path
 
 
-class Host(App[None]):
-    """A bare app that pushes one screen on mount and keeps what it is dismissed with."""
-
-    CSS_PATH = sorted(styles_dir().glob("*.tcss"))
-
-    def __init__(self, make: Callable[[], Screen[Any]]) -> None:
-        super().__init__()
-        self.make = make
-        self.results: list[Any] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(self.make(), self.results.append)
+class Host(ScreenHost):
+    """The bare host, answering GoBack as the app does."""
 
     def on_go_back(self, message: GoBack) -> None:
         """As the real app does with a single screen above the base one."""

@@ -10,19 +10,18 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hosting import ScreenHost
 from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import Input
 from waiting import wait_for
 
-from ink_tui.paths import project_dir, styles_dir
+from ink_tui.paths import project_dir
 from ink_tui.session import open_session
 from ink_tui.ui.modals.keeping import TextScreen
 from ink_tui.ui.screens.ink_tree import BUILDING, InkTreeScreen
@@ -119,22 +118,8 @@ SHOWN = {
 }
 
 
-class Host(App[None]):
-    """A bare app that pushes Ink's tree and keeps what it is dismissed with."""
-
-    CSS_PATH = sorted(styles_dir().glob("*.tcss"))
-
-    def __init__(self, make: Callable[[], Screen[Any]]) -> None:
-        super().__init__()
-        self.make = make
-        self.results: list[Any] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(self.make(), self.results.append)
-
-
-def host(path: Path) -> Host:
-    return Host(lambda: InkTreeScreen(path))
+def host(path: Path) -> ScreenHost:
+    return ScreenHost(lambda: InkTreeScreen(path))
 
 
 def screen_lines(app: App[Any]) -> list[str]:
