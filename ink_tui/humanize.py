@@ -58,6 +58,13 @@ def cut_length(text: str, width: int, cells: CharCells = char_cells) -> int | No
     so that they and ``…`` fit, whitespace before the cut left out (never ``"fix …"``).
 
     ``cells`` measures one character (a screen passes its renderer's own measure)."""
+    if cells is char_cells and text.isascii():  # one cell a character: no need to measure
+        if len(text) <= width or not text:
+            return None
+        kept = max(width - 1, 0)
+        while kept and text[kept - 1].isspace():
+            kept -= 1
+        return kept
     limit = width - 1  # the room before the ellipsis
     keep: int | None = None
     total = 0

@@ -4,8 +4,10 @@ space left before the ``…``."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ink_tui.humanize import breadcrumb, cell_width, cut
+from ink_tui.humanize import breadcrumb, cell_width, char_cells, cut, cut_length
 
 
 @pytest.mark.parametrize(
@@ -41,3 +43,12 @@ def test_a_breadcrumb_cuts_a_chinese_parent_by_cells() -> None:
     crumb = breadcrumb("把结构化日志加到所有的请求处理函数里面然后更新文档", "child")
     parent = crumb.split(" ▸ ")[0]
     assert parent.endswith("…") and cell_width(parent) <= 30 and " …" not in parent
+
+
+@given(st.text(st.characters(max_codepoint=0x7F), max_size=20), st.integers(-2, 22))
+def test_plain_ascii_is_cut_exactly_where_measuring_each_character_cuts_it(
+    text: str, width: int
+) -> None:
+    """ASCII text is one cell a character (the quick path); the cut is the measured one."""
+    measured = cut_length(text, width, cells=lambda char: char_cells(char))
+    assert cut_length(text, width) == measured

@@ -25,6 +25,7 @@ class BranchStats:
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     compactions: int = 0
+    last_model: str | None = None  # the model the branch's last assistant message names
 
 
 def _tokens(usage: object, key: str) -> int:
@@ -41,7 +42,8 @@ def branch_stats(branch_entries: list[Entry], turns: list[Turn]) -> BranchStats:
 
 
 def count_entries(stats: BranchStats, entries: list[Entry]) -> None:
-    """Add the messages, compactions and usage of ``entries`` (their payloads are read)."""
+    """Add the messages, compactions and usage of ``entries`` (their payloads are read), and
+    the model the last of their assistant messages to name one names."""
     _add_entries(stats, entries)
 
 
@@ -97,6 +99,9 @@ def _add_entries(stats: BranchStats, new_entries: list[Entry]) -> None:
         stats.messages += 1
         message = entry.message
         if message["role"] == "assistant":
+            reference = message.get("modelReference") or message.get("model")
+            if isinstance(reference, str) and reference:
+                stats.last_model = reference
             usage = message.get("usage")
             stats.input_tokens += _tokens(usage, "inputTokens")
             stats.output_tokens += _tokens(usage, "outputTokens")

@@ -27,7 +27,6 @@ from ink_tui.session.rules.usage_totals import UsageTotals, session_usage
 __all__ = [
     "STALE_CALL_SECONDS",
     "LoadedBranch",
-    "last_model_used",
     "load_branch",
     "partial_branch",
     "running_calls",
@@ -131,7 +130,7 @@ class LoadedBranch:
             count_turns(counted, self.builder.turns)
             self.stats = counted
         self.labels = labels(self.session)
-        self.header = _header(self.session, self.entries)
+        self.header = _header(self.session, self.stats, self.entries)
 
     def _update_header(self, extension: list[Entry], arrived: Sequence[Entry]) -> None:
         """The header facts once ``extension`` continued the branch and ``arrived`` (the whole
@@ -140,8 +139,8 @@ class LoadedBranch:
         model = resumed_model(self.session)  # the latest marker, or the file's header
         if model is not None:
             header["model"] = model.reference
-        elif (used := last_model_used(extension)) is not None:
-            header["model"] = used
+        elif self.stats.last_model is not None:  # add_to_stats counted the extension
+            header["model"] = self.stats.last_model
         header["thinking"] = thinking_after(header["thinking"], arrived)
         if any(entry.type == "session_info" for entry in extension):
             header["name"] = session_name(extension) or ""
@@ -157,11 +156,14 @@ def _feed(
     return builder.add_in_file_order(entries, models, last)
 
 
-def _header(session: SessionFile, entries: list[Entry]) -> dict[str, str]:
+def _header(session: SessionFile, stats: BranchStats, entries: list[Entry]) -> dict[str, str]:
+    """The header's facts; with no model marker, the model of the branch's last assistant
+    message that names one (counted with the stats, so no payload is read again)."""
     model = resumed_model(session)
+    used = model.reference if model else stats.last_model
     return {
         "project": session.cwd,
-        "model": model.reference if model else last_model_used(entries) or "(no model recorded)",
+        "model": used or "(no model recorded)",
         "thinking": resumed_thinking(session),
         "name": session_name(entries) or "",
     }
@@ -240,17 +242,6 @@ def _turn_start(session: SessionFile, entries: list[Entry], index: int) -> int:
         if entry.type == "message" and entry.message["role"] == "user":
             return index + offset
     return index
-
-
-def last_model_used(entries: list[Entry]) -> str | None:
-    """The model of the branch's last assistant message (for sessions that record no other)."""
-    for entry in reversed(entries):
-        message = entry.message if entry.type == "message" else None
-        if message is not None and message["role"] == "assistant":
-            reference = message.get("modelReference") or message.get("model")
-            if isinstance(reference, str) and reference:
-                return reference
-    return None
 
 
 def running_calls(loaded: LoadedBranch, now: float) -> dict[str, float]:

@@ -326,6 +326,7 @@ def build_branch_list(
     peek.fetch([*leaves, *(prompt for prompt in prompts.values() if prompt is not None)])
 
     rows: list[LeafRow] = []
+    prompt_lines: dict[int, str] = {}  # many leaves can share one prompt (a fork star)
     for leaf in reversed(leaves):  # newest first: a leaf is the last entry of its branch
         if leaf.id in on_current:
             row, own = _current_row(leaf, current_path, turns, children)
@@ -348,7 +349,9 @@ def build_branch_list(
         row.timestamp = str(record.get("timestamp", ""))
         row.summary = record_summary(leaf.type, record)
         prompt = prompts.get(leaf.id)
-        row.prompt = record_summary(prompt.type, peek.record(prompt)) if prompt else None
+        if prompt is not None and id(prompt) not in prompt_lines:
+            prompt_lines[id(prompt)] = record_summary(prompt.type, peek.record(prompt))
+        row.prompt = prompt_lines[id(prompt)] if prompt is not None else None
         rows.append(row)
     return BranchList(
         rows=rows,
