@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ink_tui.humanize import plural
@@ -28,6 +28,7 @@ from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.branch_list import BranchTable, describe_leaf, short_id
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.keeper import SessionKeeper
 
 __all__ = ["BranchesScreen"]
@@ -83,7 +84,7 @@ class BranchesScreen(Screen[str | None]):
         yield BranchTable(id="branches-list")
         yield Static(plain("reading the branches…", "dim"), id="branches-detail")
         yield SessionKeeper()
-        yield Footer()
+        yield InkFooter()
 
     def on_mount(self) -> None:
         self.query_one(BranchTable).focus()

@@ -24,7 +24,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ink_tui.humanize import plural
@@ -45,6 +45,7 @@ from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.changes_rows import FileLine, TurnLine
+from ink_tui.ui.widgets.footer import InkFooter
 
 __all__ = ["MAX_DIFF_LINES", "ChangesScreen", "Jump", "diff_text"]
 
@@ -153,7 +154,7 @@ class ChangesScreen(Screen[Jump | None]):
             yield OptionList(id="changes-files")
             with VerticalScroll(id="changes-diff"):
                 yield Static(plain("reading the branch…", "dim"), id="changes-diff-text")
-        yield Footer()
+        yield InkFooter()
 
     def on_mount(self) -> None:
         self.files_list.focus()

@@ -14,7 +14,7 @@ from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ink_tui.agent.chat import ChatEngine
 from ink_tui.agent.chat import Message as ChatMessage
@@ -44,6 +44,7 @@ from ink_tui.ui.widgets.chat_entries import (
 from ink_tui.ui.widgets.chat_input import ELSEWHERE_KEYS, ChatInput
 from ink_tui.ui.widgets.chat_log import ChatLog, Scroll
 from ink_tui.ui.widgets.composer import Composer
+from ink_tui.ui.widgets.footer import InkFooter
 
 __all__ = ["ChatRequest", "ChatScreen"]
 
@@ -83,7 +84,7 @@ class ChatScreen(Screen[None]):
         yield ChatLog(id="chat-log")
         yield ChatInput(placeholder="reading the session… (you can type already)")
         yield Static(id="chat-status")
-        yield Footer()
+        yield InkFooter()
 
     def on_mount(self) -> None:
         self.composer.focus()  # typing goes here from the first key, even while loading

@@ -23,7 +23,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.files import open_regular
@@ -32,6 +32,7 @@ from ink_tui.session.reading.lines import is_blank, iter_lines
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import GoBack
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.transcript import BlockSpec, Transcript
 
 __all__ = ["CHUNK", "CUT", "ErrorScreen", "RawRow", "find_entry_line", "read_raw_rows"]
@@ -154,7 +155,7 @@ class ErrorScreen(Screen[None]):
         yield Static(self._banner(), id="error-banner", classes="error-banner")
         yield Static(plain("reading the file…", "dim"), id="error-status")
         yield Transcript(id="error-lines")
-        yield Footer()
+        yield InkFooter()
 
     def _banner(self) -> Text:
         text = plain("ink-tui cannot show this session. Ink says:\n", "bold")

@@ -29,7 +29,7 @@ from textual.binding import BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
@@ -47,6 +47,7 @@ from ink_tui.session.reading.reader import open_session
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.ink_tree_rows import InkTreeList
 from ink_tui.ui.widgets.keeper import SessionKeeper
 
@@ -151,7 +152,7 @@ class InkTreeScreen(Screen[str | None]):
         yield Input(placeholder="search the rows' text and labels", id="ink-tree-search")
         yield Static(plain(BUILDING, "dim"), id="ink-tree-status")
         yield SessionKeeper()
-        yield Footer()
+        yield InkFooter()
 
     @property
     def rows_list(self) -> InkTreeList:

@@ -15,7 +15,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.catalog.scan import folder_problem, unreadable_folder
@@ -26,6 +26,7 @@ from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets import problem_rows
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.keeper import SessionKeeper
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
@@ -87,7 +88,7 @@ class PickerScreen(Screen[None]):
                 yield Static(id="picker-empty")
             yield SessionPreview(id="preview")
         yield Static(id="picker-note")
-        yield Footer()
+        yield InkFooter()
         yield SessionRowSource(self.sessions_dir, self.cwd, self.rows_ahead)
         yield SessionKeeper()
 

@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.worker import get_current_worker
 
 from ink_tui.catalog.index import IndexUnavailable
@@ -40,6 +40,7 @@ from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.search_results import SearchResults
 
 __all__ = ["SearchScreen"]
@@ -107,7 +108,7 @@ class SearchScreen(Screen[None]):
         yield Input(placeholder=_HINT, id="search-query")
         yield SearchResults(id="search-results")
         yield Static(id="search-note")
-        yield Footer()
+        yield InkFooter()
 
     results = property(lambda self: self.query_one(SearchResults))
 

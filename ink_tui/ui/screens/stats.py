@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from ink_tui.catalog.prices import PriceTable, load_price_table
@@ -42,6 +42,7 @@ from ink_tui.ui.keymap import bind, key_of
 from ink_tui.ui.options import InkAppBase, app_now
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.day_bars import DayBars, Metric
+from ink_tui.ui.widgets.footer import InkFooter
 
 __all__ = ["CHART_DAYS", "CHART_MIN_DAYS", "StatsScreen", "chart_days"]
 
@@ -116,7 +117,7 @@ class StatsScreen(Screen[None]):
         with VerticalScroll(id="stats-chart"):
             yield DayBars(id="stats-bars")
         yield Static(id="stats-note")
-        yield Footer()
+        yield InkFooter()
 
     table = getters.query_one("#stats-table", DataTable)
     bars = getters.query_one("#stats-bars", DayBars)

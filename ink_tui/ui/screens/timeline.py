@@ -15,7 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ink_tui.humanize import compact_count, plural
@@ -24,6 +24,7 @@ from ink_tui.session.conversation.view import Turn
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import follow_theme
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.timeline_bars import MODEL_BLOCK, TOOL_BLOCK, TimelineBars, TimelineRow
 
 __all__ = ["TimelineScreen"]
@@ -88,7 +89,7 @@ class TimelineScreen(Screen[str | None]):
         yield Static(plain("Timeline · measuring the turns…", "bold"), id="timeline-title")
         yield Static(id="timeline-legend")
         yield TimelineBars(id="timeline-bars")
-        yield Footer()
+        yield InkFooter()
 
     def on_mount(self) -> None:
         bars = self.query_one(TimelineBars)

@@ -19,7 +19,6 @@ from pathlib import Path
 from textual import getters, on
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from ink_tui.humanize import breadcrumb
 from ink_tui.session.conversation.branchview import LoadedBranch
@@ -38,6 +37,7 @@ from ink_tui.ui.session_view.replay import SessionReplay
 from ink_tui.ui.session_view.search import SessionSearch, match_pattern
 from ink_tui.ui.session_view.tree import SessionTree
 from ink_tui.ui.widgets.banner import Banner
+from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.keeper import SessionKeeper
 from ink_tui.ui.widgets.status_line import StatusLine
 from ink_tui.ui.widgets.transcript import Transcript
@@ -87,7 +87,7 @@ class SessionRoutes(Screen[None]):
         yield StatusLine(id="search-status")
         yield LiveFollow(id="live")
         yield SessionKeeper()
-        yield Footer()
+        yield InkFooter()
 
     panes = getters.query_one(SessionPanes)
     session_tree = getters.query_one(SessionTree)
