@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from ink_tui.session.conversation.branchstats import (
     BranchStats,
@@ -22,7 +23,7 @@ from ink_tui.session.conversation.view import Turn, TurnBuilder, TurnChanges, up
 from ink_tui.session.reading.reader import Entry, Marker, SessionFile
 from ink_tui.session.reading.recordtypes import SessionModelMarker
 from ink_tui.session.reading.timestamps import timestamp_seconds
-from ink_tui.session.rules.usage_totals import UsageTotals, session_usage
+from ink_tui.session.rules.usage_totals import FileUsage, UsageTotals
 
 __all__ = [
     "STALE_CALL_SECONDS",
@@ -188,21 +189,40 @@ def load_branch(
         entries = entries[earlier:]
     first_line = entries[0].line if earlier and entries else 0
     markers = [m for m in session.session_models if m.line > first_line] if models else []
-    builder, counted = _build(session, entries, markers)
-    loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
-    loaded.refresh_facts(counted)
-    if not earlier:  # the whole branch: the whole file's totals too
-        loaded.work = session_usage(session)
+    # The whole branch: the whole file's totals too, counted while the rows are built when
+    # the branch runs in file order (each record read once), else in a pass of their own.
+    usage = FileUsage(session) if not earlier else None
+    try:
+        walk = usage if usage is not None and _in_file_order(entries) else None
+        builder, counted = _build(session, entries, markers, walk)
+        loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {})
+        loaded.earlier = earlier
+        loaded.refresh_facts(counted)
+        if usage is not None:
+            loaded.work = usage.finish()
+    finally:
+        if usage is not None:
+            usage.close()
     return loaded
 
 
+def _in_file_order(entries: list[Entry]) -> bool:
+    """Each entry of ``entries`` comes later in the file than the one before it."""
+    return all(before.line < after.line for before, after in pairwise(entries))
+
+
 def _build(
-    session: SessionFile, entries: list[Entry], markers: Sequence[Marker[SessionModelMarker]]
+    session: SessionFile,
+    entries: list[Entry],
+    markers: Sequence[Marker[SessionModelMarker]],
+    usage: FileUsage | None,
 ) -> tuple[TurnBuilder, BranchStats]:
     """Rows and counts, :data:`BUILD_CHUNK` entries at a time: the payloads of replies and tool
     results are read, made into rows, counted and let go (the rows keep what they show; one
     needed again is read again from the file), so a 100 MB branch never holds all its parsed
-    records at once. Prompts stay parsed: the tree's labels are made from them."""
+    records at once. Prompts stay parsed: the tree's labels are made from them. ``usage``
+    (entries in file order only) counts the file's entries up to each chunk's last while its
+    records are in memory."""
     builder = TurnBuilder()
     counted = BranchStats()
     pending = sorted(markers, key=lambda marker: marker.line)
@@ -216,6 +236,8 @@ def _build(
         pending = pending[len(here) :]
         _feed(builder, chunk, here, last)
         count_entries(counted, chunk)
+        if usage is not None:
+            usage.count_through(chunk[-1])
         last = chunk[-1]
         for entry in chunk:
             if entry.type == "message" and entry.message["role"] != "user":

@@ -30,17 +30,18 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, TypedDict, cast
+from typing import Any, BinaryIO, Final, Literal, TypedDict, cast
 
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsformat import format_tokens, js_round, js_to_fixed
-from ink_tui.session.reading.reader import SessionFile
+from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.rules.rates import Price, ink_rate_for
 from ink_tui.session.rules.taskrecord import task_record
 
 __all__ = [
     "Binding",
     "Bucket",
+    "FileUsage",
     "PricedGroup",
     "PricedTotals",
     "UsageReport",
@@ -313,22 +314,62 @@ def _may_count(raw: bytes) -> bool:
     return True
 
 
+class FileUsage:
+    """The totals of a session's entries, counted in file order as a walk over them reaches
+    each (:meth:`count_through`), then the rest (:meth:`finish`).
+
+    An entry whose record is in memory is counted from it; any other is read from the file (a
+    prompt, or a tool result naming no task, is not parsed) and kept nowhere: nothing of the
+    session changes. So a walk that holds each record for a moment (the session view building
+    a branch's rows) counts the file without reading it a second time. Raises
+    ``SessionError`` when the file changed on disk since it was read."""
+
+    def __init__(self, session: SessionFile) -> None:
+        self.session = session
+        self.totals = UsageTotals()
+        self.counted = 0  # entries of session.entries counted so far
+        self._stream: BinaryIO | None = None
+
+    def count_through(self, entry: Entry) -> None:
+        """Count the entries not yet counted, in file order, up to and including ``entry``."""
+        entries = self.session.entries
+        while self.counted < len(entries):
+            current = entries[self.counted]
+            self.counted += 1
+            self._count(current)
+            if current is entry:
+                return
+
+    def finish(self) -> UsageTotals:
+        """Count every entry not yet counted; the totals of the whole file."""
+        try:
+            for entry in self.session.entries[self.counted :]:
+                self._count(entry)
+            self.counted = len(self.session.entries)
+        finally:
+            self.close()
+        return self.totals
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
+    def _count(self, entry: Entry) -> None:
+        if entry.type not in _COUNTED:
+            return
+        record = entry._record
+        if record is None:
+            if self._stream is None:
+                self._stream = open_regular(self.session.path)
+            self._stream.seek(entry.offset)
+            raw = self._stream.read(entry.end - entry.offset)
+            if entry.type == "message" and not _may_count(raw):
+                return
+            record = entry._parse(raw)
+        self.totals.add(record)
+
+
 def session_usage(session: SessionFile) -> UsageTotals:
-    """The totals of every entry of ``session``, in file order. Records not in memory are
-    read from the file (a prompt, or a tool result naming no task, is not parsed), and kept
-    nowhere: nothing of ``session`` changes. Raises ``SessionError`` when the file changed on
-    disk since it was read."""
-    totals = UsageTotals()
-    with open_regular(session.path) as stream:
-        for entry in session.entries:
-            if entry.type not in _COUNTED:
-                continue
-            record = entry._record
-            if record is None:
-                stream.seek(entry.offset)
-                raw = stream.read(entry.end - entry.offset)
-                if entry.type == "message" and not _may_count(raw):
-                    continue
-                record = entry._parse(raw)
-            totals.add(record)
-    return totals
+    """The totals of every entry of ``session``, in file order (:class:`FileUsage`)."""
+    return FileUsage(session).finish()

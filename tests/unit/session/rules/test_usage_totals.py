@@ -359,3 +359,35 @@ def test_a_task_name_spelled_with_escapes_is_still_read(tmp_path: Path) -> None:
             '"content":"x","isError":true}]}}\n'
         )
     assert session_usage(open_session(path, warn=None)).incomplete["child"]
+
+
+def test_a_branch_loaded_whole_counts_the_same_totals_as_a_pass_of_their_own(
+    tmp_path: Path,
+) -> None:
+    """The session view counts the file's totals while it builds a branch's rows (each record
+    read once); for every leaf, on or off the branch, in file order or not, the figures are
+    those of reading the file for them alone."""
+    from ink_tui.session.conversation.branchview import load_branch
+
+    path = write_session(
+        tmp_path / "s.jsonl",
+        [
+            user("u1", None, WHEN),
+            assistant("a1", "u1", WHEN, {"inputTokens": 1000, "outputTokens": 100}),
+            user("u2", "u1", WHEN),  # a fork off the first prompt
+            assistant("a2", "u2", WHEN, {"inputTokens": 2000, "outputTokens": 200}),
+            results("r1", task_result(record=None)) | {"parentId": "a1"},
+            user("u3", "r1", WHEN),
+            assistant("a3", "u3", WHEN, {"inputTokens": 5, "outputTokens": 7}, usageMissing=True),
+            assistant("late", "u9", WHEN, {"inputTokens": 40000, "outputTokens": 1}),
+            user("u9", "a3", WHEN),  # "late" hangs below an entry written after it
+        ],
+    )
+    session = open_session(path, warn=None)
+    alone = session_usage(open_session(path, warn=None))
+    for leaf in ("a2", "a3", "late", "u1"):
+        loaded = load_branch(session, leaf, models=True)
+        assert loaded.work is not None
+        assert loaded.work.buckets == alone.buckets, leaf
+        assert loaded.work.incomplete == alone.incomplete, leaf
+        assert loaded.work.priced().work() == alone.priced().work() == "work ↑43k ↓308 $0.134!"
