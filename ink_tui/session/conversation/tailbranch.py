@@ -17,15 +17,28 @@ from ink_tui.session.reading.reader import SessionFile
 __all__ = ["read_tail_branch"]
 
 
+TAIL_SHARE = 4
+TAIL_FLOOR_BYTES = 2 * 1024 * 1024
+"""The end of the file a first screen may read: a quarter of it (or 2 MB when that is more).
+Read backwards, each record is parsed and linked (several times the cost per byte of the whole
+read), so a first screen that needs more (a branch that forks off near the start, a last turn
+of most of the file) is no quicker than the whole load, which then shows the file."""
+
+
 def read_tail_branch(
     path: Path, count: int, *, cancel: threading.Event | None = None
 ) -> LoadedBranch | None:
     """The last ``count`` turns as a partial :class:`LoadedBranch`; ``None`` when the end of the
-    file cannot tell them (a broken chain, a marker pointing far back, an unreadable file…) or
-    when ``cancel`` is set: the whole load says what the file holds."""
+    file cannot tell them (a broken chain, a marker pointing far back, an unreadable file…),
+    when they need more of the file than :data:`TAIL_SHARE` allows, or when ``cancel`` is set: the
+    whole load says what the file holds."""
+    try:
+        budget = max(path.stat().st_size // TAIL_SHARE, TAIL_FLOOR_BYTES)
+    except OSError:
+        return None
 
     def check(done: int) -> None:
-        if cancel is not None and cancel.is_set():
+        if done > budget or (cancel is not None and cancel.is_set()):
             raise ScanCancelled
 
     try:

@@ -155,10 +155,12 @@ class BranchLoader(Widget):
             leaf = leaf_id or session.leaf_id
             title = session_title(session)
             big = len(session.entries) > QUICK_ENTRIES and not tail_shown
+            shown = None
             if big and not worker.is_cancelled:
-                quick = load_branch(session, leaf, last=QUICK_ENTRIES, models=True)
-                self.post_message(self.Loaded(quick, title, generation))
-            if not worker.is_cancelled:  # superseded: the newer load shows the file
+                shown = load_branch(session, leaf, last=QUICK_ENTRIES, models=True)
+                self.post_message(self.Loaded(shown, title, generation))
+            # superseded: the newer load shows the file; a short branch was loaded whole
+            if not worker.is_cancelled and (shown is None or shown.partial):
                 whole = load_branch(session, leaf, models=True)
                 self.post_message(self.Loaded(whole, title, generation))
         except SessionError as error:

@@ -1,5 +1,5 @@
 """Pilot tests of the session view's loader (:class:`BranchLoader`): a load superseded by a newer
-one is never shown.
+one is never shown, and a short branch in a file of many entries is built once, whole.
 
 Waits are ``waiting.wait_for``.
 """
@@ -10,11 +10,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import hostile
 import pytest
+from bigload import tail_first
 from textual import on
 from textual.app import App, ComposeResult
 from waiting import DEFAULT_TIMEOUT, wait_for, workers_finished
 
+from ink_tui.paths import project_dir
 from ink_tui.session.writing.writer import SessionWriter
 from ink_tui.ui.session_view.loader import BranchLoader
 
@@ -31,6 +34,7 @@ class LoaderHost(App[None]):
     def __init__(self) -> None:
         super().__init__()
         self.arrived: list[tuple[str, Path]] = []
+        self.partial: list[bool] = []  # each load shown: a first look (True) or the whole
 
     def compose(self) -> ComposeResult:
         yield BranchLoader()
@@ -38,6 +42,7 @@ class LoaderHost(App[None]):
     @on(BranchLoader.Loaded)
     def _loaded(self, message: BranchLoader.Loaded) -> None:
         self.arrived.append(("loaded", message.loaded.session.path))
+        self.partial.append(message.loaded.partial)
 
     @on(BranchLoader.Failed)
     def _failed(self, message: BranchLoader.Failed) -> None:
@@ -75,3 +80,19 @@ async def test_a_superseded_load_is_dropped_when_it_ends(
         release.set()
         await wait_for(pilot, workers_finished(app), "the older load to end")
         assert app.arrived == [("loaded", newer)]
+
+
+async def test_a_short_branch_among_many_forks_is_built_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 forks off one prompt: 300 entries in the file, two on the branch. A long branch
+    paints its last turns first; this one is whole at once, and built once."""
+    tail_first(monkeypatch)  # more than 40 entries in the file
+    sizes = hostile.Sizes(long_line=10, records=10, chain=300, nesting=10, image=10)
+    star = hostile.build(project_dir(tmp_path, hostile.CWD), "fork-star", sizes).path
+    app = LoaderHost()
+    async with app.run_test() as pilot:
+        app.query_one(BranchLoader).load(star, None)
+        await wait_for(pilot, workers_finished(app), "the file read")
+        assert app.arrived == [("loaded", star)]
+        assert app.partial == [False]
