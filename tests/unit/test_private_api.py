@@ -419,7 +419,14 @@ class Checker:
 @cache
 def _checker(module_name: str) -> Checker:
     module = importlib.import_module(module_name)
-    return Checker(module, ast.parse(Path(module.__file__ or "").read_text("utf-8")))
+    return Checker(module, _tree(module.__file__ or ""))
+
+
+@cache
+def _tree(path: str) -> ast.Module:
+    """A module's syntax tree, parsed once per worker (a check looks at each base class's
+    module, so the same few modules were parsed again and again); never changed by a check."""
+    return ast.parse(Path(path).read_text("utf-8"))
 
 
 def declared_kind(cls: type, attribute: str) -> Kind | None:
