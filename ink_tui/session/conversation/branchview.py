@@ -189,20 +189,18 @@ def load_branch(
         entries = entries[earlier:]
     first_line = entries[0].line if earlier and entries else 0
     markers = [m for m in session.session_models if m.line > first_line] if models else []
-    # The whole branch: the whole file's totals too, counted while the rows are built when
-    # the branch runs in file order (each record read once), else in a pass of their own.
-    usage = FileUsage(session) if not earlier else None
-    try:
-        walk = usage if usage is not None and _in_file_order(entries) else None
-        builder, counted = _build(session, entries, markers, walk)
-        loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {})
-        loaded.earlier = earlier
-        loaded.refresh_facts(counted)
-        if usage is not None:
-            loaded.work = usage.finish()
-    finally:
-        if usage is not None:
-            usage.close()
+    work: UsageTotals | None = None
+    if earlier:  # a first look: the rows of the last turns only
+        builder, counted = _build(session, entries, markers, None)
+    else:  # the whole branch: the whole file's totals too, counted while the rows are built
+        # when the branch runs in file order (each record read once), else in a pass of their own
+        with FileUsage(session) as usage:
+            walk = usage if _in_file_order(entries) else None
+            builder, counted = _build(session, entries, markers, walk)
+            work = usage.finish()
+    loaded = LoadedBranch(session, leaf_id, entries, builder, BranchStats(), {}, earlier=earlier)
+    loaded.refresh_facts(counted)
+    loaded.work = work
     return loaded
 
 

@@ -350,7 +350,14 @@ class FileUsage:
             self.close()
         return self.totals
 
+    def __enter__(self) -> FileUsage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        """Close the file, if a record had to be read from it (again: nothing)."""
         if self._stream is not None:
             self._stream.close()
             self._stream = None
