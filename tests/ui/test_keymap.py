@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from waiting import wait_for, workers_finished
 
 import ink_tui.ui
@@ -32,6 +32,7 @@ from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.screens.search import SearchScreen
 from ink_tui.ui.session_view.screen import SessionScreen
 from ink_tui.ui.session_view.tree import SessionTree
+from ink_tui.ui.widgets.footer import InkFooter
 
 ROOT = Path(__file__).resolve().parents[2]
 CWD = "/home/ada/code/keys"
@@ -344,8 +345,7 @@ async def test_the_palette_names_keys_as_people_do(tmp_path: Path, make_app: Any
 
 def _footer(screen: Screen[Any]) -> list[tuple[str, str]]:
     """(key, what) of each key the footer shows, left to right."""
-    keys = screen.query_one(Footer).query("FooterKey")
-    return [(str(key.key_display), str(key.description)) for key in keys]  # type: ignore[attr-defined]
+    return [(key.display, key.description) for key in screen.query_one(InkFooter).keys]
 
 
 async def test_the_footer_shows_the_keys_of_the_part_with_the_focus(
