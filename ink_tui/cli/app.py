@@ -9,10 +9,8 @@ after them). The app itself, and with it Textual, is imported only when it runs:
 from __future__ import annotations
 
 import argparse
-import gc
 import os
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,11 +24,9 @@ if TYPE_CHECKING:
     from ink_tui.session.rules.modelref import ModelRef
 
 __all__ = [
-    "APP_GC_THRESHOLD",
     "DESCRIPTION",
     "LaunchError",
     "add_arguments",
-    "app_collector",
     "run",
     "startup_thinking",
 ]
@@ -111,28 +107,6 @@ def startup_thinking(flag: str | None, env: Mapping[str, str]) -> str | None:
     return level
 
 
-APP_GC_THRESHOLD = 10_000
-"""Allocations between two young collections in the app's process (CPython's default: 700)."""
-
-
-@contextmanager
-def app_collector() -> Iterator[None]:
-    """The app's garbage-collector policy while the app runs (the previous one after).
-
-    Showing a 100 MB session keeps about 570,000 container objects alive. With CPython's
-    default thresholds, building them runs about ten full collections, each longer as the heap
-    grows (measured: 2-4 s of collection in the load, 1-2 s of it on the event loop). Young
-    collections 14 times rarer make that one or two; the collector is never switched off and
-    nothing is frozen. Library code (the core, the screens) never touches the collector.
-    """
-    previous = gc.get_threshold()
-    gc.set_threshold(APP_GC_THRESHOLD, *previous[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
-
-
 def _open_path(args: argparse.Namespace, base: Path, cwd: str) -> tuple[Path | None, str | None]:
     """The session to open first (``None``: the picker) and a notice on how it was found.
     (The listing is imported only to find one: the picker reads its rows from the index.)"""
@@ -208,6 +182,6 @@ def run(args: argparse.Namespace) -> int:
     from ink_tui.agent.children import exit_cleanup
 
     app = InkApp(options)
-    with app_collector(), exit_cleanup():  # a tool still running dies with the app
+    with exit_cleanup():  # a tool still running dies with the app
         app.run()
     return app.return_code or 0

@@ -69,15 +69,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str]) -> int:
-    """Parse the line with the registry's tree and run what it names."""
+    """Parse the line with the registry's tree and run what it names, under the process's
+    collector policy (:mod:`ink_tui.cli.collector`)."""
     import ink_tui.cli.registry as registry
+    from ink_tui.cli.collector import process_collector
     from ink_tui.cli.folders import project_cwd, sessions_base
     from ink_tui.cli.parsing import parse
 
     command, args = parse(argv, registry.APP, registry.COMMANDS)
-    if command is None:
-        return registry.APP.run(args)
-    return command.run(args, sessions_base(args), project_cwd(args), SafeOutput(sys.stdout))
+    with process_collector():
+        if command is None:
+            return registry.APP.run(args)
+        return command.run(args, sessions_base(args), project_cwd(args), SafeOutput(sys.stdout))
 
 
 def _os_error_text(error: OSError) -> str:

@@ -18,7 +18,7 @@ figure is the wall time a user waits and the CPU time the app spent meanwhile (a
 The old screen (the collapsed fork tree, a ``Tree`` widget filled on the event loop) is measured
 in the same app: a copy of the current sources with the old screen, its model and stylesheet
 taken from :data:`OLD_REF` (the last commit before the flat list), run from that copy; both
-run in the same invocation, alternately, under the app's GC policy (``app_collector``).
+run in the same invocation, alternately, under the app's GC policy (``process_collector``).
 
 A headless figure of the new list alone is printed too: the build in the worker
 (``build_branch_list``) on the same session with its branch loaded.

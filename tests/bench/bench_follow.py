@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 
 from textual.app import App  # noqa: E402
 
-from ink_tui.cli.app import app_collector  # noqa: E402
+from ink_tui.cli.collector import process_collector  # noqa: E402
 from ink_tui.demo import generate_session  # noqa: E402
 from ink_tui.ui.app import InkApp, LaunchOptions  # noqa: E402
 from ink_tui.ui.session_view.following import LiveFollow  # noqa: E402
@@ -157,10 +157,10 @@ async def main() -> None:
 
 
 def test_bench_follow() -> None:  # collected only by `pytest tests/bench`
-    with app_collector():
+    with process_collector():
         asyncio.run(main())
 
 
 if __name__ == "__main__":
-    with app_collector():  # as ``ink-tui`` runs the app (ink_tui.cli.app.run)
+    with process_collector():  # as ``ink-tui`` runs the app (ink_tui.cli.entry)
         asyncio.run(main())

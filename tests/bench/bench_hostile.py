@@ -70,11 +70,11 @@ ERROR_MARKERS = {
 APP = """
 import sys
 from pathlib import Path
-from ink_tui.cli.app import app_collector
+from ink_tui.cli.collector import process_collector
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 base, cwd, path, config = sys.argv[1:]
-with app_collector():
+with process_collector():
     InkApp(
         LaunchOptions(
             sessions_dir=Path(base), cwd=cwd, open_path=Path(path), config_path=Path(config)

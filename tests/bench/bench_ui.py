@@ -78,15 +78,15 @@ _ESCAPES = re.compile(
 # The app is started through this launcher rather than ``python -m ink_tui`` so that the figures
 # do not depend on the state of the command line's parser: it builds the same ``InkApp`` that
 # the app command (``ink_tui.cli.app.run``) builds (argv: sessions dir, cwd, [session path]),
-# under the same garbage-collector policy (``app_collector``).
+# under the same garbage-collector policy (``process_collector``).
 INK_APP = """
 import sys
 from pathlib import Path
-from ink_tui.cli.app import app_collector
+from ink_tui.cli.collector import process_collector
 from ink_tui.ui.app import InkApp, LaunchOptions
 
 base, cwd, *rest = sys.argv[1:]
-with app_collector():
+with process_collector():
     InkApp(
         LaunchOptions(sessions_dir=Path(base), cwd=cwd, open_path=Path(rest[0]) if rest else None)
     ).run()
