@@ -10,13 +10,16 @@ own arguments and argparse's rules: ``-r ID``, ``--model=X``, abbreviations) and
 no command, parses the line as the app's. ``ink-tui --help`` is the app's help, listing every
 command with its one-line help from the same specs.
 
-Building the tree runs each command's ``add_arguments``; nothing here imports a command (the
-registry does, and a command's module imports what its run needs only when it runs).
+Only the command the line names gets its child built (``ink-tui --help`` lists every command
+from the specs alone), so a line imports one command's module at most: the registry names each
+command's module and functions (:class:`Lazy`), imported when first called, and a command's
+module imports what its run needs only when it runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,6 +35,7 @@ __all__ = [
     "Command",
     "DefaultCommand",
     "HelpFormatter",
+    "Lazy",
     "OneLineParser",
     "VersionAction",
     "add_global_option",
@@ -52,6 +56,17 @@ AddArguments = Callable[[argparse.ArgumentParser], None]
 
 
 @dataclass(frozen=True, slots=True)
+class Lazy:
+    """The function ``name`` of module ``module``, imported when first called."""
+
+    module: str
+    name: str
+
+    def __call__(self, *args: Any) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)(*args)
+
+
+@dataclass(frozen=True, slots=True)
 class Command:
     """One command: its name, the one line ``ink-tui --help`` lists for it, what adds its
     arguments (and its longer description) to its parser, and what runs it:
@@ -66,7 +81,7 @@ class Command:
     @property
     def module(self) -> str:
         """The module the command lives in."""
-        return self.run.__module__
+        return self.run.module if isinstance(self.run, Lazy) else self.run.__module__
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +211,12 @@ def add_global_options(
 # -- the tree ------------------------------------------------------------------------------------
 
 
-def build_parser(default: DefaultCommand, commands: Sequence[Command]) -> OneLineParser:
+def build_parser(
+    default: DefaultCommand, commands: Sequence[Command], built: Sequence[Command] | None = None
+) -> OneLineParser:
     """The tree: the root (the global options, ``--version``), the app's child (never typed;
-    its help is ``ink-tui --help``) and a child per command, in the order given."""
+    its help is ``ink-tui --help``, listing every command) and a child per command of
+    ``built`` (default: every command), in the order given."""
     helps = global_option_helps()
     root = OneLineParser(prog=PROG, description="Read, check and repair Ink's session files.")
     add_global_options(root, helps)
@@ -209,7 +227,7 @@ def build_parser(default: DefaultCommand, commands: Sequence[Command]) -> OneLin
     app = children.add_parser(APP_NAME, prog=PROG, description=default.description)  # unlisted
     app.listed = [(command.name, command.help) for command in commands]
     default.add_arguments(app)
-    for command in commands:
+    for command in commands if built is None else built:
         parser = children.add_parser(command.name, help=command.help)
         command.add_arguments(parser)
         add_global_options(parser, helps, after_command=True)
@@ -222,11 +240,11 @@ def parse(
     """The command the line names (``None``: the app) and its arguments; a usage error raises
     :class:`CommandError`, ``--help`` and ``--version`` print and exit."""
     named = {command.name: command for command in commands}
-    tree = build_parser(default, commands)
     first = first_word(argv, default)
-    if first in named:
-        return named[first], tree.parse_args(argv)
-    return None, tree.parse_args([APP_NAME, *argv])
+    if first in named:  # only its child is built: its module is the only one imported
+        command = named[first]
+        return command, build_parser(default, commands, [command]).parse_args(argv)
+    return None, build_parser(default, commands, []).parse_args([APP_NAME, *argv])
 
 
 def first_word(argv: Sequence[str], default: DefaultCommand) -> str | None:

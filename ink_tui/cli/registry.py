@@ -3,134 +3,109 @@ command, in this order) and the dispatch are all built from it.
 
 Adding a command: a module in :mod:`ink_tui.cli.commands` with ``add_arguments(parser)`` and
 ``run(args, sessions folder, cwd, out) -> exit code`` (importing what it needs when it runs),
-and its line here. The global options (``--sessions-dir``, ``--cwd``, ``--demo``) come with
-every command; ``ink-tui COMMAND --help`` shows its arguments and its module's description.
+and its line here, naming the module (and the two functions, when named otherwise): a command's
+module is imported only when the line names it. The global options (``--sessions-dir``,
+``--cwd``, ``--demo``) come with every command; ``ink-tui COMMAND --help`` shows its arguments
+and its module's description.
 """
 
 from __future__ import annotations
 
 import ink_tui.cli.app as app
-from ink_tui.cli.commands import (
-    changes,
-    check,
-    context,
-    export,
-    listing,
-    manage,
-    replay,
-    search,
-    stats,
-    tree,
-)
-from ink_tui.cli.parsing import Command, DefaultCommand
+from ink_tui.cli.parsing import Command, DefaultCommand, Lazy
 
 __all__ = ["APP", "COMMANDS"]
 
 APP = DefaultCommand(description=app.DESCRIPTION, add_arguments=app.add_arguments, run=app.run)
 """What ``ink-tui`` runs when the line names no command: the full-screen app."""
 
+
+def command(
+    name: str, help: str, module: str, *, add_arguments: str = "add_arguments", run: str = "run"
+) -> Command:
+    """The command ``name``, its functions in ``ink_tui.cli.commands.<module>`` (imported when
+    the line names it)."""
+    where = f"ink_tui.cli.commands.{module}"
+    return Command(name, help, add_arguments=Lazy(where, add_arguments), run=Lazy(where, run))
+
+
 COMMANDS: tuple[Command, ...] = (
-    Command(
-        name="list",
-        help="sessions of this project, newest first",
-        add_arguments=listing.add_arguments,
-        run=listing.run,
+    command("list", "sessions of this project, newest first", "listing"),
+    command("context", "the context Ink would rebuild", "context"),
+    command(
+        "check",
+        "torn tail, corruption, chain, pairing",
+        "check",
+        add_arguments="add_check_arguments",
+        run="run_check",
     ),
-    Command(
-        name="context",
-        help="the context Ink would rebuild",
-        add_arguments=context.add_arguments,
-        run=context.run,
+    command(
+        "repair",
+        "fix what check reports as fixable",
+        "check",
+        add_arguments="add_repair_arguments",
+        run="run_repair",
     ),
-    Command(
-        name="check",
-        help="torn tail, corruption, chain, pairing",
-        add_arguments=check.add_check_arguments,
-        run=check.run_check,
+    command(
+        "index",
+        "bring the search index up to date",
+        "search",
+        add_arguments="add_index_arguments",
+        run="run_index",
     ),
-    Command(
-        name="repair",
-        help="fix what check reports as fixable",
-        add_arguments=check.add_repair_arguments,
-        run=check.run_repair,
+    command(
+        "search",
+        "find sessions by what was said in them",
+        "search",
+        add_arguments="add_search_arguments",
+        run="run_search",
     ),
-    Command(
-        name="index",
-        help="bring the search index up to date",
-        add_arguments=search.add_index_arguments,
-        run=search.run_index,
+    command(
+        "rename",
+        "name a session as Ink's /name does",
+        "manage",
+        add_arguments="add_rename_arguments",
+        run="run_rename",
     ),
-    Command(
-        name="search",
-        help="find sessions by what was said in them",
-        add_arguments=search.add_search_arguments,
-        run=search.run_search,
+    command(
+        "label",
+        "label an entry as Ink's /tree L does",
+        "manage",
+        add_arguments="add_label_arguments",
+        run="run_label",
     ),
-    Command(
-        name="rename",
-        help="name a session as Ink's /name does",
-        add_arguments=manage.add_rename_arguments,
-        run=manage.run_rename,
+    command(
+        "delete",
+        "move a session and its children to the trash",
+        "manage",
+        add_arguments="add_delete_arguments",
+        run="run_delete",
     ),
-    Command(
-        name="label",
-        help="label an entry as Ink's /tree L does",
-        add_arguments=manage.add_label_arguments,
-        run=manage.run_label,
+    command(
+        "trash",
+        "list, restore or empty the trash",
+        "manage",
+        add_arguments="add_trash_arguments",
+        run="run_trash",
     ),
-    Command(
-        name="delete",
-        help="move a session and its children to the trash",
-        add_arguments=manage.add_delete_arguments,
-        run=manage.run_delete,
+    command(
+        "prune",
+        "move orphaned child sessions (of every project folder) to the trash",
+        "manage",
+        add_arguments="add_prune_arguments",
+        run="run_prune",
     ),
-    Command(
-        name="trash",
-        help="list, restore or empty the trash",
-        add_arguments=manage.add_trash_arguments,
-        run=manage.run_trash,
+    command(
+        "adopt",
+        "copy a session from ~/.imp/sessions into Ink's folder, so ink -r resumes it",
+        "manage",
+        add_arguments="add_adopt_arguments",
+        run="run_adopt",
     ),
-    Command(
-        name="prune",
-        help="move orphaned child sessions (of every project folder) to the trash",
-        add_arguments=manage.add_prune_arguments,
-        run=manage.run_prune,
-    ),
-    Command(
-        name="adopt",
-        help="copy a session from ~/.imp/sessions into Ink's folder, so ink -r resumes it",
-        add_arguments=manage.add_adopt_arguments,
-        run=manage.run_adopt,
-    ),
-    Command(
-        name="stats",
-        help="tokens, tool calls and estimated cost of the sessions",
-        add_arguments=stats.add_arguments,
-        run=stats.run,
-    ),
-    Command(
-        name="export",
-        help="a branch of a session as Markdown, HTML or JSON",
-        add_arguments=export.add_arguments,
-        run=export.run,
-    ),
-    Command(
-        name="changes",
-        help="the files a session changed through edit and write, as diffs",
-        add_arguments=changes.add_arguments,
-        run=changes.run,
-    ),
-    Command(
-        name="replay",
-        help="play a session back at its own pace",
-        add_arguments=replay.add_arguments,
-        run=replay.run,
-    ),
-    Command(
-        name="tree",
-        help="the session's whole tree, as Ink's /tree lists it",
-        add_arguments=tree.add_arguments,
-        run=tree.run,
-    ),
+    command("stats", "tokens, tool calls and estimated cost of the sessions", "stats"),
+    command("export", "a branch of a session as Markdown, HTML or JSON", "export"),
+    command("changes", "the files a session changed through edit and write, as diffs", "changes"),
+    command("replay", "play a session back at its own pace", "replay"),
+    command("tree", "the session's whole tree, as Ink's /tree lists it", "tree"),
 )
 """The commands, in the order ``ink-tui --help`` lists them."""

@@ -210,16 +210,49 @@ NOT_FOR_THE_PARSER = (
 
 
 def test_the_parser_tree_loads_no_command_s_run_time_needs() -> None:
-    """Every command's module is imported to build the tree: none of them may pull in at its top
-    what only its run needs (the catalog, the writer, Rich, the app)."""
+    """The whole tree (every command's module imported to build it, as ``COMMAND --help`` of
+    each does): none of them may pull in at its top what only its run needs (the catalog, the
+    writer, Rich, the app)."""
     code = (
         "from ink_tui.cli import registry\n"
-        "from ink_tui.cli.parsing import parse\n"
+        "from ink_tui.cli.parsing import build_parser, parse\n"
+        "build_parser(registry.APP, registry.COMMANDS)\n"
         "line = ['search', 'x', '--all']\n"
         "assert parse(line, registry.APP, registry.COMMANDS)[0].name == 'search'\n"
         "assert parse(['-c', '--chat'], registry.APP, registry.COMMANDS)[0] is None\n"
     )
     assert _loaded_after(code, NOT_FOR_THE_PARSER) == []
+
+
+def _command_modules() -> tuple[str, ...]:
+    from ink_tui.cli import registry
+
+    return tuple(sorted({command.module for command in registry.COMMANDS}))
+
+
+@pytest.mark.parametrize(
+    ("line", "imported"),
+    [
+        (["search", "x", "--all"], ["ink_tui.cli.commands.search"]),
+        (["--cwd", "/p", "repair", "x", "--dry-run"], ["ink_tui.cli.commands.check"]),
+        (["list", "--help"], ["ink_tui.cli.commands.listing"]),
+        (["-c", "--chat"], []),  # the app
+        (["--help"], []),  # every command listed, none imported
+    ],
+)
+def test_a_line_imports_the_module_of_the_command_it_names_and_no_other(
+    line: list[str], imported: list[str]
+) -> None:
+    code = (
+        "import contextlib, io\n"
+        "from ink_tui.cli import registry\n"
+        "from ink_tui.cli.parsing import parse\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    parse({line!r}, registry.APP, registry.COMMANDS)\n"
+    )
+    modules = _command_modules()
+    assert len(modules) >= 10
+    assert _loaded_after(code, modules) == imported
 
 
 def test_the_parser_probe_sees_a_command_module_s_imports() -> None:
