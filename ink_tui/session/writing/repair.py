@@ -26,8 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ink_tui.session.conversation.context import build_context
-from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT, pair_tool_calls
+from ink_tui.session.conversation.context import Context, build_context
+from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT, Pairing, pair_tool_calls
 from ink_tui.session.reading.reader import SessionFile, open_session
 from ink_tui.session.reading.recordtypes import HeaderRecord
 from ink_tui.session.reading.shapes import unsendable
@@ -147,13 +147,17 @@ def launch_refusal(header: HeaderRecord) -> str | None:
     return None
 
 
-def plan_continuation(session: SessionFile) -> Continuation:
-    """Dry run of the child-resume repair. Raises ``SessionError`` when the branch is broken."""
+def plan_continuation(
+    session: SessionFile, built: tuple[Context, Pairing] | None = None
+) -> Continuation:
+    """Dry run of the child-resume repair. Raises ``SessionError`` when the branch is broken.
+
+    ``built``: the context of the session's leaf and its pairing, when the caller has them
+    (``check`` builds them for its report): the branch is not read again."""
     refusal = launch_refusal(session.header)
     if refusal is not None:  # the launch record is validated before the transcript
         return Continuation(ok=False, problem=refusal)
-    context = build_context(session)
-    pairing = pair_tool_calls(context.messages)
+    context, pairing = built if built is not None else _context_and_pairing(session)
     problem = pairing.problem or unsendable(context.messages)
     if problem is not None:
         return Continuation(ok=False, problem=problem)
@@ -181,6 +185,11 @@ def plan_continuation(session: SessionFile) -> Continuation:
             "unknown-outcome result"
         )
     return result
+
+
+def _context_and_pairing(session: SessionFile) -> tuple[Context, Pairing]:
+    context = build_context(session)
+    return context, pair_tool_calls(context.messages)
 
 
 def apply_torn_repair(session: SessionFile, repair: TornRepair) -> Path | None:

@@ -75,14 +75,15 @@ def report_session(session: SessionFile) -> SessionReport:
     entries = branch(session)
     session.preload(entries)
     context = context_for_branch(entries, session.leaf_id)
+    pairing = pair_tool_calls(context.messages)
     model, _ = restored_model(session)
     return SessionReport(
         session=session,
         context=context,
-        pairing=pair_tool_calls(context.messages),
+        pairing=pairing,
         model=model,
         name=session_name(entries),
-        continuation=plan_continuation(session),
+        continuation=plan_continuation(session, (context, pairing)),
         torn_repair=plan_torn_repair(session),
     )
 
