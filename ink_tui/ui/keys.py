@@ -62,11 +62,11 @@ PICKER_KEYS: list[BindingType] = [
     bind("search", "search_sessions", "Search text", show=True),
     bind("switch", "toggle_scope", "All projects / this project", show=True),
     bind("chat", "new_session", "New chat"),
-    bind("copy", "keep('copy')", "Copy…", keys=("y",)),
-    bind("rename", "keep('rename')", "Rename"),
-    bind("delete", "keep('delete')", "Delete"),
-    bind("undo", "keep('undo')", "Undo delete or prune"),
-    bind("prune", "keep('prune')", "Prune orphans"),
+    bind("copy", "copy_session", "Copy…", keys=("y",)),
+    bind("rename", "rename_session", "Rename"),
+    bind("delete", "delete_session", "Delete"),
+    bind("undo", "undo_delete", "Undo delete or prune"),
+    bind("prune", "prune_orphans", "Prune orphans"),
     bind("stats", "usage_stats", "Usage and cost"),
     bind("problems", "toggle_problems", "Problems only"),
     bind("back", "escape", "Close preview / clear filter"),
@@ -77,10 +77,10 @@ PICKER_KEYS: list[BindingType] = [
     bind("preview_down", "scroll_preview(1)", "Scroll the preview down"),
     bind("preview_up", "scroll_preview(-1)", "Scroll the preview up"),
 ]
-"""The picker's keys (``PickerScreen.BINDINGS``): actions of the screen (``keep(…)`` ones go to its
-:class:`~ink_tui.ui.widgets.keeper.SessionKeeper`). They stay on the screen, not on the list: on a
-screen both narrow and short the preview takes the list's place, and the keys still act on the
-sessions then."""
+"""The picker's keys (``PickerScreen.BINDINGS``): actions of the screen (copy, rename, delete,
+undo and prune go to its :class:`~ink_tui.ui.widgets.keeper.SessionKeeper`). They stay on the
+screen, not on the list: on a screen both narrow and short the preview takes the list's place,
+and the keys still act on the sessions then."""
 
 Level = Literal["part", "screen", "app"]
 

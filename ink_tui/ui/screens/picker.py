@@ -18,16 +18,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.catalog.scan import folder_problem, unreadable_folder
-from ink_tui.humanize import human_size
-from ink_tui.paths import SESSIONS_DIR_ENV, project_dir
+from ink_tui.paths import project_dir
 from ink_tui.ui.keys import PICKER_KEYS
 from ink_tui.ui.messages import OpenChat, OpenSession
-from ink_tui.ui.render import palette
-from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets import problem_rows
 from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.keeper import SessionKeeper
+from ink_tui.ui.widgets.picker_text import PickerPlace, empty_text, status_text
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
     IndexNotice,
@@ -220,63 +217,25 @@ class PickerScreen(Screen[None]):
 
     def _update_status(self) -> None:
         table = self.query_one(SessionList)
-        total = len(self._current())
-        scope = "All projects" if self.all_projects else f"This project · {self.project_dir.name}"
-        status = plain(scope, "bold")
-        status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
-        if table.query_text:
-            status.append(f" · {len(table.shown)} matching")
-        if table.row_filter is not None:
-            status.append(problem_rows.status_part(len(table.shown)), "bold")
-        if self.indexing is not None and self.indexing[1] > 0:
-            done, total = self.indexing
-            status.append(
-                f"  ·  indexing {100 * done // total}% ({human_size(done)} of {human_size(total)})",
-                "italic",
-            )
-        elif self.scanning:
-            status.append("  ·  reading…", "italic")
-        hint = "Tab: this project" if self.all_projects else "Tab: all projects"
-        status.append(f"    {hint}", "dim")
+        place = PickerPlace(self.sessions_dir, self.project_dir, self.cwd, self.all_projects)
+        problems_only = table.row_filter is not None
+        status = status_text(
+            place,
+            total=len(self._current()),
+            query=table.query_text,
+            shown=len(table.shown),
+            problems_only=problems_only,
+            indexing=self.indexing,
+            scanning=self.scanning,
+        )
         self.query_one("#picker-status", Static).update(status)
-        self._update_empty()
-        self._update_note()
-
-    def _update_empty(self) -> None:
-        table = self.query_one(SessionList)
         empty = self.query_one("#picker-empty", Static)
         shown = not (table.shown or self.scanning)
         empty.display = shown
         table.set_class(shown, "-empty")
-        if not shown:
-            return
-        if table.row_filter is not None:
-            text = problem_rows.empty_text(table.query_text)
-        elif table.query_text:
-            text = plain(f"No session matches “{table.query_text}”. Esc clears the filter.")
-        else:
-            where = (
-                f"under {self.sessions_dir}"
-                if self.all_projects
-                else f"for this project in {self.project_dir}"
-            )
-            text = plain(f"No Ink sessions found {where}\n\n", "bold")
-            # The sessions folder missing or unreadable, or the project's unreadable: say so.
-            cwd = None if self.all_projects else self.cwd
-            problem = folder_problem(self.sessions_dir) or unreadable_folder(self.sessions_dir, cwd)
-            if problem is not None:
-                text.append_text(plain(f"{problem}\n\n", palette.current.warning))
-            text.append_text(
-                plain(
-                    f"Sessions dir: {self.sessions_dir}\n"
-                    f"Project folder: {self.project_dir.name}  (from {self.cwd})\n\n"
-                    "Point elsewhere with --sessions-dir DIR or the "
-                    f"{SESSIONS_DIR_ENV} environment variable"
-                    + ("." if self.all_projects else "; Tab lists every project.")
-                    + f"\n\nc starts a new session with a model in {self.cwd} (the chat pane)."
-                )
-            )
-        empty.update(text)
+        if shown:
+            empty.update(empty_text(place, query=table.query_text, problems_only=problems_only))
+        self._update_note()
 
     def _update_note(self) -> None:
         table = self.query_one(SessionList)
@@ -318,10 +277,31 @@ class PickerScreen(Screen[None]):
         if summary is not None:
             self.post_message(OpenSession(summary.path))
 
-    def action_keep(self, what: str) -> None:
-        """r d u y P: rename, delete, undo, copy, prune (the keeper asks, then does it)."""
+    # y r d u P: the keeper asks, then does it (u and P need no row)
+
+    def action_copy_session(self) -> None:
+        if (row := self._highlighted_row()) is not None:
+            self.query_one(SessionKeeper).copy(row.id or "", row.path)
+
+    def action_rename_session(self) -> None:
+        if (row := self._highlighted_row()) is not None:
+            self.query_one(SessionKeeper).rename(row.path, row.name or "")
+
+    def action_delete_session(self) -> None:
+        if (row := self._highlighted_row()) is not None:
+            self.query_one(SessionKeeper).delete(row.path, row.title, self.sessions_dir)
+
+    def action_undo_delete(self) -> None:
+        self.query_one(SessionKeeper).undo()
+
+    def action_prune_orphans(self) -> None:
+        self.query_one(SessionKeeper).prune(self.sessions_dir)
+
+    def _highlighted_row(self) -> SessionSummary | None:
         row = self.query_one(SessionList).highlighted
-        self.query_one(SessionKeeper).act_on_row(what, row, self.sessions_dir)
+        if row is None:
+            self.notify("no session highlighted", timeout=3)
+        return row
 
     @on(SessionKeeper.Kept)
     def _kept(self, message: SessionKeeper.Kept) -> None:

@@ -25,7 +25,6 @@ from ink_tui.manage.trash import TrashEntry
 from ink_tui.ui.modals.keeping import ConfirmScreen, CopyScreen, TextScreen
 
 if TYPE_CHECKING:
-    from ink_tui.catalog import SessionSummary
     from ink_tui.manage.deleting import DeletePlan
     from ink_tui.manage.pruning import PrunePlan
 
@@ -52,22 +51,6 @@ class SessionKeeper(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.last_deleted: TrashEntry | None = None  # the last delete or prune: u undoes it
-
-    def act_on_row(self, what: str, row: SessionSummary | None, base: Path) -> None:
-        """The picker's keys: ``rename``, ``delete``, ``copy`` (the highlighted row), ``undo``,
-        ``prune`` (the sessions folder)."""
-        if what == "undo":
-            self.undo()
-        elif what == "prune":
-            self.prune(base)
-        elif row is None:
-            self.notify("no session highlighted", timeout=3)
-        elif what == "rename":
-            self.rename(row.path, row.name or "")
-        elif what == "delete":
-            self.delete(row.path, row.title, base)
-        elif what == "copy":
-            self.copy(row.id or "", row.path)
 
     # -- rename and label ----------------------------------------------------------------------
 

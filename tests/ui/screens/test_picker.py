@@ -402,3 +402,24 @@ def test_relative_age_and_size() -> None:
     assert human_size(812) == "812 B"
     assert human_size(4300) == "4.2 KB"
     assert project_dir("/x", "/a-b").name == "a--b"
+
+
+async def test_a_key_for_the_highlighted_session_says_so_when_none_is_highlighted(
+    tmp_path: Path, picker_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """y, r and d act on the highlighted row: with no row they say so and open nothing; u
+    needs no row (here it says there is nothing to undo)."""
+    base = tmp_path / "sessions"
+    base.mkdir()
+    app = picker_app(tmp_path, base, "/home/ada/nothing-here")
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await _ready(app, pilot)
+        said: list[str] = []
+        monkeypatch.setattr(app, "notify", lambda message, **_: said.append(str(message)))
+        for key in ("y", "r", "d"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is screen, key  # no question asked
+        assert said == ["no session highlighted"] * 3
+        await pilot.press("u")
+        await wait_for(pilot, lambda: said[3:] == ["nothing to undo"], "u's answer")

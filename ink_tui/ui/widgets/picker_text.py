@@ -1,0 +1,90 @@
+"""What the picker says around its list: the status line above it and the text shown in place
+of an empty list. Pure: the screen hands in what it knows (``ui/screens/picker.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+
+from ink_tui.catalog.scan import folder_problem, unreadable_folder
+from ink_tui.humanize import human_size
+from ink_tui.paths import SESSIONS_DIR_ENV
+from ink_tui.ui.render import palette
+from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets import problem_rows
+
+__all__ = ["PickerPlace", "empty_text", "status_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class PickerPlace:
+    """Where the picker looks: the sessions folder, the user's project, and whether every
+    project is listed."""
+
+    sessions_dir: Path
+    project_dir: Path
+    cwd: str
+    all_projects: bool
+
+
+def status_text(
+    place: PickerPlace,
+    *,
+    total: int,
+    query: str,
+    shown: int,
+    problems_only: bool,
+    indexing: tuple[int, int] | None,
+    scanning: bool,
+) -> Text:
+    """``This project · calc-kit  ·  12 sessions · 3 matching  ·  indexing 40% …  Tab: …``."""
+    scope = "All projects" if place.all_projects else f"This project · {place.project_dir.name}"
+    status = plain(scope, "bold")
+    status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
+    if query:
+        status.append(f" · {shown} matching")
+    if problems_only:
+        status.append(problem_rows.status_part(shown), "bold")
+    if indexing is not None and indexing[1] > 0:
+        done, size = indexing
+        status.append(
+            f"  ·  indexing {100 * done // size}% ({human_size(done)} of {human_size(size)})",
+            "italic",
+        )
+    elif scanning:
+        status.append("  ·  reading…", "italic")
+    hint = "Tab: this project" if place.all_projects else "Tab: all projects"
+    status.append(f"    {hint}", "dim")
+    return status
+
+
+def empty_text(place: PickerPlace, *, query: str, problems_only: bool) -> Text:
+    """Why the list is empty, and what to do about it (the folder missing or unreadable is
+    said)."""
+    if problems_only:
+        return problem_rows.empty_text(query)
+    if query:
+        return plain(f"No session matches “{query}”. Esc clears the filter.")
+    where = (
+        f"under {place.sessions_dir}"
+        if place.all_projects
+        else f"for this project in {place.project_dir}"
+    )
+    text = plain(f"No Ink sessions found {where}\n\n", "bold")
+    cwd = None if place.all_projects else place.cwd
+    problem = folder_problem(place.sessions_dir) or unreadable_folder(place.sessions_dir, cwd)
+    if problem is not None:
+        text.append_text(plain(f"{problem}\n\n", palette.current.warning))
+    text.append_text(
+        plain(
+            f"Sessions dir: {place.sessions_dir}\n"
+            f"Project folder: {place.project_dir.name}  (from {place.cwd})\n\n"
+            "Point elsewhere with --sessions-dir DIR or the "
+            f"{SESSIONS_DIR_ENV} environment variable"
+            + ("." if place.all_projects else "; Tab lists every project.")
+            + f"\n\nc starts a new session with a model in {place.cwd} (the chat pane)."
+        )
+    )
+    return text
