@@ -17,7 +17,7 @@ from textual.theme import Theme
 
 from ink_tui.paths import styles_dir
 from ink_tui.safetext import utf8_safe, visible
-from ink_tui.ui.config import UiConfig, load_config, save_config
+from ink_tui.ui.config import save_config
 from ink_tui.ui.keymap import key_name
 from ink_tui.ui.keys import APP_BINDINGS, working_keys
 from ink_tui.ui.messages import GoBack, OpenChat, OpenSession
@@ -60,16 +60,12 @@ class InkApp(InkAppBase):
 
     def __init__(self, options: LaunchOptions) -> None:
         super().__init__(options)
-        self._config: UiConfig = load_config(options.config_path)
         self.register_theme(INK_THEME)
 
-    @property
-    def ui_config(self) -> UiConfig:
-        """The settings read at start-up (the theme, the tree's width), kept as they change."""
-        return self._config
-
     def on_mount(self) -> None:
-        self.theme = self._config.theme if self._config.theme in self.available_themes else "ink"
+        self.theme = (
+            self.ui_config.theme if self.ui_config.theme in self.available_themes else "ink"
+        )
         from ink_tui.ui.screens.picker import PickerScreen
 
         # The picker is installed, not stacked under the session view: a screen left below
@@ -101,10 +97,10 @@ class InkApp(InkAppBase):
     def watch_theme(self, theme: str) -> None:
         use_theme(self.get_css_variables())  # rendered session content follows the theme
         # (the screens drawing it repaint on theme_changed_signal, published after this)
-        if theme != self._config.theme:
-            self._config.theme = theme
+        if theme != self.ui_config.theme:
+            self.ui_config.theme = theme
             try:
-                save_config(self._config, self.options.config_path)
+                save_config(self.ui_config, self.options.config_path)
             except OSError as error:
                 self.notify(f"could not save the theme: {error}", severity="warning")
 

@@ -2,8 +2,8 @@
 
 Screens and widgets sit below the app module (``app > screens > widgets > render``), so they never
 import :class:`ink_tui.ui.app.InkApp`. They declare ``app = getters.app(InkAppBase)`` to read the
-launch options with their types, and ask the app to act by posting the messages of
-:mod:`ink_tui.ui.messages`.
+launch options and the settings with their types, and ask the app to act by posting the messages
+of :mod:`ink_tui.ui.messages`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from textual.dom import DOMNode
 from textual.message_pump import MessagePump
 
 from ink_tui.session.rules.modelref import ModelRef
+from ink_tui.ui.config import UiConfig, load_config
 
 if TYPE_CHECKING:
     from ink_tui.catalog.index.ahead import RowsAhead
@@ -44,11 +45,13 @@ class LaunchOptions:
 
 
 class InkAppBase(App[int]):
-    """The app as its screens and widgets see it: the launch options, typed."""
+    """The app as its screens and widgets see it: the launch options and the settings, typed."""
 
     def __init__(self, options: LaunchOptions) -> None:
         super().__init__()
         self.options = options
+        self.ui_config: UiConfig = load_config(options.config_path)
+        """The settings read at start-up (the theme, the tree's width), kept as they change."""
 
     def now(self) -> float:
         """The app's clock (``LaunchOptions.clock``): every age and live marker uses it."""

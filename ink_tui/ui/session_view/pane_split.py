@@ -111,8 +111,9 @@ class PaneSplit(Widget):
     # -- the setting -------------------------------------------------------------------------
 
     def _config(self) -> UiConfig | None:
-        config = getattr(self.app, "ui_config", None)
-        return config if isinstance(config, UiConfig) else None
+        """ink-tui's settings (``None`` in another app, a test's harness)."""
+        app = self.app
+        return app.ui_config if isinstance(app, InkAppBase) else None
 
     def _save(self) -> None:
         config = self._config()
