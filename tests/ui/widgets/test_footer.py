@@ -9,6 +9,7 @@ from __future__ import annotations
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.pilot import Pilot
 from textual.widget import Widget
 from waiting import wait_for
 
@@ -67,6 +68,14 @@ def shown(app: App[None]) -> list[str]:
     return [f"{key.display} {key.description}" + ("" if key.enabled else " (off)") for key in keys]
 
 
+async def focus_first(app: App[None], pilot: Pilot[None]) -> Pane:
+    """The first part focused, once the footer shows its keys."""
+    first = app.query_one("#first", Pane)
+    first.focus()
+    await wait_for(pilot, lambda: shown(app) == ["y copy", "j down"], "the first part's keys")
+    return first
+
+
 def line(app: App[None]) -> str:
     """The footer's line as it is drawn."""
     footer = app.query_one(InkFooter)
@@ -76,8 +85,7 @@ def line(app: App[None]) -> str:
 async def test_the_footer_shows_the_focused_parts_keys_and_follows_focus() -> None:
     app = FooterApp()
     async with app.run_test(size=(60, 12)) as pilot:
-        app.query_one("#first").focus()
-        await wait_for(pilot, lambda: shown(app) == ["y copy", "j down"], "the first part's keys")
+        await focus_first(app, pilot)
         assert line(app) == " y copy  j down ".ljust(60)
         app.query_one("#other").focus()
         await wait_for(
@@ -89,9 +97,7 @@ async def test_the_footer_shows_the_focused_parts_keys_and_follows_focus() -> No
 async def test_a_key_turned_off_and_on_again_is_shown_so() -> None:
     app = FooterApp()
     async with app.run_test(size=(60, 12)) as pilot:
-        first = app.query_one("#first", Pane)
-        first.focus()
-        await wait_for(pilot, lambda: shown(app) == ["y copy", "j down"], "the keys")
+        first = await focus_first(app, pilot)
         first.copying = False
         first.refresh_bindings()
         await wait_for(pilot, lambda: shown(app) == ["y copy (off)", "j down"], "y off")
@@ -108,8 +114,7 @@ async def test_a_key_turned_off_and_on_again_is_shown_so() -> None:
 async def test_a_focus_move_that_changes_no_shown_key_lays_out_nothing_again() -> None:
     app = FooterApp()
     async with app.run_test(size=(60, 12)) as pilot:
-        app.query_one("#first").focus()
-        await wait_for(pilot, lambda: shown(app) == ["y copy", "j down"], "the keys")
+        await focus_first(app, pilot)
         footer = app.query_one(InkFooter)
         before = footer.line
         for _ in range(3):  # the same keys on the second part: the footer is left as it is
@@ -123,9 +128,7 @@ async def test_a_focus_move_that_changes_no_shown_key_lays_out_nothing_again() -
 async def test_a_click_presses_the_key_under_the_pointer_and_an_off_key_rings_the_bell() -> None:
     app = FooterApp()
     async with app.run_test(size=(60, 12)) as pilot:
-        first = app.query_one("#first", Pane)
-        first.focus()
-        await wait_for(pilot, lambda: shown(app) == ["y copy", "j down"], "the keys")
+        first = await focus_first(app, pilot)
         await pilot.click(InkFooter, offset=(10, 0))  # on "down" of " y copy  j down "
         await wait_for(pilot, lambda: first.pressed == ["down"], "j pressed")
         await pilot.click(InkFooter, offset=(40, 0))  # past the keys: nothing
@@ -142,8 +145,7 @@ async def test_a_click_presses_the_key_under_the_pointer_and_an_off_key_rings_th
 async def test_the_key_under_the_pointer_is_lit_and_shows_its_tooltip() -> None:
     app = FooterApp()
     async with app.run_test(size=(60, 12)) as pilot:
-        app.query_one("#first").focus()
-        await wait_for(pilot, lambda: shown(app) == ["y copy", "j down"], "the keys")
+        await focus_first(app, pilot)
         footer = app.query_one(InkFooter)
         plain = {segment.style for segment in footer.render_line(0) if segment.text == "copy "}
         await pilot.hover(InkFooter, offset=(2, 0))
