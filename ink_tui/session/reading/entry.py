@@ -11,7 +11,7 @@ from typing import Final, Generic, TypeVar, cast
 from ink_tui.session.reading.errors import RecordError, SessionError
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
-from ink_tui.session.reading.records import LineKind, classify_record
+from ink_tui.session.reading.records import LineKind, classify_record, is_plain_message
 from ink_tui.session.reading.recordtypes import (
     EntryRecord,
     PositionMarker,
@@ -136,7 +136,7 @@ class Entry:
                 isinstance(record, dict)
                 and record.get("id") == self.id
                 and record.get("type") == self.type
-                and classify_record(record) is LineKind.ENTRY
+                and (is_plain_message(record) or classify_record(record) is LineKind.ENTRY)
             )
         except (JsonDecodeError, RecordError):
             same = False

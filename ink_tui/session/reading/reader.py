@@ -28,6 +28,7 @@ from ink_tui.session.reading.lines import RawLine, is_blank, iter_line_batches
 from ink_tui.session.reading.records import (
     LineKind,
     classify_record,
+    is_plain_message,
     is_session_header,
     is_valid_model,
 )
@@ -100,23 +101,6 @@ class SessionFile:
         return cwd if isinstance(cwd, str) else ""
 
 
-def _is_plain_message(record: Any) -> bool:
-    """The checks of ``classify_record`` for a well-formed message entry, inlined (hot path)."""
-    if type(record) is not dict or record.get("type") != "message":
-        return False
-    entry_id = record.get("id")
-    parent = record.get("parentId", 0)
-    message = record.get("message")
-    return (
-        type(entry_id) is str
-        and entry_id != ""
-        and (parent is None or type(parent) is str)
-        and type(record.get("timestamp")) is str
-        and type(message) is dict
-        and type(message.get("role")) is str
-    )
-
-
 class SessionParser:
     """Validates lines after the header and accumulates them into a :class:`SessionFile`."""
 
@@ -132,7 +116,7 @@ class SessionParser:
             raise EngineError(
                 "Cannot read properties of null (reading 'type')", path=session.path, line=line
             )
-        kind = LineKind.ENTRY if _is_plain_message(record) else classify_record(record)
+        kind = LineKind.ENTRY if is_plain_message(record) else classify_record(record)
         session.line_count = line
         seq = session._seq
         session._seq += 1

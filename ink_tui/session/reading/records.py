@@ -22,6 +22,7 @@ __all__ = [
     "USAGE_KEYS",
     "LineKind",
     "classify_record",
+    "is_plain_message",
     "is_session_header",
     "is_valid_model",
 ]
@@ -99,6 +100,25 @@ def _dig(record: JsonObject, path: tuple[str, ...]) -> object:
             return None
         value = value.get(key)
     return value
+
+
+def is_plain_message(record: object) -> bool:
+    """Whether ``record`` is a well-formed ``message`` entry: the checks :func:`classify_record`
+    makes of one, inlined for the hot paths (opening a file, reading a payload again), which
+    fall back to it for anything else."""
+    if type(record) is not dict or record.get("type") != "message":
+        return False
+    entry_id = record.get("id")
+    parent = record.get("parentId", 0)
+    message = record.get("message")
+    return (
+        type(entry_id) is str
+        and entry_id != ""
+        and (parent is None or type(parent) is str)
+        and type(record.get("timestamp")) is str
+        and type(message) is dict
+        and type(message.get("role")) is str
+    )
 
 
 def classify_record(record: object) -> LineKind:
