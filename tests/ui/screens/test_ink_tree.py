@@ -417,6 +417,9 @@ async def test_a_deep_row_is_panned_into_sight_as_ink_does(tmp_path: Path) -> No
         screen = await shown(pilot)
         tree = screen.query_one(InkTreeList)
         assert tree.highlighted is not None and tree.highlighted.entry_id == "leaf"
+        await wait_for(  # the rows are painted after the screen says it is shown
+            pilot, lambda: any("◂" in line for line in list_lines(app)), "the leaf's row drawn"
+        )
         leaf_line = next(line for line in list_lines(app) if "◂" in line)
         assert "• assistant: deep answer  ◂" in leaf_line  # its text in sight, not off the edge
         assert tree.pan > 0
