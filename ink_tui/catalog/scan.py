@@ -57,6 +57,7 @@ class _FileStat:
     mtime: float
     size: int
     error: OSError | None = None
+    info: os.stat_result | None = None  # the whole stat (None with an error): the index's check
 
 
 def _file_times(entry: os.DirEntry[str]) -> tuple[float, int]:
@@ -115,7 +116,7 @@ def session_files(folders: Iterable[Path]) -> list[_FileStat]:
     ``ink-tui search`` looks at each file of the tree for changes, so this is most of what it
     costs before it answers.
     """
-    found: list[tuple[float, str, str, int, Path, OSError | None]] = []
+    found: list[tuple[float, str, str, int, Path, OSError | None, os.stat_result | None]] = []
     for folder in folders:
         try:
             with os.scandir(folder) as scanned:
@@ -128,14 +129,15 @@ def session_files(folders: Iterable[Path]) -> list[_FileStat]:
                 if not entry.is_file():
                     continue  # a directory named *.jsonl
                 mtime, size = _file_times(entry)
+                info = entry.stat()  # kept by the entry: no second system call
             except OSError as exc:  # a symlink loop: listed with its reason, at its own time
-                found.append((_own_mtime(entry), entry.name, parent, 0, folder, exc))
+                found.append((_own_mtime(entry), entry.name, parent, 0, folder, exc, None))
                 continue
-            found.append((mtime, entry.name, parent, size, folder, None))
+            found.append((mtime, entry.name, parent, size, folder, None, info))
     found.sort(key=lambda item: item[:3], reverse=True)
     return [
-        _FileStat(folder / name, mtime, size, error)
-        for mtime, name, _, size, folder, error in found
+        _FileStat(folder / name, mtime, size, error, info)
+        for mtime, name, _, size, folder, error, info in found
     ]
 
 

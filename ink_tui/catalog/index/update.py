@@ -269,9 +269,8 @@ def update_index(
     for child, item in listed:
         report.files += 1
         on_disk.add(path_key(item.path))
-        try:
-            info = item.path.stat()
-        except OSError:
+        info = item.info  # the listing's stat: the file is not looked at again
+        if info is None:
             report.sessions_changed += not child  # listed, so a listing shows it (with why)
             continue
         prior = known.get(path_key(item.path))

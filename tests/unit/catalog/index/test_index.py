@@ -100,6 +100,27 @@ def test_an_unchanged_file_is_not_read_again(
         assert report.unchanged == report.files and report.bytes_read == 0
 
 
+def test_looking_for_changes_stats_each_file_once(
+    tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing's stat of each file is the one the change check compares (every ``ink-tui
+    search`` pays for this look at the whole tree): no file is stat'ed again by its path."""
+    with _index(tmp_path) as index:
+        update_index(index, demo_base, None)
+        stat = Path.stat
+        again: list[Path] = []
+
+        def counted(path: Path, *args: Any, **kwargs: Any) -> Any:
+            if path.suffix == ".jsonl":
+                again.append(path)
+            return stat(path, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "stat", counted)
+        report = update_index(index, demo_base, None)
+        assert report.unchanged == report.files > 0
+        assert again == []
+
+
 def _one_session(folder: Path) -> Path:
     folder.mkdir(parents=True)
     path = folder / "2026-11-20T10-00-00-000Z-e1111111-1111-4111-8111-111111111111.jsonl"
