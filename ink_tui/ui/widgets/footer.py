@@ -118,8 +118,8 @@ class InkFooter(Widget, can_focus=False):
         self.shown = shown
         palette = shown[1] if self.app.ENABLE_COMMAND_PALETTE else ()
         self.line = footer_line(shown[0], palette, self.app.get_key_display)
-        self.hovered = None
         self.scrolled = min(self.scrolled, self._scroll_limit())
+        self._hover_at_pointer()
         self.refresh()
 
     # -- drawing --------------------------------------------------------------------------------
@@ -177,8 +177,19 @@ class InkFooter(Widget, can_focus=False):
     def on_leave(self, event: events.Leave) -> None:
         self._hover(None)
 
-    def _hover(self, item: int | None) -> None:
-        if item == self.hovered:
+    def on_resize(self, event: events.Resize) -> None:
+        self.scrolled = min(self.scrolled, self._scroll_limit())  # keys that fit now show whole
+        self._hover_at_pointer()
+
+    def _hover_at_pointer(self) -> None:
+        """Light the key under the pointer, if the pointer is on the footer (the keys or their
+        place changed under it)."""
+        pointer = self.app.mouse_position
+        over = self.mouse_hover and self.region.contains(pointer.x, pointer.y)
+        self._hover(self.key_at(pointer.x - self.region.x) if over else None, force=True)
+
+    def _hover(self, item: int | None, *, force: bool = False) -> None:
+        if item == self.hovered and not force:
             return
         self.hovered = item
         self.tooltip = self.line.keys[item].tooltip or None if item is not None else None
@@ -200,10 +211,17 @@ class InkFooter(Widget, can_focus=False):
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self._scroll(-SCROLL_STEP, event)
 
+    def on_mouse_scroll_right(self, event: events.MouseScrollRight) -> None:
+        self._scroll(SCROLL_STEP, event)
+
+    def on_mouse_scroll_left(self, event: events.MouseScrollLeft) -> None:
+        self._scroll(-SCROLL_STEP, event)
+
     def _scroll(self, cells: int, event: events.MouseEvent) -> None:
         scrolled = max(0, min(self.scrolled + cells, self._scroll_limit()))
         if scrolled != self.scrolled:
             self.scrolled = scrolled
+            self._hover(self.key_at(event.x), force=True)  # another key is under the pointer
             self.refresh()
             event.stop()
 

@@ -158,6 +158,24 @@ async def test_the_key_under_the_pointer_is_lit_and_shows_its_tooltip() -> None:
         assert footer.tooltip is None
 
 
+async def test_keys_that_change_under_the_pointer_are_lit_as_they_now_are() -> None:
+    """The pointer rests past the first part's keys; focus moves to a part with one more key,
+    which lands under the pointer: that key is lit (and a key gone takes its tooltip along)."""
+    app = FooterApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        await focus_first(app, pilot)
+        footer = app.query_one(InkFooter)
+        await pilot.hover(InkFooter, offset=(2, 0))
+        await wait_for(pilot, lambda: footer.tooltip == "Copy the row", "y's tooltip")
+        await pilot.hover(InkFooter, offset=(19, 0))  # " y copy  j down " ends at 16
+        await wait_for(pilot, lambda: footer.hovered is None, "nothing under the pointer")
+        assert footer.tooltip is None
+        app.query_one("#other").focus()
+        await wait_for(pilot, lambda: len(shown(app)) == 3, "the other part's keys")
+        await wait_for(pilot, lambda: footer.hovered == 2, "x remove lit under the pointer")
+        assert footer.tooltip is None  # x has none
+
+
 async def test_the_wheel_brings_keys_that_do_not_fit_into_sight() -> None:
     app = FooterApp()
     async with app.run_test(size=(20, 12)) as pilot:
@@ -171,6 +189,11 @@ async def test_the_wheel_brings_keys_that_do_not_fit_into_sight() -> None:
         assert line(app) == "y  j down  x remove "
         footer.post_message(wheel(events.MouseScrollUp, footer))
         await wait_for(pilot, lambda: footer.scrolled == 2, "scrolled back")
+        footer.post_message(wheel(events.MouseScrollRight, footer))  # a sideways wheel too
+        await wait_for(pilot, lambda: footer.scrolled == 6, "scrolled sideways")
+        await pilot.resize_terminal(60, 12)  # every key fits now: none is left cut
+        await wait_for(pilot, lambda: line(app).startswith(" y copy  j down  x remove"), "all")
+        assert footer.scrolled == 0
 
 
 def wheel(kind: type[events.MouseEvent], widget: Widget) -> events.MouseEvent:

@@ -63,6 +63,20 @@ def test_every_registered_command_has_its_help_and_takes_the_global_options(
         assert command.module.startswith("ink_tui.cli.commands."), command.name
 
 
+def test_every_registered_command_names_functions_its_module_has() -> None:
+    """The registry names each command's module and functions, imported only when the line
+    names the command: a misspelt name would fail only then, so each is looked up here."""
+    import importlib
+
+    from ink_tui.cli.parsing import Lazy
+
+    for command in registry.COMMANDS:
+        for function in (command.add_arguments, command.run):
+            assert isinstance(function, Lazy), command.name
+            module = importlib.import_module(function.module)
+            assert callable(getattr(module, function.name, None)), (command.name, function)
+
+
 @pytest.fixture
 def hello(monkeypatch: pytest.MonkeyPatch) -> list[argparse.Namespace]:
     """A command ``hello WORD [--loud]`` added to the registry, nowhere else; the arguments each
