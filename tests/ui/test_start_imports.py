@@ -10,11 +10,10 @@ shows its rows (no worker left running, so what the workers import is counted ev
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
+from fresh import isolated_environment, run_fresh
 from testdata import TREE_HOME_CWD, copy_tree
 
 BUDGET = Path(__file__).with_name("start_imports.txt")
@@ -53,24 +52,10 @@ def _budget() -> tuple[set[str], set[str]]:
 def _started(tmp_path: Path) -> list[str]:
     """The modules of an interpreter that ran ``ink-tui`` to the picker's first frame, in a
     project of the test tree (sessions to list, nothing indexed yet)."""
-    environment = {
-        **os.environ,
-        **{name: str(tmp_path / name) for name in ("XDG_CACHE_HOME", "XDG_STATE_HOME")},
-        **{name: str(tmp_path / name) for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME")},
-    }
-    environment.pop("INK_SESSIONS_DIR", None)
     tree = copy_tree(tmp_path / "sessions")
     arguments = ["--sessions-dir", str(tree), "--cwd", TREE_HOME_CWD]
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, *arguments],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env=environment,
-    )
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    out, _ = run_fresh(PROBE, arguments, environment=isolated_environment(tmp_path), timeout=120)
+    report = json.loads(out.strip().splitlines()[-1])
     assert report["code"] == 0
     return list(report["modules"])
 

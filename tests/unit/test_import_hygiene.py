@@ -11,15 +11,13 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
-import os
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fresh import held_of, isolated_environment, last_list, run_fresh
 from testdata import TREE_HOME_CWD, copy_tree
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2] / "ink_tui"
@@ -106,10 +104,7 @@ def test_headless_modules_do_not_load_textual() -> None:
         f"or m.startswith({FORBIDDEN + '.'!r}))\n"
         "assert not loaded, loaded\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
+    run_fresh(code)
 
 
 def test_browsing_never_imports_the_model_sdks() -> None:
@@ -122,10 +117,7 @@ def test_browsing_never_imports_the_model_sdks() -> None:
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'openai'))\n"
         "assert not loaded, loaded\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
+    run_fresh(code)
 
 
 LOADED_WHEN_FIRST_USED = (
@@ -146,18 +138,8 @@ LOADED_WHEN_FIRST_USED = (
 
 def _loaded_after(code: str, names: Iterable[str]) -> list[str]:
     """Which of ``names`` (modules or packages) a fresh interpreter holds after ``code``."""
-    probe = (
-        f"{code}\n"
-        "import sys\n"
-        f"names = {tuple(names)!r}\n"
-        "print(sorted(n for n in names if any(m == n or m.startswith(n + '.') "
-        "for m in sys.modules)))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    return list(ast.literal_eval(result.stdout.strip()))
+    out, _ = run_fresh(f"{code}\n{held_of(names)}")
+    return last_list(out)
 
 
 def test_the_picker_starts_without_what_only_other_views_need() -> None:
@@ -326,24 +308,9 @@ def _loaded_after_command(arguments: list[str], home: Path, names: Iterable[str]
         f"code = main({arguments!r})\n"
         "assert code in (0, 1), code\n"
     )
-    environment = {**os.environ, "XDG_CACHE_HOME": str(home / "cache")}
-    environment.pop("INK_SESSIONS_DIR", None)
-    probe = (
-        f"{code}"
-        f"names = {tuple(names)!r}\n"
-        "print(repr(sorted(n for n in names if any(m == n or m.startswith(n + '.') "
-        "for m in sys.modules))), file=sys.stderr)\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        env=environment,
-    )
-    assert result.returncode == 0, result.stderr
-    return list(ast.literal_eval(result.stderr.strip().splitlines()[-1]))
+    probe = code + held_of(names, stream="sys.stderr")  # stdout is the command's
+    _, err = run_fresh(probe, environment=isolated_environment(home))
+    return last_list(err)
 
 
 @pytest.mark.parametrize(
