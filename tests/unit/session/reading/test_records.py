@@ -56,14 +56,8 @@ def test_the_fast_check_accepts_only_what_inks_full_check_calls_an_entry(record:
         assert _full(record) is LineKind.ENTRY
 
 
-def test_the_ordinary_message_line_takes_the_fast_path() -> None:
-    record = {
-        "type": "message",
-        "id": "a1",
-        "parentId": None,
-        "timestamp": "2026-12-05T10:00:00.000Z",
-        "message": {"role": "user", "content": "hi"},
-    }
+def test_the_ordinary_message_line_takes_the_fast_path(sf: Any) -> None:
+    record = sf.user("a1", None)  # a prompt as Ink writes it
     assert is_plain_message(record) and _full(record) is LineKind.ENTRY
     assert not is_plain_message({**record, "id": ""})  # Ink: "missing entry id"
     assert not is_plain_message({**record, "parentId": 7})
