@@ -208,6 +208,7 @@ def build_session(
     if known is not None:
         entries, by_id = known.entries, known.by_id
     loads, decode_error, new_entry = orjson.loads, orjson.JSONDecodeError, Entry.__new__
+    plain_message = is_plain_message
     for data, offset, last_terminated in _lines_of(batches):
         size = offset + len(data) + last_terminated
         if data[:1] != b"{" and is_blank(data):
@@ -221,40 +222,31 @@ def build_session(
         assert parser is not None
         if pending is not None:
             raise _line_error(path, pending[1], pending[2])
-        # The hot path, inlined for speed: a well-formed message entry (classify_record's
-        # checks for it, in its order of outcome). Everything else goes through the parser.
+        # The hot path: a well-formed message entry (records.is_plain_message, the one copy of
+        # classify_record's checks for it) is kept at once; everything else goes through the
+        # parser. (Inlining the checks here again was 4 % faster on 100,000 tiny records.)
         try:
             record = loads(data)
             parsed = True
         except decode_error:
             record, parsed = None, False
-        if type(record) is dict and record.get("type") == "message":
-            entry_id = record.get("id")
-            parent = record.get("parentId", 0)
-            message = record.get("message")
-            if (
-                type(entry_id) is str
-                and entry_id
-                and (parent is None or type(parent) is str)
-                and type(record.get("timestamp")) is str
-                and type(message) is dict
-                and type(message.get("role")) is str
-            ):
-                session.line_count += 1
-                entry: Entry = new_entry(Entry)
-                entry.type, entry.id, entry.parent_id = "message", entry_id, parent
-                entry.line, entry.offset, entry.end = session.line_count, offset, size
-                entry._path = path
-                kept = cast(EntryRecord, record)  # the checks just above are open()'s
-                entry._record = kept if len(data) <= KEEP_INLINE_BYTES else None
-                entries.append(entry)
-                if entry_id in by_id:
-                    session.duplicate_ids.append(entry_id)
-                by_id[entry_id] = entry
-                session._last_entry_seq = session._seq
-                session._seq += 1
-                session._last_content_id = entry_id
-                continue
+        if plain_message(record):
+            entry_id, parent = record["id"], record.get("parentId")
+            session.line_count += 1
+            entry: Entry = new_entry(Entry)
+            entry.type, entry.id, entry.parent_id = "message", entry_id, parent
+            entry.line, entry.offset, entry.end = session.line_count, offset, size
+            entry._path = path
+            kept = cast(EntryRecord, record)  # is_plain_message's checks are open()'s
+            entry._record = kept if len(data) <= KEEP_INLINE_BYTES else None
+            entries.append(entry)
+            if entry_id in by_id:
+                session.duplicate_ids.append(entry_id)
+            by_id[entry_id] = entry
+            session._last_entry_seq = session._seq
+            session._seq += 1
+            session._last_content_id = entry_id
+            continue
         raw = RawLine(data, offset, last_terminated)
         try:
             parser.add(raw, record if parsed else parse_line(raw))
