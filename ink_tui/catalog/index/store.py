@@ -56,6 +56,9 @@ INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
 
+# FTS5 merges a level's segments once it holds ``automerge`` of them (4 by default). A full index
+# writes a segment per batch: merging 16 at a time instead writes each term's list fewer times
+# (the bench's 1.3 GB tree: 24.5 -> 22.0 s, the index 8 % smaller; queries as fast, within 3 %).
 _SCHEMA: Final = """
 CREATE TABLE files(
     id INTEGER PRIMARY KEY,
@@ -121,6 +124,7 @@ CREATE VIRTUAL TABLE texts_fts USING fts5(
     body, grams, project, role, content='', columnsize=0,
     tokenize='unicode61 remove_diacritics 2'
 );
+INSERT INTO texts_fts(texts_fts, rank) VALUES('automerge', 16);
 """
 
 

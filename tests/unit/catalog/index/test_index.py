@@ -248,6 +248,13 @@ def test_a_damaged_index_is_rebuilt_and_a_newer_one_left_alone(tmp_path: Path) -
         assert index.notice is None
 
 
+def test_a_new_index_merges_its_search_segments_sixteen_at_a_time(tmp_path: Path) -> None:
+    """Fewer, larger merges while a first full index writes a segment per batch."""
+    with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
+        setting = "SELECT v FROM texts_fts_config WHERE k = 'automerge'"
+        assert index.connection.execute(setting).fetchone() == (16,)
+
+
 def test_the_index_is_private_and_lives_in_the_cache_dir(private_cache: Path) -> None:
     path = default_index_path()
     assert path.is_relative_to(private_cache)
