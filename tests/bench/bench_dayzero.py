@@ -1,0 +1,367 @@
+"""Benchmark: day zero, in the style of the session-recall tools' own (issue 21).
+
+Run by hand (never in CI, never asserts on time): ``python tests/bench/bench_dayzero.py``
+(``--quick`` for 2,000 sessions; ``--help``). Through pytest:
+``python -m pytest tests/bench/bench_dayzero.py -s`` runs ``--quick``.
+
+"Day zero" is a tree ink-tui has never seen: no index, no cache. The tree has 20,000 sessions
+whose sizes follow the heavy tail of ``bench_index.py``'s tree (log-normal, 4 KB to 40 MB, the
+same mean, so about 12.7 GB) plus one 100 MB session, in the same ten projects, 3,900 sessions
+in the ``--cwd`` project. It is generated once on both cores and cached under
+``/tmp/ink-tui-bench-dayzero-<hash>``. In one run, each a fresh ``python -m ink_tui`` process:
+
+1. the first full index (``ink-tui index --all``): wall time, CPU time and the peak RSS;
+2. the first answer of ``ink-tui search`` in a fresh process, right after the index;
+3. the median of 20 searches (20 different queries, each a fresh process, warm);
+4. the picker's first painted row (launch in a 120x40 pseudo-terminal, the index warm) beside a
+   minimal Textual app launched alternately;
+5. after one session grew (an exchange appended to the newest session of the ``--cwd``
+   project, holding a word found nowhere else): the first answer of ``ink-tui search`` for that
+   word (it must be found: never a stale answer), and the picker's first row. Each of the five
+   rounds grows the session again.
+
+The published figures beside them (their trees differ from this one, so compare per session and
+per byte, not row by row): deja-vu, 19,195 sessions: build 17.6 s, first answer 26 ms, median
+search 97 ms; agentsview: build 3 min 56 s, first answer 1.44 s, median search 113 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import inspect
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+from bench_index import (  # noqa: E402
+    CWD,
+    OTHER_CWDS,
+    OVERSHOOT,
+    PICKER_MARKER,
+    ROOT,
+    SEARCH_QUERIES,
+    Spec,
+    environment,
+    ink,
+    launch,
+    marker_session,
+    project_plan,
+    read_all,
+    session_sizes,
+)
+from bench_ui import MINIMAL_APP, MINIMAL_MARKER  # noqa: E402
+
+from ink_tui.demo import MODELS, generate_session  # noqa: E402
+from ink_tui.paths import project_dir  # noqa: E402
+from ink_tui.session import open_session  # noqa: E402
+from ink_tui.session.writing.writer import SessionWriter  # noqa: E402
+
+VERSION = "dayzero-v1"
+FULL = Spec(sessions=20_000, total_mb=12_700, big_mb=100, picker=3_900)
+QUICK = Spec(sessions=2_000, total_mb=1_270, big_mb=20, picker=390)
+QUERIES = tuple(query for query in SEARCH_QUERIES if query != "role:user 报表")  # 20
+GROW_MARKER = "dayzerogrew"
+ROUNDS = 5
+PUBLISHED = {  # name: (sessions, build s, first answer s, median search s)
+    "deja-vu": (19_195, 17.6, 0.026, 0.097),
+    "agentsview": (None, 236.0, 1.44, 0.113),
+}
+
+
+# -- the tree -----------------------------------------------------------------------------------
+
+
+def _generate(job: tuple[str, str, int, int, float, int]) -> int:
+    """One session (run in a worker process); returns its size in bytes."""
+    folder, cwd, seed, size, start, model = job
+    path = generate_session(
+        Path(folder),
+        cwd,
+        seed=seed,
+        target_bytes=size,
+        clock_start=datetime.fromtimestamp(start, UTC),
+        model=MODELS[model],
+    )
+    return path.stat().st_size
+
+
+def build_tree(spec: Spec, target: Path) -> dict[str, Any]:
+    """Write the tree into ``target`` on every core; return what the benchmark needs."""
+    now = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+    plan = project_plan(spec, seed=11)
+    big_bytes = spec.big_mb * 1_000_000
+    sizes = session_sizes(
+        len(plan),
+        int((spec.total_mb * 1_000_000 - big_bytes) / OVERSHOOT),
+        cap=min(40_000_000, big_bytes // 2),
+        seed=7,
+    )
+    rng = random.Random(13)
+    jobs = [
+        (
+            str(project_dir(target, cwd)),
+            cwd,
+            rng.getrandbits(32),
+            size,
+            (now - timedelta(hours=index * 0.15 + rng.uniform(0, 0.1))).timestamp(),
+            rng.randrange(len(MODELS)),
+        )
+        for index, (cwd, size) in enumerate(zip(plan, sizes, strict=True))
+    ]
+    jobs.append(
+        (
+            str(project_dir(target, CWD)),
+            CWD,
+            1,
+            big_bytes,
+            (now - timedelta(days=40)).timestamp(),
+            0,
+        )
+    )
+    jobs.sort(key=lambda job: -job[3])  # the biggest first: the pool ends evenly
+    started = time.perf_counter()
+    written = 0
+    with multiprocessing.Pool(os.cpu_count() or 1) as pool:
+        for done, size in enumerate(pool.imap_unordered(_generate, jobs, chunksize=4), 1):
+            written += size
+            if done % 1000 == 0 or done == len(jobs):
+                print(
+                    f"  generated {done:,}/{len(jobs):,} sessions, {written / 1e6:,.0f} MB, "
+                    f"{time.perf_counter() - started:.0f} s",
+                    flush=True,
+                )
+    files = sorted(target.rglob("*.jsonl"))
+    newest = max(path.stat().st_mtime for path in files)
+    marker_session(
+        project_dir(target, CWD),
+        CWD,
+        PICKER_MARKER,
+        datetime.fromtimestamp(newest, UTC) + timedelta(minutes=1),
+    )
+    files = sorted(target.rglob("*.jsonl"))
+    return {
+        "sessions": len(files),
+        "bytes": sum(path.stat().st_size for path in files),
+        "projects": {folder.name: len(list(folder.glob("*.jsonl"))) for folder in target.iterdir()},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def generator_hash() -> str:
+    digest = hashlib.sha256(VERSION.encode())
+    for path in sorted((ROOT / "ink_tui" / "demo").glob("*.py")):
+        digest.update(path.read_bytes())
+    for function in (session_sizes, project_plan, marker_session, build_tree, _generate):
+        digest.update(inspect.getsource(function).encode())
+    digest.update(repr((OTHER_CWDS, CWD)).encode())
+    return digest.hexdigest()[:10]
+
+
+def cached_tree(spec: Spec) -> tuple[Path, dict[str, Any]]:
+    base = Path(tempfile.gettempdir()) / f"ink-tui-bench-dayzero-{generator_hash()}" / spec.name
+    done = base / ".complete.json"
+    if not done.exists():
+        scratch = base.with_name(base.name + ".partial")
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(base, ignore_errors=True)
+        scratch.mkdir(parents=True)
+        print(f"  generating {spec.name} into {base} (cached) …", flush=True)
+        meta = build_tree(spec, scratch)
+        (scratch / ".complete.json").write_text(json.dumps(meta, indent=1) + "\n")
+        scratch.rename(base)
+    return base, json.loads(done.read_text())
+
+
+def grow(path: Path, word: str) -> None:
+    """Append one exchange whose answer holds ``word`` (as Ink would: a user line, a reply)."""
+    when = datetime.now(UTC)
+    writer = SessionWriter.for_session(open_session(path, warn=None), clock=lambda: when)
+    writer.append_message({"role": "user", "content": "and the changelog?"})
+    writer.append_message(
+        {
+            "role": "assistant",
+            "blocks": [{"type": "text", "text": f"The changelog mentions {word} once."}],
+            "usage": {"inputTokens": 10, "outputTokens": 5},
+            "stopReason": "end_turn",
+            "model": MODELS[0].model_id,
+            "modelReference": f"{MODELS[0].provider}/{MODELS[0].model_id}",
+        }
+    )
+
+
+# -- processes ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    code: int
+    wall: float
+    cpu: float
+    peak_mb: float
+    stdout: str
+    stderr: str
+
+
+def run(argv: Sequence[str], env: dict[str, str]) -> Run:
+    """One process: wall time, its own CPU time and peak RSS (``wait4``), its output."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            list(argv), env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Run(
+            process.returncode,
+            wall,
+            usage.ru_utime + usage.ru_stime,
+            usage.ru_maxrss / 1024,
+            out.read().decode("utf-8", "replace"),
+            err.read().decode("utf-8", "replace"),
+        )
+
+
+def checked(result: Run, what: str) -> Run:
+    if result.code != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:]
+        raise SystemExit(f"{what} failed (exit {result.code}): {' '.join(tail)}")
+    return result
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms"
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2,000 sessions instead of 20,000")
+    parser.add_argument("--generate-only", action="store_true", help="build the tree and stop")
+    args = parser.parse_args(argv)
+    spec = QUICK if args.quick else FULL
+    tree, meta = cached_tree(spec)
+    sessions, size = int(meta["sessions"]), int(meta["bytes"])
+    print(f"tree: {tree}: {sessions:,} sessions, {size / 1e9:.2f} GB", flush=True)
+    if args.generate_only:
+        return 0
+    read_all(tree)  # in the page cache: day zero means no index, not a cold disk
+    home = Path(tempfile.mkdtemp(prefix="ink-tui-bench-dayzero-run-"))
+    try:
+        env = environment(home, home / "cache")
+        where = ("--sessions-dir", tree, "--cwd", CWD)
+        rows: list[tuple[str, str, str, str]] = []  # measure, ink-tui, deja-vu, agentsview
+
+        first = checked(run(ink("index", "--all", *where), env), "ink-tui index --all")
+        rate, per_session = size / 1e6 / first.wall, first.wall / sessions * 1000
+        print(
+            f"first full index: {first.wall:.1f} s wall, {first.cpu:.1f} s CPU, peak RSS "
+            f"{first.peak_mb:,.0f} MB; {rate:,.0f} MB/s, {per_session:.1f} ms per session",
+            flush=True,
+        )
+        rows.append(
+            (
+                "first full index (day zero)",
+                f"{first.wall:.1f} s ({per_session:.1f} ms/session, {rate:,.0f} MB/s), "
+                f"peak {first.peak_mb:,.0f} MB",
+                f"17.6 s ({17.6 / 19_195 * 1000:.2f} ms/session)",
+                "3 min 56 s",
+            )
+        )
+
+        answer = checked(run(ink("search", QUERIES[0], "--all", *where), env), "ink-tui search")
+        print(f"first answer ({QUERIES[0]!r}): {ms(answer.wall)}", flush=True)
+        rows.append(("first answer, fresh process", ms(answer.wall), "26 ms", "1.44 s"))
+
+        times = []
+        for query in QUERIES:
+            result = checked(run(ink("search", query, "--all", *where), env), f"search {query!r}")
+            hits = len(result.stdout.strip().splitlines())
+            print(f"  {query!r:>36}: {ms(result.wall):>7}  {hits:>3} lines", flush=True)
+            times.append(result.wall)
+        rows.append(
+            (f"median of {len(times)} searches", ms(statistics.median(times)), "97 ms", "113 ms")
+        )
+
+        def picker_rounds(label: str, before: Any = None) -> None:
+            ours, base = [], []
+            for _ in range(ROUNDS):
+                if before is not None:
+                    before()
+                base.append(launch([sys.executable, "-c", MINIMAL_APP], MINIMAL_MARKER, env))
+                ours.append(launch(ink(*where), PICKER_MARKER, env))
+            mine, minimal = statistics.median(ours), statistics.median(base)
+            print(f"{label}: {ms(mine)} (minimal Textual app {ms(minimal)}, {mine / minimal:.2f}x)")
+            rows.append(
+                (label, f"{ms(mine)} ({mine / minimal:.2f}x a minimal Textual app)", "n/a", "n/a")
+            )
+
+        picker_rounds("picker's first row, indexed")
+
+        newest = next(
+            path
+            for path in sorted(
+                project_dir(tree, CWD).glob("*.jsonl"), key=lambda p: p.stat().st_mtime
+            )[::-1]
+        )
+        grown = []
+        for round_ in range(ROUNDS):
+            word = f"{GROW_MARKER}{round_}x{os.getpid()}"
+            grow(newest, word)
+            result = checked(run(ink("search", word, "--all", *where), env), "search after growth")
+            if word not in result.stdout:
+                raise SystemExit(f"search after growth did not find {word!r}: a stale answer")
+            grown.append(result.wall)
+        print(f"after one session grew, first answer: {ms(statistics.median(grown))}", flush=True)
+        rows.append(
+            (
+                "after one session grew: first answer (found)",
+                ms(statistics.median(grown)),
+                "n/a",
+                "n/a",
+            )
+        )
+        counter = iter(range(1000))
+        picker_rounds(
+            "after one session grew: picker's first row",
+            lambda: grow(newest, f"{GROW_MARKER}p{next(counter)}"),
+        )
+
+        print(f"\nday zero: {sessions:,} sessions, {size / 1e9:.2f} GB (their trees differ)")
+        print("| measure | ink-tui | deja-vu (19,195 sessions) | agentsview |")
+        print("|---|---|---|---|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+def test_bench_dayzero() -> None:
+    """Collected by ``pytest tests/bench/bench_dayzero.py -s``: ``--quick``; asserts nothing."""
+    main(["--quick"])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
