@@ -2,4 +2,5 @@
 
 from ink_tui.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # never when a worker process imports it
+    raise SystemExit(main())

@@ -17,9 +17,11 @@ import threading
 from pathlib import Path
 from typing import Final
 
+from ink_tui.catalog.index.checks import checked_within, scope_keys
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import INDEX_FILE_NAME, CatalogIndex, IndexUnavailable
 from ink_tui.catalog.index.update import Progress, update_index
+from ink_tui.paths import project_dir
 
 __all__ = ["WITHOUT_IT", "SearchIndex"]
 
@@ -51,15 +53,25 @@ class SearchIndex:
         *,
         progress: Progress | None = None,
         cancelled: threading.Event | None = None,
+        trust: float = 0.0,
     ) -> IndexReport:
         """Bring the index searched up to date for ``cwd``'s project (every project when None);
         when the user's index cannot be used, switch to a temporary one (:attr:`notice` says
         why) and fill that. Raises :class:`IndexUnavailable` only if the temporary one fails
-        too."""
+        too.
+
+        With ``trust`` (seconds), a check of the same files that began at most that long ago
+        stands for this one (:mod:`.checks`): nothing is looked at, and the report says
+        ``trusted`` and when that check began."""
         try:
             with self.open() as index:
                 if index.notice is not None:
                     self.notice = index.notice
+                if trust > 0:
+                    folder = None if cwd is None else project_dir(base_dir, cwd)
+                    at = checked_within(index, scope_keys(base_dir, folder), trust)
+                    if at is not None:
+                        return IndexReport(checked_ns=at, trusted=True)
                 return update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
         except IndexUnavailable as error:
             if self.temporary:

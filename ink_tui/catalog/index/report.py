@@ -24,9 +24,13 @@ class IndexReport:
     bytes_read: int = 0
     seconds: float = 0.0
     cancelled: bool = False
+    checked_ns: int = 0  # when (``time.time_ns``) the look at the files began
+    trusted: bool = False  # no look: a check of the same files began at ``checked_ns``
 
     def sentence(self) -> str:
         """One line for the command line and the picker."""
+        if self.trusted:
+            return "indexed: every session file was checked moments ago; not looked at again"
         parts = [f"{self.files} session files"]
         if self.children:
             parts[0] += f" ({self.children} of them subagent sessions)"

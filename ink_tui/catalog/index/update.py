@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ink_tui.catalog.index.checks import record_check, scope_keys
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
@@ -255,7 +256,7 @@ def update_index(
 ) -> IndexReport:
     """Index the sessions of ``cwd``'s project folder (every folder when ``cwd`` is None)."""
     started = time.perf_counter()
-    report = IndexReport()
+    report = IndexReport(checked_ns=time.time_ns())
     folders = project_folders(base_dir, cwd)
     known = _known_files(index, None if cwd is None else folders)
     work: list[tuple[Path, _Known | None, int, bool]] = []
@@ -281,6 +282,7 @@ def update_index(
             report.sessions_changed += not child
     total = sum(size for _, _, size, _ in work)
     work.reverse()  # oldest first: rowids then follow time
+    work = _new_files_in_parallel(index, work, report, total, progress, cancelled)
     batch: list[_Read] = []
     for path, prior, _, child in work:
         if cancelled is not None and cancelled.is_set():
@@ -309,8 +311,40 @@ def update_index(
             report.sessions_changed += sum(not known[path].child for path in gone_paths)
         except IndexBusy:
             report.busy += len(gone)
+    if not report.cancelled and not report.busy:  # every change found is in the index
+        key = scope_keys(base_dir, None if cwd is None else folders[0])[0]
+        record_check(index, key, report.checked_ns)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _new_files_in_parallel(
+    index: CatalogIndex,
+    work: list[tuple[Path, _Known | None, int, bool]],
+    report: IndexReport,
+    total: int,
+    progress: Progress | None,
+    cancelled: threading.Event | None,
+) -> list[tuple[Path, _Known | None, int, bool]]:
+    """Index the new files on every core when they are many (:mod:`.parallel`); return the
+    work left for this process (every file when they are few, or there is one core)."""
+    import ink_tui.catalog.index.parallel as parallel
+
+    new = [(path, child, size) for path, prior, size, child in work if prior is None]
+    processes = parallel.workers()
+    if not processes or sum(size for _, _, size in new) < parallel.PARALLEL_FROM:
+        return work
+
+    def advance(done: int) -> None:
+        if progress is not None:
+            progress(done, total)
+
+    unread = set(
+        parallel.index_new_files(
+            index, new, report, processes=processes, progress=advance, cancelled=cancelled
+        )
+    )
+    return [item for item in work if item[1] is not None or item[0] in unread]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,8 @@ import argparse
 import contextlib
 import os
 import sys
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,6 +56,11 @@ def add_search_arguments(search: argparse.ArgumentParser) -> None:
     search.add_argument("--all", action="store_true", help="every project (default: this one)")
     search.add_argument(
         "--json", action="store_true", help="one JSON object: the hits, and how many were left out"
+    )
+    search.add_argument(
+        "--fresh",
+        action="store_true",
+        help="check every file for changes even if that was done seconds ago",
     )
     search.add_argument(
         "--limit",
@@ -122,6 +129,7 @@ def run_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
 def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui search QUERY [--all] [--json] [--limit N]``; exit 1 when nothing matched."""
     from ink_tui.catalog.index import IndexUnavailable
+    from ink_tui.catalog.index.checks import TRUST_SECONDS
     from ink_tui.catalog.index.fallback import SearchIndex
     from ink_tui.catalog.query import QueryError, parse_query
     from ink_tui.catalog.scan import unreadable_folder
@@ -142,7 +150,7 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
     projects = None if everywhere else [cwd_folder_name(cwd)]
     with SearchIndex() as searched:
         try:
-            searched.update(base, scope)
+            report = searched.update(base, scope, trust=0.0 if args.fresh else TRUST_SECONDS)
             if searched.notice is not None:
                 err.line(f"ink-tui: {searched.notice}")
             with searched.open() as index:
@@ -150,13 +158,30 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
         except IndexUnavailable as error:
             raise IndexCommandError(str(error)) from None
     if args.json:
-        out.json(result.to_json())
+        checked = {"checkedAt": _iso(report.checked_ns), "checkedNow": not report.trusted}
+        out.json(result.to_json() | checked)
     elif result.hits:
         _print_hits(result, out, show_project=everywhere, colour=_colour(out))
+        if report.trusted:  # --json says it in checkedAt and checkedNow
+            err.line(f"ink-tui: {_trusted_note(report.checked_ns)}")
     else:
         where = "any project" if everywhere else "this project (--all searches every project)"
-        err.line(f"ink-tui: no record in {where} matches {' '.join(args.query)}")
+        trusted = f" ({_trusted_note(report.checked_ns)})" if report.trusted else ""
+        err.line(f"ink-tui: no record in {where} matches {' '.join(args.query)}{trusted}")
     return EXIT_OK if result.hits else EXIT_NO_HITS
+
+
+def _trusted_note(checked_ns: int) -> str:
+    """What a search answered without looking at the files says (on stderr)."""
+    ago = max(0.0, (time.time_ns() - checked_ns) / 1e9)
+    when = "under a second ago" if ago < 1 else f"{ago:.0f} s ago"
+    return f"every file was checked {when}, not again (--fresh checks them now)"
+
+
+def _iso(time_ns: int) -> str:
+    """``2026-12-05T09:01:02.345Z``: when the files the answer rests on were checked."""
+    moment = datetime.fromtimestamp(time_ns / 1e9, UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def _colour(out: SafeOutput) -> bool:

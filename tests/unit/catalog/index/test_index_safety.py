@@ -174,7 +174,7 @@ def test_a_write_refused_by_sqlite_is_said_in_one_line_never_an_internal_error(
     _indexed(cli, base)
     _another_session(base)
     sqlite_read_only(monkeypatch)
-    code, out, err = _search(cli, base, WORD)
+    code, out, err = _search(cli, base, WORD, "--fresh")  # the update must write
     assert code == 0, err
     assert "and quokkastride again" in out  # found in the new session, which the index lacks
     line = cli.one_error_line(err, naming="is read-only: searching the files without it")
