@@ -37,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -223,23 +224,55 @@ class Run:
     stderr: str
 
 
+def _tree_sample(root: int) -> dict[int, tuple[int, float]]:
+    """``{pid: (RSS bytes, CPU seconds)}`` of ``root`` and every process below it (``/proc``)."""
+    parents: dict[int, int] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                text = Path(entry.path, "stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2 :].split()
+            parents[int(entry.name)] = int(fields[1])
+            stats[int(entry.name)] = fields
+    tick, page = os.sysconf("SC_CLK_TCK"), os.sysconf("SC_PAGE_SIZE")
+    found: dict[int, tuple[int, float]] = {}
+    for pid, fields in stats.items():
+        ancestor = pid
+        while ancestor not in (root, 0, 1) and ancestor in parents:
+            ancestor = parents[ancestor]
+        if ancestor == root:
+            cpu = (int(fields[11]) + int(fields[12])) / tick
+            found[pid] = (int(fields[21]) * page, cpu)
+    return found
+
+
 def run(argv: Sequence[str], env: dict[str, str]) -> Run:
-    """One process: wall time, its own CPU time and peak RSS (``wait4``), its output."""
+    """One process: wall time; CPU time of it and of every process it started and waited for
+    (``RUSAGE_CHILDREN`` before and after: a parallel index's workers too); the peak of their
+    summed RSS (sampled from ``/proc`` every 50 ms); its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         process = subprocess.Popen(
             list(argv), env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err
         )
-        _, status, usage = os.wait4(process.pid, 0)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, sum(rss for rss, _ in _tree_sample(process.pid).values()))
+            time.sleep(0.05)
         wall = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         out.seek(0)
         err.seek(0)
         return Run(
             process.returncode,
             wall,
-            usage.ru_utime + usage.ru_stime,
-            usage.ru_maxrss / 1024,
+            cpu,
+            max(peak / 1e6, after.ru_maxrss / 1024),
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
         )
