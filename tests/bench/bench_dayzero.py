@@ -250,22 +250,25 @@ def _tree_sample(root: int) -> dict[int, tuple[int, float]]:
 
 
 def run(argv: Sequence[str], env: dict[str, str]) -> Run:
-    """One process: wall time; CPU time of it and of every process it started and waited for
-    (``RUSAGE_CHILDREN`` before and after: a parallel index's workers too); the peak of their
-    summed RSS (sampled from ``/proc`` every 50 ms); its output."""
+    """One process: wall time; CPU time of it (``RUSAGE_CHILDREN`` before and after) and of the
+    processes below it (a parallel index's workers: sampled from ``/proc`` every 50 ms, so a
+    little is missed); the peak of their summed RSS (sampled alike); its output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         process = subprocess.Popen(
             list(argv), env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err
         )
-        peak = 0
+        peak, below = 0, dict[int, float]()  # below: CPU last seen of each process it started
         while process.poll() is None:
-            peak = max(peak, sum(rss for rss, _ in _tree_sample(process.pid).values()))
+            sample = _tree_sample(process.pid)
+            peak = max(peak, sum(rss for rss, _ in sample.values()))
+            below.update({pid: cpu for pid, (_, cpu) in sample.items() if pid != process.pid})
             time.sleep(0.05)
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        cpu += sum(below.values())  # workers are waited for by their forkserver, not by it
         out.seek(0)
         err.seek(0)
         return Run(
