@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ink_tui.catalog.index.checks import record_check, scope_keys
+from ink_tui.catalog.index.ondisk import CHILDREN, files_on_disk
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
-from ink_tui.catalog.scan import project_folders, session_files
+from ink_tui.catalog.scan import project_folders
 from ink_tui.session.reading.files import open_regular
 
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
@@ -45,7 +46,6 @@ Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
 BATCH_BYTES: Final = 8 * 1024 * 1024  # of session bytes read, written in one transaction
 BATCH_FILES: Final = 200  # files written in one transaction at most
-CHILDREN: Final = "children"  # a project folder's subagent sessions
 SESSIONS_ONLY: Final = "child = 0"  # the files a listing shows: never a subagent session
 _ENTRY_COLUMNS: Final = (
     "seq, id, parent_id, type, role, offset, length, line, turn, timestamp, usage, name, "
@@ -66,7 +66,9 @@ class _Known:
     child: int  # 1: a subagent session
 
 
-def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, _Known]:
+def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, tuple[Any, ...]]:
+    """Each file's row by its path: the fields of :class:`_Known`, in order (made into one only
+    for a file that changed)."""
     query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files"
     connection = index.connection
     if folders is None:
@@ -75,7 +77,7 @@ def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes,
         names = [db_text(folder.name) for folder in folders]
         marks = ",".join("?" * len(names))
         rows = connection.execute(f"{query} WHERE project IN ({marks})", names).fetchall()
-    return {row[0]: _Known(*row[1:]) for row in rows}
+    return {row[0]: row[1:] for row in rows}
 
 
 def _entries_before(index: CatalogIndex, file_id: int, offset: int) -> list[EntryRow]:
@@ -238,14 +240,6 @@ def _drop_file(index: CatalogIndex, file_id: int) -> None:
     index.connection.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
 
-def _unchanged(known: _Known | None, info: os.stat_result) -> bool:
-    return known is not None and (known.size, known.mtime_ns, known.inode) == (
-        info.st_size,
-        info.st_mtime_ns,
-        info.st_ino,
-    )
-
-
 def update_index(
     index: CatalogIndex,
     base_dir: Path,
@@ -260,28 +254,27 @@ def update_index(
     folders = project_folders(base_dir, cwd)
     known = _known_files(index, None if cwd is None else folders)
     work: list[tuple[Path, _Known | None, int, bool]] = []
+    times: list[int] = []  # each changed file's mtime: the work is done oldest first
     on_disk: set[bytes] = set()
-    listed = [(False, item) for item in session_files(folders)]
-    children = session_files([folder / CHILDREN for folder in folders])
-    report.children = len(children)
-    if children:  # newest first, as the sessions are (a stable sort: ties keep their order)
-        listed += [(True, item) for item in children]
-        listed.sort(key=lambda pair: pair[1].mtime, reverse=True)
-    for child, item in listed:
+    for item in files_on_disk(folders):
         report.files += 1
-        on_disk.add(path_key(item.path))
-        info = item.info  # the listing's stat: the file is not looked at again
+        report.children += item.child
+        on_disk.add(item.key)
+        info = item.info
         if info is None:
-            report.sessions_changed += not child  # listed, so a listing shows it (with why)
+            report.sessions_changed += not item.child  # a listing shows it (with why)
             continue
-        prior = known.get(path_key(item.path))
-        if _unchanged(prior, info):
+        row = known.get(item.key)
+        if row is not None and row[1:4] == (info.st_size, info.st_mtime_ns, info.st_ino):
             report.unchanged += 1
         else:
-            work.append((item.path, prior, info.st_size, child))
-            report.sessions_changed += not child
+            prior = None if row is None else _Known(*row)
+            work.append((item.path, prior, info.st_size, item.child))
+            times.append(info.st_mtime_ns)
+            report.sessions_changed += not item.child
     total = sum(size for _, _, size, _ in work)
-    work.reverse()  # oldest first: rowids then follow time
+    order = sorted(range(len(work)), key=lambda n: (times[n], work[n][0].name))
+    work = [work[n] for n in order]  # oldest first: rowids then follow time
     work = _new_files_in_parallel(index, work, report, total, progress, cancelled)
     batch: list[_Read] = []
     for path, prior, _, child in work:
@@ -301,14 +294,14 @@ def update_index(
             progress(report.bytes_read, total)
     _write(index, batch, report)
     gone_paths = [path for path in known if path not in on_disk]
-    gone = [known[path].file_id for path in gone_paths]
+    gone = [known[path][0] for path in gone_paths]
     if gone and not report.cancelled:
         try:
             with index.writing():
                 for file_id in gone:
                     _drop_file(index, file_id)
             report.dropped = len(gone)
-            report.sessions_changed += sum(not known[path].child for path in gone_paths)
+            report.sessions_changed += sum(not known[path][6] for path in gone_paths)
         except IndexBusy:
             report.busy += len(gone)
     if not report.cancelled and not report.busy:  # every change found is in the index

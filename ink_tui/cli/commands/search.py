@@ -6,7 +6,9 @@ why in one line (exit 2), and ``search`` says why and searches the files without
 throwaway index in a temporary folder, for this run
 (:class:`ink_tui.catalog.index.fallback.SearchIndex`). Nothing here ever writes a session file.
 
-``search`` prints every hit up to ``--limit`` (the best sessions first, see
+``search`` trusts a check of every file made less than
+:data:`~ink_tui.catalog.index.checks.TRUST_SECONDS` before (by any process), and then says so;
+``--fresh`` checks anyway. It prints every hit up to ``--limit`` (the best sessions first, see
 :mod:`ink_tui.catalog.search`), the matched words marked on a terminal, and says so when the
 limit left hits out: a last line in text, ``truncated`` and the totals in ``--json``.
 """
@@ -46,7 +48,7 @@ def add_index_arguments(index: argparse.ArgumentParser) -> None:
 
 
 def add_search_arguments(search: argparse.ArgumentParser) -> None:
-    """``search QUERY [--all] [--json] [--limit N]``, and the query language."""
+    """``search QUERY [--all] [--json] [--limit N] [--fresh]``, and the query language."""
     search.description = (
         'Words must all match; "a phrase"; -word excludes; prefix*; filters project: model: '
         "role:user|assistant|tool after:DATE before:DATE. Quote the query when it holds -words: "
@@ -127,7 +129,8 @@ def run_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
 
 
 def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui search QUERY [--all] [--json] [--limit N]``; exit 1 when nothing matched."""
+    """``ink-tui search QUERY [--all] [--json] [--limit N] [--fresh]``; exit 1 when nothing
+    matched."""
     from ink_tui.catalog.index import IndexUnavailable
     from ink_tui.catalog.index.checks import TRUST_SECONDS
     from ink_tui.catalog.index.fallback import SearchIndex

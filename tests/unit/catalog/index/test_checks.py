@@ -15,8 +15,7 @@ from typing import Any
 
 import pytest
 
-from ink_tui.catalog import scan
-from ink_tui.catalog.index import CatalogIndex, checks, update_index
+from ink_tui.catalog.index import CatalogIndex, checks, ondisk, update_index
 from ink_tui.catalog.index import update as update_module
 from ink_tui.catalog.index.checks import checked_within, scope_keys
 from ink_tui.catalog.index.fallback import SearchIndex
@@ -82,12 +81,12 @@ def test_a_search_seconds_after_a_check_trusts_it_and_says_when_it_was(
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the files were looked at")
 
-    monkeypatch.setattr(update_module, "session_files", refuse)
+    monkeypatch.setattr(update_module, "files_on_disk", refuse)
     trusted = searched.update(base, None, trust=HOUR)
     assert trusted.trusted and trusted.checked_ns == first.checked_ns
     assert "checked moments ago" in trusted.sentence()
     assert _found(searched, "quokka") == 0  # stale, and the report said so
-    monkeypatch.setattr(update_module, "session_files", scan.session_files)
+    monkeypatch.setattr(update_module, "files_on_disk", ondisk.files_on_disk)
     fresh = searched.update(base, None)  # no trust: --fresh
     assert not fresh.trusted and fresh.appended == 1 and fresh.checked_ns > first.checked_ns
     assert _found(searched, "quokka") == 1

@@ -21,6 +21,7 @@ from ink_tui.catalog.index import (
     default_index_path,
     filescan,
     load_rows,
+    ondisk,
     update_index,
 )
 from ink_tui.catalog.index.store import SCHEMA_VERSION
@@ -119,6 +120,31 @@ def test_looking_for_changes_stats_each_file_once(
         report = update_index(index, demo_base, None)
         assert report.unchanged == report.files > 0
         assert again == []
+
+
+def test_looking_for_changes_makes_no_path_for_an_unchanged_file(
+    tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Making a ``Path`` per file was most of the look at 20,000 sessions: only a changed file
+    gets one."""
+    with _index(tmp_path) as index:
+        update_index(index, demo_base, None)
+        made: list[bytes] = []
+        path_of = ondisk.OnDisk.path.fget
+        assert path_of is not None
+
+        def counted(item: ondisk.OnDisk) -> Path:
+            made.append(item.key)
+            return path_of(item)
+
+        monkeypatch.setattr(ondisk.OnDisk, "path", property(counted))
+        assert update_index(index, demo_base, None).unchanged > 0
+        assert made == []
+        grown = sorted(demo_base.rglob("*.jsonl"))[0]
+        with grown.open("ab") as stream:
+            stream.write(b"\n")
+        update_index(index, demo_base, None)
+        assert made == [bytes(grown)]
 
 
 def _one_session(folder: Path) -> Path:
