@@ -156,7 +156,7 @@ def _refuse(monkeypatch: pytest.MonkeyPatch, name: str, refused: Path) -> None:
     real = getattr(os, name)
 
     def guarded(path: Any, *args: Any, **kwargs: Any) -> Any:
-        if os.fspath(path) == str(refused):
+        if os.fsdecode(os.fspath(path)) == str(refused):  # a str or a bytes path, as the OS
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real(path, *args, **kwargs)
 

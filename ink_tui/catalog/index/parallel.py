@@ -3,7 +3,8 @@
 Reading a session file for the index (:func:`~ink_tui.catalog.index.filescan.scan_file`) is
 Python work, about two thirds of a first full index; writing it (SQLite, FTS5 tokenising) is the
 rest, and only one connection can write. When many new files are to be read
-(:data:`PARALLEL_FROM` bytes or more, and more than one core), they are dealt out in shards of
+(:data:`~ink_tui.catalog.index.update.PARALLEL_FROM` bytes or more, and more than one core),
+they are dealt out in shards of
 about :data:`SHARD_BYTES` to worker processes. Each worker reads its shard's files and writes
 every row the index will hold, already packed (bodies compressed, strings made safe), into a
 shard database of its own, in a private temporary folder beside the index. This process attaches
@@ -39,9 +40,8 @@ from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import row_to_index
 
-__all__ = ["PARALLEL_FROM", "SHARD_BYTES", "index_new_files", "workers"]
+__all__ = ["SHARD_BYTES", "index_new_files", "workers"]
 
-PARALLEL_FROM: Final = 256 * 1024 * 1024  # bytes of new files: fewer are read in this process
 SHARD_BYTES: Final = 48 * 1024 * 1024  # of session bytes per shard database
 
 _SHARD_SCHEMA: Final = """

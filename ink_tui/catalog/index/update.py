@@ -46,6 +46,7 @@ Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
 BATCH_BYTES: Final = 8 * 1024 * 1024  # of session bytes read, written in one transaction
 BATCH_FILES: Final = 200  # files written in one transaction at most
+PARALLEL_FROM: Final = 256 * 1024 * 1024  # bytes of new files read by workers (.parallel)
 SESSIONS_ONLY: Final = "child = 0"  # the files a listing shows: never a subagent session
 _ENTRY_COLUMNS: Final = (
     "seq, id, parent_id, type, role, offset, length, line, turn, timestamp, usage, name, "
@@ -321,11 +322,13 @@ def _new_files_in_parallel(
 ) -> list[tuple[Path, _Known | None, int, bool]]:
     """Index the new files on every core when they are many (:mod:`.parallel`); return the
     work left for this process (every file when they are few, or there is one core)."""
-    import ink_tui.catalog.index.parallel as parallel
-
     new = [(path, child, size) for path, prior, size, child in work if prior is None]
+    if sum(size for _, _, size in new) < PARALLEL_FROM:
+        return work
+    import ink_tui.catalog.index.parallel as parallel  # only then: multiprocessing is not cheap
+
     processes = parallel.workers()
-    if not processes or sum(size for _, _, size in new) < parallel.PARALLEL_FROM:
+    if not processes:
         return work
 
     def advance(done: int) -> None:

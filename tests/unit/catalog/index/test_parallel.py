@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from ink_tui.catalog.index import CatalogIndex, load_rows, parallel, update_index
+from ink_tui.catalog.index import update as update_module
 from ink_tui.catalog.index.checks import checked_within, scope_keys
 from ink_tui.catalog.search import search_index
 from ink_tui.demo import generate_demo
@@ -57,7 +58,7 @@ def _serial_and_parallel(
     with CatalogIndex.open(tmp_path / "serial" / "index.sqlite3") as index:
         serial = update_index(index, base, None)
         one = _everything(index)
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(update_module, "PARALLEL_FROM", 0)
     monkeypatch.setattr(parallel, "SHARD_BYTES", 64 * 1024)  # several shards, even here
     monkeypatch.setattr(parallel, "workers", lambda: 2)
     with CatalogIndex.open(tmp_path / "parallel" / "index.sqlite3") as index:
@@ -111,7 +112,7 @@ def test_a_file_gone_before_its_worker_reads_it_is_left_for_the_next_update(
 def test_a_cancelled_parallel_index_stops_and_is_no_check_to_trust(
     tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(update_module, "PARALLEL_FROM", 0)
     monkeypatch.setattr(parallel, "SHARD_BYTES", 64 * 1024)
     monkeypatch.setattr(parallel, "workers", lambda: 2)
     stop = threading.Event()
@@ -148,7 +149,7 @@ def _die(job: Any) -> Any:
 def test_when_a_worker_dies_this_process_reads_its_files_itself(
     tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(update_module, "PARALLEL_FROM", 0)
     monkeypatch.setattr(parallel, "workers", lambda: 2)
     monkeypatch.setattr(parallel, "write_shard", _die)
     with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
