@@ -28,7 +28,7 @@ _RECENT_DAYS: Final = 30.0
 _UNIX_EPOCH_JULIAN: Final = 2_440_587.5
 _RECORD_SCORE: Final = (
     "(1.0 / (1.0 - :b + :b * t.length / :typical)) * "
-    "(1.0 + coalesce(1.0 / (1.0 + max(0.0, :now - julianday(t.timestamp)) / :recent), 0.0))"
+    "(1.0 + coalesce(1.0 / (1.0 + max(0.0, :now - t.day) / :recent), 0.0))"
 )
 _MATCHES: Final = (
     "FROM texts_fts JOIN texts t ON t.rowid = texts_fts.rowid WHERE texts_fts MATCH :match"

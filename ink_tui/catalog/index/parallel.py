@@ -194,8 +194,9 @@ _COPY: Final = (
     "e.tokens_out FROM shard.wentries e JOIN ids ON ids.fseq = e.fseq",
     "INSERT OR REPLACE INTO markers SELECT ids.id, m.seq, m.kind, m.offset, m.length, m.line "
     "FROM shard.wmarkers m JOIN ids ON ids.fseq = m.fseq",
-    "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, length) SELECT "
-    ":base + t.rowid, ids.id, t.seq, t.offset, t.role, t.timestamp, t.length "
+    "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, length, day) SELECT "
+    ":base + t.rowid, ids.id, t.seq, t.offset, t.role, t.timestamp, t.length, "
+    "julianday(t.timestamp) "
     "FROM shard.wtexts t JOIN ids ON ids.fseq = t.fseq ORDER BY t.rowid",
     "INSERT INTO bodies(rowid, body) SELECT :base + t.rowid, t.body "
     "FROM shard.wtexts t JOIN ids ON ids.fseq = t.fseq ORDER BY t.rowid",

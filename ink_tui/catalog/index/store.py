@@ -47,11 +47,12 @@ __all__ = [
     "unavailable",
 ]
 
-SCHEMA_VERSION: Final = 5  # 2: the markers table (a session opens from the index); 3: rows
+SCHEMA_VERSION: Final = 6  # 2: the markers table (a session opens from the index); 3: rows
 # carry ``problem`` (a torn tail, dangling calls: the picker's filter of sessions with problems);
 # 4: subagent sessions (``children/``) are indexed too, with their header id and parent's id;
 # 5: search ranks sessions over every match: ``texts`` slim (each text's length; the bodies in
-# ``bodies``), ``files.texts`` (how many texts a session has)
+# ``bodies``), ``files.texts`` (how many texts a session has); 6: ``texts.day``, each text's
+# time as a julian day (ranking a million matches parsed a million timestamps: 250 of 780 ms)
 INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction
@@ -113,7 +114,8 @@ CREATE TABLE texts(
     offset INTEGER NOT NULL,
     role TEXT NOT NULL,
     timestamp TEXT,
-    length INTEGER NOT NULL           -- characters indexed (search: a short text counts more)
+    length INTEGER NOT NULL,          -- characters indexed (search: a short text counts more)
+    day REAL                          -- julianday(timestamp): search's recency, never parsed
 );
 CREATE INDEX texts_file ON texts(file_id, offset);
 CREATE TABLE bodies(

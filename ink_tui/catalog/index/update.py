@@ -215,8 +215,8 @@ def _store(index: CatalogIndex, read: _Read) -> None:
     first = connection.execute("SELECT coalesce(max(rowid), 0) + 1 FROM texts").fetchone()[0]
     texts = found.texts
     connection.executemany(
-        "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, length) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO texts(rowid, file_id, seq, offset, role, timestamp, length, day) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, julianday(?6))",
         [
             (first + n, file_id, t.seq, t.offset, t.role, t.timestamp, len(t.body))
             for n, t in enumerate(texts)
