@@ -138,9 +138,9 @@ def _environment(home: Path) -> dict[str, str]:
         XDG_CONFIG_HOME=str(home / "config"),
         XDG_CACHE_HOME=str(home / "cache"),
         XDG_STATE_HOME=str(home / "state"),
-        PYTHONDONTWRITEBYTECODE="1",
     )
     env.pop("TEXTUAL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed ink-tui runs: bytecode cached
     return env
 
 

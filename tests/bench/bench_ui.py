@@ -320,9 +320,9 @@ def environment(config: Path) -> dict[str, str]:
         LINES=str(ROWS),
         XDG_CONFIG_HOME=str(config),
         XDG_CACHE_HOME=str(config / "cache"),
-        PYTHONDONTWRITEBYTECODE="1",
     )
     env.pop("TEXTUAL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as an installed ink-tui runs: bytecode cached
     return env
 
 
