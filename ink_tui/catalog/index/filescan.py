@@ -14,6 +14,7 @@ scan of an appended file deletes them and reads again from ``indexed_to``.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple
 
 from ink_tui.catalog.index.store import db_text
-from ink_tui.catalog.row import SessionSummary
+from ink_tui.catalog.row import SessionSummary, row_to_index
 from ink_tui.catalog.summary import (
     ListingScan,
     ScanNode,
@@ -106,6 +107,34 @@ class FileScan:
     entries: list[EntryRow] = field(default_factory=list)
     markers: list[MarkerRow] = field(default_factory=list)
     texts: list[TextRow] = field(default_factory=list)
+
+    def file_values(self, path: Path, child: bool, info: os.stat_result) -> tuple[Any, ...]:
+        """The ``files`` row of the file scanned, in the order of :data:`FILE_COLUMNS` (its
+        path apart: the caller knows whether it is a new row)."""
+        summary = self.summary
+        return (
+            project_of(path, child),
+            int(child),
+            None if summary.id is None else db_text(summary.id),
+            None if summary.parent_session is None else db_text(summary.parent_session),
+            info.st_size,
+            info.st_mtime_ns,
+            info.st_ino,
+            self.indexed_to,
+            self.fingerprint,
+            None if self.state is None else json.dumps(self.state),
+            json.dumps(row_to_index(summary)),
+        )
+
+
+FILE_COLUMNS: Final = (
+    "project, child, session_id, parent, size, mtime_ns, inode, indexed_to, fingerprint, scan, row"
+)
+
+
+def project_of(path: Path, child: bool) -> str:
+    """The project folder's name (a subagent session's: the folder holding its ``children/``)."""
+    return db_text((path.parent.parent if child else path.parent).name)
 
 
 @dataclass(slots=True)

@@ -22,7 +22,6 @@ shards not yet written.
 from __future__ import annotations
 
 import contextlib
-import json
 import multiprocessing
 import os
 import shutil
@@ -38,7 +37,6 @@ from typing import Final
 
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
-from ink_tui.catalog.row import row_to_index
 
 __all__ = ["SHARD_BYTES", "index_new_files", "workers"]
 
@@ -99,14 +97,10 @@ def shards(files: Sequence[NewFile], limit: int | None = None) -> list[list[NewF
     return cut
 
 
-def _project_of(path: Path, child: bool) -> str:
-    return db_text((path.parent.parent if child else path.parent).name)
-
-
 def write_shard(job: tuple[str, list[tuple[str, bool]]]) -> tuple[str, int]:
     """Read a shard's files into a new shard database at ``job[0]`` (in a worker process);
     returns its path and the session bytes read. A file that vanished is left out."""
-    from ink_tui.catalog.index.filescan import new_summary, scan_file
+    from ink_tui.catalog.index.filescan import FILE_COLUMNS, new_summary, scan_file
     from ink_tui.catalog.textpieces import pack_text
     from ink_tui.session.reading.files import open_regular
 
@@ -128,25 +122,10 @@ def write_shard(job: tuple[str, list[tuple[str, bool]]]) -> tuple[str, int]:
         except OSError:
             continue  # vanished or unreadable since it was listed: the next update sees it
         read += info.st_size
-        summary = found.summary
         connection.execute(
-            "INSERT INTO wfiles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                fseq,
-                path_key(path),
-                _project_of(path, child),
-                int(child),
-                None if summary.id is None else db_text(summary.id),
-                None if summary.parent_session is None else db_text(summary.parent_session),
-                info.st_size,
-                info.st_mtime_ns,
-                info.st_ino,
-                found.indexed_to,
-                found.fingerprint,
-                None if found.state is None else json.dumps(found.state),
-                json.dumps(row_to_index(summary)),
-                len(found.texts),
-            ),
+            f"INSERT INTO wfiles(seq, path, {FILE_COLUMNS}, texts) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (fseq, path_key(path), *found.file_values(path, child, info), len(found.texts)),
         )
         connection.executemany(
             "INSERT INTO wentries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

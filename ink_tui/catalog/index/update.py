@@ -33,7 +33,7 @@ from ink_tui.catalog.index.checks import record_check, scope_keys
 from ink_tui.catalog.index.ondisk import CHILDREN, files_on_disk
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
-from ink_tui.catalog.row import SessionSummary, row_from_index, row_to_index
+from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import project_folders
 from ink_tui.session.reading.files import open_regular
 
@@ -161,35 +161,17 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
         )
 
 
-def _project_of(path: Path, child: bool) -> str:
-    """The project folder's name (a subagent session's: the folder holding its ``children/``)."""
-    return db_text((path.parent.parent if child else path.parent).name)
-
-
 def _store(index: CatalogIndex, read: _Read) -> None:
+    from ink_tui.catalog.index.filescan import FILE_COLUMNS, project_of
     from ink_tui.catalog.textpieces import pack_text
 
     path, known, found, info = read.path, read.prior, read.found, read.info
     connection = index.connection
-    project = _project_of(path, read.child)
-    summary = found.summary
-    values = (
-        project,
-        int(read.child),
-        None if summary.id is None else db_text(summary.id),
-        None if summary.parent_session is None else db_text(summary.parent_session),
-        info.st_size,
-        info.st_mtime_ns,
-        info.st_ino,
-        found.indexed_to,
-        found.fingerprint,
-        None if found.state is None else json.dumps(found.state),
-        json.dumps(row_to_index(found.summary)),
-    )
+    project = project_of(path, read.child)
+    values = found.file_values(path, read.child, info)
     if known is None:
         cursor = connection.execute(
-            "INSERT INTO files(project, child, session_id, parent, size, mtime_ns, inode, "
-            "indexed_to, fingerprint, scan, row, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO files({FILE_COLUMNS}, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*values, path_key(path)),
         )
         file_id = int(cursor.lastrowid or 0)
