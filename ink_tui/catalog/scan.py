@@ -31,7 +31,6 @@ __all__ = [
     "ResolveError",
     "Resumed",
     "SessionSummary",
-    "folder_problem",
     "iter_summaries",
     "list_sessions",
     "newest_session",
@@ -40,7 +39,6 @@ __all__ = [
     "resolve_resume",
     "resolve_session",
     "session_files",
-    "unreadable_folder",
 ]
 
 SUFFIX: Final = ".jsonl"
@@ -74,30 +72,6 @@ def project_folders(base_dir: Path, cwd: str | None) -> list[Path]:
             return sorted(Path(entry.path) for entry in entries if entry.is_dir())
     except OSError:
         return []
-
-
-def folder_problem(folder: Path) -> str | None:
-    """Why ``folder`` cannot be listed, in words naming it (``None``: it can).
-
-    ``"<folder> does not exist"`` (Ink lists nothing there), ``"<folder> is not a folder"``, or
-    ``"cannot read <folder>: Permission denied"`` (and the other reasons of ``scandir``)."""
-    try:
-        with os.scandir(folder):
-            return None
-    except FileNotFoundError:
-        return f"{folder} does not exist"
-    except NotADirectoryError:
-        return f"{folder} is not a folder"
-    except OSError as error:
-        return f"cannot read {folder}: {error.strerror or error}"
-
-
-def unreadable_folder(base_dir: Path, cwd: str | None) -> str | None:
-    """Why the folder a listing reads (the sessions folder, or the cwd's project folder in it)
-    exists but cannot be read; ``None`` when it can, or when it does not exist (an empty
-    listing, as Ink's)."""
-    problem = folder_problem(base_dir if cwd is None else project_dir(base_dir, cwd))
-    return None if problem is None or problem.endswith(" does not exist") else problem
 
 
 def _own_mtime(entry: os.DirEntry[str]) -> float:

@@ -14,7 +14,6 @@ from typing import Any, TextIO, cast
 
 from ink_tui.humanize import cell_width, cut
 from ink_tui.safetext import json_visible, visible
-from ink_tui.session.reading.jsoncodec import encode_json
 
 __all__ = [
     "CommandError",
@@ -33,6 +32,8 @@ class CommandError(Exception):
 
 def json_text(value: Any) -> str:
     """``value`` as ``JSON.stringify(value, null, 2)`` safe to print (see :func:`json_visible`)."""
+    from ink_tui.session.reading.jsoncodec import encode_json  # orjson: only for JSON output
+
     return json_visible(encode_json(value, indent=True).decode("utf-8"))
 
 

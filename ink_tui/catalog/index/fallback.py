@@ -15,13 +15,15 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ink_tui.catalog.index.checks import checked_within, scope_keys
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import INDEX_FILE_NAME, CatalogIndex, IndexUnavailable
-from ink_tui.catalog.index.update import Progress, update_index
 from ink_tui.paths import project_dir
+
+if TYPE_CHECKING:  # the update is imported when the files are looked at: a trusted search never
+    from ink_tui.catalog.index.update import Progress
 
 __all__ = ["WITHOUT_IT", "SearchIndex"]
 
@@ -72,12 +74,16 @@ class SearchIndex:
                     at = checked_within(index, scope_keys(base_dir, folder), trust)
                     if at is not None:
                         return IndexReport(checked_ns=at, trusted=True)
+                from ink_tui.catalog.index.update import update_index
+
                 return update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
         except IndexUnavailable as error:
             if self.temporary:
                 raise
             self.notice = f"{error}: {WITHOUT_IT}"
             self._use_temporary()
+        from ink_tui.catalog.index.update import update_index
+
         with self.open() as index:
             return update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
 

@@ -70,7 +70,7 @@ def _one_target(args: argparse.Namespace, command: str) -> None:
 
 def _readable(base: Path) -> None:
     """Every project folder is read: the sessions folder must be readable."""
-    from ink_tui.catalog.scan import unreadable_folder
+    from ink_tui.catalog.folders import unreadable_folder
 
     problem = unreadable_folder(base, None)
     if problem is not None:

@@ -39,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui list [--all] [--json]``, ``ink-tui list --ink``."""
+    from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.inklist import ink_sessions_text
-    from ink_tui.catalog.scan import list_sessions, unreadable_folder
+    from ink_tui.catalog.scan import list_sessions
 
     if args.ink and (args.all or args.json):
         raise CommandError(

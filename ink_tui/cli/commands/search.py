@@ -89,8 +89,8 @@ def _progress_bar(enabled: bool) -> contextlib.AbstractContextManager[object]:
 def _update(
     index: CatalogIndex, base: Path, cwd: str | None, *, show_progress: bool
 ) -> IndexReport:
+    from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.index import update_index
-    from ink_tui.catalog.scan import unreadable_folder
 
     problem = unreadable_folder(base, cwd)
     if problem is not None:  # never taken for "every session was deleted"
@@ -131,11 +131,11 @@ def run_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
 def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui search QUERY [--all] [--json] [--limit N] [--fresh]``; exit 1 when nothing
     matched."""
+    from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.index import IndexUnavailable
     from ink_tui.catalog.index.checks import TRUST_SECONDS
     from ink_tui.catalog.index.fallback import SearchIndex
     from ink_tui.catalog.query import QueryError, parse_query
-    from ink_tui.catalog.scan import unreadable_folder
     from ink_tui.catalog.search import search
 
     if args.limit < 1:

@@ -98,8 +98,8 @@ def _width() -> int | None:
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui stats [--all] [--by model|project|day|week] [--since DATE] [--json]``, or
     ``ink-tui stats SESSION [--json]``."""
+    from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.prices import load_price_table
-    from ink_tui.catalog.scan import unreadable_folder
     from ink_tui.catalog.stats import (
         KEY_WIDTH,
         SinceError,

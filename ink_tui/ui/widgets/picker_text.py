@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ink_tui.catalog.scan import folder_problem, unreadable_folder
+from ink_tui.catalog.folders import folder_problem, unreadable_folder
 from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV
 from ink_tui.ui.render import palette

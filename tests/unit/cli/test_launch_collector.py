@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ink_tui.catalog import scan
+from ink_tui.catalog import folders
 from ink_tui.cli import main
 from ink_tui.cli.collector import GC_THRESHOLD
 from ink_tui.ui.app import InkApp
@@ -49,7 +49,7 @@ def test_a_command_runs_with_the_same_thresholds_then_restores_them(
     def readable(*args: Any) -> None:  # asked by ``list`` before it reads the folder
         during.append(gc.get_threshold())
 
-    monkeypatch.setattr(scan, "unreadable_folder", readable)
+    monkeypatch.setattr(folders, "unreadable_folder", readable)
     assert main(["--sessions-dir", str(tmp_path), "--cwd", str(tmp_path), "list"]) == 0
     assert during == [(GC_THRESHOLD, 10, 10)]
     assert gc.get_threshold() == CPYTHON
