@@ -57,7 +57,6 @@ if str(BENCH) not in sys.path:
 from bench_index import (  # noqa: E402
     CWD,
     OTHER_CWDS,
-    OVERSHOOT,
     PICKER_MARKER,
     ROOT,
     SEARCH_QUERIES,
@@ -69,14 +68,13 @@ from bench_index import (  # noqa: E402
     project_plan,
     read_all,
     session_sizes,
+    tree_plan,
 )
-from bench_ui import MINIMAL_APP, MINIMAL_MARKER  # noqa: E402
+from bench_ui import MINIMAL_APP, MINIMAL_MARKER, append_exchange  # noqa: E402
 
 from ink_tui.catalog.index.checks import TRUST_SECONDS  # noqa: E402
 from ink_tui.demo import MODELS, generate_session  # noqa: E402
 from ink_tui.paths import project_dir  # noqa: E402
-from ink_tui.session import open_session  # noqa: E402
-from ink_tui.session.writing.writer import SessionWriter  # noqa: E402
 
 VERSION = "dayzero-v1"
 FULL = Spec(sessions=20_000, total_mb=12_700, big_mb=100, picker=3_900)
@@ -110,14 +108,8 @@ def _generate(job: tuple[str, str, int, int, float, int]) -> int:
 def build_tree(spec: Spec, target: Path) -> dict[str, Any]:
     """Write the tree into ``target`` on every core; return what the benchmark needs."""
     now = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-    plan = project_plan(spec, seed=11)
+    plan, sizes = tree_plan(spec)
     big_bytes = spec.big_mb * 1_000_000
-    sizes = session_sizes(
-        len(plan),
-        int((spec.total_mb * 1_000_000 - big_bytes) / OVERSHOOT),
-        cap=min(40_000_000, big_bytes // 2),
-        seed=7,
-    )
     rng = random.Random(13)
     jobs = [
         (
@@ -173,7 +165,7 @@ def generator_hash() -> str:
     digest = hashlib.sha256(VERSION.encode())
     for path in sorted((ROOT / "ink_tui" / "demo").glob("*.py")):
         digest.update(path.read_bytes())
-    for function in (session_sizes, project_plan, marker_session, build_tree, _generate):
+    for function in (session_sizes, project_plan, tree_plan, marker_session, build_tree, _generate):
         digest.update(inspect.getsource(function).encode())
     digest.update(repr((OTHER_CWDS, CWD)).encode())
     return digest.hexdigest()[:10]
@@ -196,19 +188,7 @@ def cached_tree(spec: Spec) -> tuple[Path, dict[str, Any]]:
 
 def grow(path: Path, word: str) -> None:
     """Append one exchange whose answer holds ``word`` (as Ink would: a user line, a reply)."""
-    when = datetime.now(UTC)
-    writer = SessionWriter.for_session(open_session(path, warn=None), clock=lambda: when)
-    writer.append_message({"role": "user", "content": "and the changelog?"})
-    writer.append_message(
-        {
-            "role": "assistant",
-            "blocks": [{"type": "text", "text": f"The changelog mentions {word} once."}],
-            "usage": {"inputTokens": 10, "outputTokens": 5},
-            "stopReason": "end_turn",
-            "model": MODELS[0].model_id,
-            "modelReference": f"{MODELS[0].provider}/{MODELS[0].model_id}",
-        }
-    )
+    append_exchange(path, "and the changelog?", f"The changelog mentions {word} once.")
 
 
 # -- processes ----------------------------------------------------------------------------------

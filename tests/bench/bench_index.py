@@ -62,12 +62,12 @@ from bench_ui import (  # noqa: E402
     MINIMAL_MARKER,
     ROWS,
     Terminal,
+    append_exchange,
     plain,
 )
 
 from ink_tui.demo import MODELS, PROJECTS, generate_session  # noqa: E402
 from ink_tui.paths import project_dir  # noqa: E402
-from ink_tui.session import open_session  # noqa: E402
 from ink_tui.session.writing.writer import SessionWriter  # noqa: E402
 
 VERSION = "index-v1"
@@ -197,24 +197,13 @@ def marker_session(folder: Path, cwd: str, text: str, when: datetime) -> Path:
 
 def add_end_marker(path: Path, when: datetime) -> None:
     """One final exchange whose answer holds :data:`END_MARKER` (only in the last block)."""
-    writer = SessionWriter.for_session(open_session(path, warn=None), clock=lambda: when)
-    writer.append_message({"role": "user", "content": "one last thing: sum it up"})
-    writer.append_message(
-        {
-            "role": "assistant",
-            "blocks": [{"type": "text", "text": f"Wrapping up.\n\nAll done {END_MARKER} here."}],
-            "usage": {"inputTokens": 10, "outputTokens": 5},
-            "stopReason": "end_turn",
-            "model": "claude-sonnet-4-5",
-            "modelReference": "anthropic/claude-sonnet-4-5",
-        }
-    )
+    answer = f"Wrapping up.\n\nAll done {END_MARKER} here."
+    append_exchange(path, "one last thing: sum it up", answer, clock=lambda: when)
     os.utime(path, (when.timestamp(), when.timestamp()))
 
 
-def build_tree(spec: Spec, target: Path) -> dict[str, Any]:
-    """Write the tree into ``target``; return what the benchmark needs to know about it."""
-    now = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+def tree_plan(spec: Spec) -> tuple[list[str], list[int]]:
+    """The cwd and the size of every session but the big one (in generation order)."""
     plan = project_plan(spec, seed=11)
     big_bytes = spec.big_mb * 1_000_000
     sizes = session_sizes(
@@ -223,6 +212,14 @@ def build_tree(spec: Spec, target: Path) -> dict[str, Any]:
         cap=min(40_000_000, big_bytes // 2),
         seed=7,
     )
+    return plan, sizes
+
+
+def build_tree(spec: Spec, target: Path) -> dict[str, Any]:
+    """Write the tree into ``target``; return what the benchmark needs to know about it."""
+    now = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+    plan, sizes = tree_plan(spec)
+    big_bytes = spec.big_mb * 1_000_000
     rng = random.Random(13)
     started = time.perf_counter()
     written = 0
@@ -276,7 +273,14 @@ def generator_hash() -> str:
     digest = hashlib.sha256(VERSION.encode())
     for path in sorted((ROOT / "ink_tui" / "demo").glob("*.py")):
         digest.update(path.read_bytes())
-    for function in (session_sizes, project_plan, marker_session, add_end_marker, build_tree):
+    for function in (
+        session_sizes,
+        project_plan,
+        tree_plan,
+        marker_session,
+        add_end_marker,
+        build_tree,
+    ):
         digest.update(inspect.getsource(function).encode())
     return digest.hexdigest()[:10]
 

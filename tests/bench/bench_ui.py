@@ -46,7 +46,7 @@ import sys
 import tempfile
 import termios
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -157,21 +157,30 @@ def big_tree(count: int = 2000, total: int = 1_000_000_000) -> Path:
     return base
 
 
-def with_end_marker(source: Path, target: Path) -> Path:
-    """A copy of ``source`` plus one final exchange whose answer holds :data:`END_MARKER`."""
-    scratch = target.with_suffix(".tmp")
-    shutil.copyfile(source, scratch)
-    writer = SessionWriter.for_session(open_session(scratch, warn=None))
-    writer.append_message({"role": "user", "content": "one last thing: sum it up"})
+def append_exchange(
+    path: Path, prompt: str, answer: str, clock: Callable[[], datetime] | None = None
+) -> None:
+    """Append a prompt and its answer to the session at ``path``, as Ink writes them."""
+    writer = SessionWriter.for_session(open_session(path, warn=None), clock=clock)
+    writer.append_message({"role": "user", "content": prompt})
     writer.append_message(
         {
             "role": "assistant",
-            "blocks": [{"type": "text", "text": f"Wrapping up.\n\nAll done {END_MARKER} here."}],
+            "blocks": [{"type": "text", "text": answer}],
             "usage": {"inputTokens": 10, "outputTokens": 5},
             "stopReason": "end_turn",
             "model": "claude-sonnet-4-5",
             "modelReference": "anthropic/claude-sonnet-4-5",
         }
+    )
+
+
+def with_end_marker(source: Path, target: Path) -> Path:
+    """A copy of ``source`` plus one final exchange whose answer holds :data:`END_MARKER`."""
+    scratch = target.with_suffix(".tmp")
+    shutil.copyfile(source, scratch)
+    append_exchange(
+        scratch, "one last thing: sum it up", f"Wrapping up.\n\nAll done {END_MARKER} here."
     )
     os.replace(scratch, target)
     return target
