@@ -18,14 +18,15 @@ an earlier version of the schema gains it without being rebuilt.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
 from typing import Final
 
-from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text
+from ink_tui.catalog.index.store import WRITE_TIMEOUT, CatalogIndex, IndexUnavailable, db_text
 
-__all__ = ["TRUST_SECONDS", "checked_within", "record_check", "scope_keys"]
+__all__ = ["TRUST_SECONDS", "checked_within", "forget_checks", "record_check", "scope_keys"]
 
 TRUST_SECONDS: Final = 5.0
 _TABLE: Final = "CREATE TABLE IF NOT EXISTS checks(scope TEXT PRIMARY KEY, at_ns INTEGER NOT NULL)"
@@ -34,17 +35,21 @@ _TABLE: Final = "CREATE TABLE IF NOT EXISTS checks(scope TEXT PRIMARY KEY, at_ns
 def scope_keys(base_dir: Path, folder: Path | None) -> tuple[str, ...]:
     """The keys a check of ``folder`` (every project of ``base_dir`` when None) is recorded
     under (the first) and the keys of checks that cover it (all of them)."""
-    every = db_text(f"all:{base_dir}")
+    every = db_text(f"all:{os.path.abspath(base_dir)}")  # as typed: relative to any cwd
     if folder is None:
         return (every,)
-    return (db_text(f"project:{folder}"), every)
+    return (db_text(f"project:{os.path.abspath(folder)}"), every)
 
 
 def record_check(index: CatalogIndex, key: str, started_ns: int) -> None:
-    """Record that every file under ``key`` was checked from ``started_ns`` on (a busy or
-    read-only index is left as it is: the next search simply checks again)."""
+    """Record that every file under ``key`` was checked from ``started_ns`` on. A busy index
+    is not waited for (another process may hold the write lock for seconds: a search would wait
+    that long for nothing), and it and a read-only index are left as they are: the next search
+    simply checks again."""
+    connection = index.connection
+    connection.execute("PRAGMA busy_timeout = 0")
     try:
-        with index.writing() as connection:
+        with index.writing():
             connection.execute(_TABLE)
             connection.execute(
                 "INSERT INTO checks(scope, at_ns) VALUES (?, ?) "
@@ -53,6 +58,16 @@ def record_check(index: CatalogIndex, key: str, started_ns: int) -> None:
             )
     except IndexUnavailable:
         pass
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {int(WRITE_TIMEOUT * 1000)}")
+
+
+def forget_checks(index: CatalogIndex) -> None:
+    """Forget every check (inside the caller's write transaction): files were dropped, and the
+    dropped may be those of a check another scope recorded (one index serves every sessions
+    dir, and holds the files of the one updated last)."""
+    index.connection.execute(_TABLE)
+    index.connection.execute("DELETE FROM checks")
 
 
 def checked_within(

@@ -70,13 +70,19 @@ NewFile = tuple[Path, bool, int]  # the path, whether a subagent session, its si
 Progress = Callable[[int, int], None]
 
 
+MAX_WORKERS: Final = 8  # past this, the one writer is the bottleneck: more only use disk
+
+
 def workers() -> int:
-    """How many worker processes a big first index uses (0: read in this process)."""
+    """How many worker processes a big first index uses (0: read in this process, as where
+    there is one core, or no ``forkserver``: never a ``fork`` of a process running threads)."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # pragma: no cover - Windows
+        return 0
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
-    return cores if cores > 1 else 0
+    return min(cores, MAX_WORKERS) if cores > 1 else 0
 
 
 def shards(files: Sequence[NewFile], limit: int | None = None) -> list[list[NewFile]]:
@@ -185,12 +191,14 @@ _COPY: Final = (
 )
 
 
-def _merge(index: CatalogIndex, database: str) -> int:
-    """Copy a shard database into the index in one transaction; returns the files added."""
+def _merge(index: CatalogIndex, database: str) -> tuple[int, int]:
+    """Copy a shard database into the index in one transaction; returns the files it holds
+    and the files added (the others: indexed meanwhile by another process)."""
     connection = index.connection
     connection.execute("ATTACH DATABASE ? AS shard", (database,))
     try:
         with index.writing():
+            held = connection.execute("SELECT count(*) FROM shard.wfiles").fetchone()[0]
             base = connection.execute("SELECT coalesce(max(rowid), 0) + 1 FROM texts").fetchone()
             for statement in _COPY:
                 connection.execute(statement, {"base": base[0]})
@@ -200,7 +208,7 @@ def _merge(index: CatalogIndex, database: str) -> int:
         with contextlib.suppress(sqlite3.Error):
             connection.execute("DROP TABLE IF EXISTS temp.ids")
         connection.execute("DETACH DATABASE shard")
-    return int(added)
+    return int(held), int(added)
 
 
 @contextlib.contextmanager
@@ -224,11 +232,28 @@ def index_new_files(
 ) -> list[Path]:
     """Index ``files`` (new to the index, oldest first) with ``processes`` workers, counting
     into ``report``; ``progress`` is told the session bytes read so far. Returns the files left
-    unread: none, unless a worker died (then the caller reads them itself)."""
+    unread, for the caller to read itself: none, unless the workers could not do their part (a
+    worker died, killed or out of memory; a shard database could not be made or attached)."""
     cut = shards(files)
+    try:
+        with _shard_folder(index) as folder:
+            return _index_shards(index, cut, folder, report, processes, progress, cancelled)
+    except OSError:  # no folder for the shards beside the index
+        return [path for shard in cut for path, _, _ in shard]
+
+
+def _index_shards(
+    index: CatalogIndex,
+    cut: list[list[NewFile]],
+    folder: Path,
+    report: IndexReport,
+    processes: int,
+    progress: Callable[[int], None] | None,
+    cancelled: threading.Event | None,
+) -> list[Path]:
     context = multiprocessing.get_context("forkserver")
     ahead = processes + 1  # shards read ahead of the writer: bounds the temporary disk used
-    with _shard_folder(index) as folder, ProcessPoolExecutor(processes, context) as pool:
+    with ProcessPoolExecutor(processes, context) as pool:
         jobs = [
             (str(folder / f"{number}.sqlite3"), [(str(path), child) for path, child, _ in shard])
             for number, shard in enumerate(cut)
@@ -239,21 +264,25 @@ def index_new_files(
         for number, shard in enumerate(cut):
             try:
                 database, read = running.popleft().result()
-            except BrokenProcessPool:  # a worker died (killed, out of memory): read the rest here
-                pool.shutdown(wait=True, cancel_futures=True)
-                return [path for later in cut[number:] for path, _, _ in later]
-            if number + ahead < len(jobs):
-                running.append(pool.submit(write_shard, jobs[number + ahead]))
-            if cancelled is not None and cancelled.is_set():
-                report.cancelled = True
-                pool.shutdown(wait=True, cancel_futures=True)
-                return []
-            report.bytes_read += read
-            try:
-                report.added += _merge(index, database)
+                if cancelled is not None and cancelled.is_set():
+                    report.cancelled = True
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    return []
+                held, added = _merge(index, database)
             except IndexBusy:
                 report.busy += len(shard)
-            os.unlink(database)
+            except (BrokenProcessPool, sqlite3.Error, OSError):  # this shard, and the rest, here
+                pool.shutdown(wait=True, cancel_futures=True)
+                return [path for later in cut[number:] for path, _, _ in later]
+            else:
+                report.bytes_read += read
+                report.added += added
+                report.raced += held - added
+                report.unread += len(shard) - held
+            if number + ahead < len(jobs):
+                running.append(pool.submit(write_shard, jobs[number + ahead]))
+            with contextlib.suppress(OSError):
+                os.unlink(jobs[number][0])
             if progress is not None:
                 progress(report.bytes_read)
     return []

@@ -21,11 +21,24 @@ class IndexReport:
     reread: int = 0
     dropped: int = 0
     busy: int = 0
+    raced: int = 0  # changed files another process indexed meanwhile (as it read them)
+    unread: int = 0  # changed files that vanished or could not be read since they were listed
     bytes_read: int = 0
     seconds: float = 0.0
     cancelled: bool = False
     checked_ns: int = 0  # when (``time.time_ns``) the look at the files began
     trusted: bool = False  # no look: a check of the same files began at ``checked_ns``
+
+    @property
+    def complete(self) -> bool:
+        """Whether every change found is in the index as this update read it (a check a
+        search may trust: :mod:`.checks`)."""
+        return not (self.cancelled or self.busy or self.raced or self.unread)
+
+    @property
+    def not_indexed(self) -> int:
+        """Changed files this update did not index (another process had them, or they went)."""
+        return self.busy + self.raced + self.unread
 
     def sentence(self) -> str:
         """One line for the command line and the picker."""
@@ -41,6 +54,8 @@ class IndexReport:
             (self.unchanged, "unchanged"),
             (self.dropped, "gone (dropped)"),
             (self.busy, "skipped (another process was indexing them)"),
+            (self.raced, "left as another process indexed them"),
+            (self.unread, "gone or unreadable since listed"),
         ):
             if count:
                 parts.append(f"{count} {what}")

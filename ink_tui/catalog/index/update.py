@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from ink_tui.catalog.index.checks import record_check, scope_keys
+from ink_tui.catalog.index.checks import forget_checks, record_check, scope_keys
 from ink_tui.catalog.index.ondisk import CHILDREN, files_on_disk
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
@@ -68,8 +68,9 @@ class _Known:
 
 
 def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, tuple[Any, ...]]:
-    """Each file's row by its path: the fields of :class:`_Known`, in order (made into one only
-    for a file that changed)."""
+    """Each file's row by its path (of ``folders`` only, when given): the fields of
+    :class:`_Known`, in order (made into one only for a file that changed). The index holds one
+    sessions dir's files: another dir's are not on disk here, so an update drops them."""
     query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files"
     connection = index.connection
     if folders is None:
@@ -234,6 +235,7 @@ def update_index(
     """Index the sessions of ``cwd``'s project folder (every folder when ``cwd`` is None)."""
     started = time.perf_counter()
     report = IndexReport(checked_ns=time.time_ns())
+    base_dir = Path(os.path.abspath(base_dir))  # the same keys from any working directory
     folders = project_folders(base_dir, cwd)
     known = _known_files(index, None if cwd is None else folders)
     work: list[tuple[Path, _Known | None, int, bool]] = []
@@ -266,8 +268,9 @@ def update_index(
             break
         try:
             found, info = _read(index, path, prior)
-        except OSError:
-            continue  # vanished or unreadable since it was listed: the next update sees it
+        except OSError:  # vanished or unreadable since it was listed: the next update sees it
+            report.unread += 1
+            continue
         report.bytes_read += info.st_size - found.start
         batch.append(_Read(path, prior, found, info, child))
         if sum(read.bytes for read in batch) >= BATCH_BYTES or len(batch) >= BATCH_FILES:
@@ -283,11 +286,12 @@ def update_index(
             with index.writing():
                 for file_id in gone:
                     _drop_file(index, file_id)
+                forget_checks(index)  # they may be another sessions dir's, checked moments ago
             report.dropped = len(gone)
             report.sessions_changed += sum(not known[path][6] for path in gone_paths)
         except IndexBusy:
             report.busy += len(gone)
-    if not report.cancelled and not report.busy:  # every change found is in the index
+    if report.complete:  # every change found is in the index, as read here
         key = scope_keys(base_dir, None if cwd is None else folders[0])[0]
         record_check(index, key, report.checked_ns)
     report.seconds = time.perf_counter() - started
@@ -356,6 +360,7 @@ def _write(index: CatalogIndex, batch: list[_Read], report: IndexReport) -> None
     except IndexBusy:
         report.busy += len(batch)
         return
+    report.raced += len(batch) - len(stored)
     for read in stored:
         if read.prior is None:
             report.added += 1

@@ -156,12 +156,18 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
             report = searched.update(base, scope, trust=0.0 if args.fresh else TRUST_SECONDS)
             if searched.notice is not None:
                 err.line(f"ink-tui: {searched.notice}")
+            if report.not_indexed and not args.json:  # --json says it in filesNotIndexed
+                err.line(f"ink-tui: {_not_indexed_note(report.not_indexed)}")
             with searched.open() as index:
                 result = search(index, query, projects=projects, limit=args.limit)
         except IndexUnavailable as error:
             raise IndexCommandError(str(error)) from None
     if args.json:
-        checked = {"checkedAt": _iso(report.checked_ns), "checkedNow": not report.trusted}
+        checked = {
+            "checkedAt": _iso(report.checked_ns),
+            "checkedNow": not report.trusted,
+            "filesNotIndexed": report.not_indexed,
+        }
         out.json(result.to_json() | checked)
     elif result.hits:
         _print_hits(result, out, show_project=everywhere, colour=_colour(out))
@@ -181,10 +187,17 @@ def _trusted_note(checked_ns: int) -> str:
     return f"every file was checked {when}, not again (--fresh checks them now)"
 
 
+def _not_indexed_note(count: int) -> str:
+    """What a search says of changed files it could not search this time."""
+    files = plural(count, "changed session file")
+    return f"{files} not searched (another process was indexing them, or they went): search again"
+
+
 def _iso(time_ns: int) -> str:
     """``2026-12-05T09:01:02.345Z``: when the files the answer rests on were checked."""
-    moment = datetime.fromtimestamp(time_ns / 1e9, UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    from ink_tui.session.reading.timestamps import utc_timestamp
+
+    return utc_timestamp(datetime.fromtimestamp(time_ns / 1e9, UTC))
 
 
 def _colour(out: SafeOutput) -> bool:

@@ -169,3 +169,75 @@ def test_the_cli_says_when_it_trusted_a_check_and_fresh_looks_again(
     code, out, err = cli.run(*argv, "--fresh", "--json", "quokka")
     answer = json.loads(out)
     assert code == 0 and answer["totalHits"] == 1 and answer["checkedNow"] is True
+
+
+def test_a_file_another_process_indexed_meanwhile_is_no_check_to_trust(
+    tmp_path: Path, base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """That process may have read an older version of it: the next search must look again."""
+    with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
+        monkeypatch.setattr(update_module, "_same_row", lambda *args: False)
+        report = update_index(index, base, None)
+        assert report.raced == 2 and report.not_indexed == 2 and not report.complete
+        assert "left as another process indexed them" in report.sentence()
+        assert checked_within(index, scope_keys(base, None), HOUR) is None
+
+
+def test_indexing_another_sessions_dir_forgets_the_checks_of_this_one(
+    tmp_path: Path, base: Path
+) -> None:
+    """One index serves every sessions dir and holds the files of the one updated last."""
+    elsewhere = tmp_path / "elsewhere"
+    _write(elsewhere, CWD, "c", "another tree")
+    with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
+        update_index(index, base, None)
+        update_index(index, elsewhere, None)  # drops base's files
+        assert checked_within(index, scope_keys(base, None), HOUR) is None
+        assert checked_within(index, scope_keys(elsewhere, None), HOUR) is not None
+
+
+def test_a_relative_sessions_dir_is_the_same_scope_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    monkeypatch.chdir(tmp_path / "one")
+    here = scope_keys(Path("sessions"), None)
+    assert here == scope_keys(tmp_path / "one" / "sessions", None)
+    monkeypatch.chdir(tmp_path / "two")
+    assert scope_keys(Path("sessions"), None) != here
+
+
+def test_a_check_is_not_recorded_while_another_process_writes_and_nothing_waits(
+    tmp_path: Path, base: Path
+) -> None:
+    where = tmp_path / "index.sqlite3"
+    with CatalogIndex.open(where) as index:
+        update_index(index, base, None)
+        index.connection.execute("DELETE FROM checks")
+        other = sqlite3.connect(where, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process's long write
+        try:
+            report = update_index(index, base, None)  # nothing changed: only the check writes
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert report.unchanged == 2
+        assert checked_within(index, scope_keys(base, None), HOUR) is None
+        timeout = index.connection.execute("PRAGMA busy_timeout").fetchone()[0]
+        assert timeout == 5000  # the index's own writes wait as before
+
+
+def test_the_cli_says_when_changed_files_were_not_searched(
+    cli: Any, base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(update_module, "_same_row", lambda *args: False)
+    argv = ("search", "--sessions-dir", str(base), "--all", "--fresh")
+    code, out, err = cli.run(*argv, "--json", "retry")
+    assert code == 1 and json.loads(out)["filesNotIndexed"] == 2 and err == ""
+    code, out, err = cli.run(*argv, "retry")
+    assert code == 1
+    assert err.splitlines()[0] == (
+        "ink-tui: 2 changed session files not searched (another process was indexing them, "
+        "or they went): search again"
+    )

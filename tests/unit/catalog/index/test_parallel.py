@@ -93,7 +93,7 @@ def test_a_file_indexed_meanwhile_by_another_process_is_left_as_it_wrote_it(
     with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
         update_index(index, demo_base, None)  # this process's, or another one's
         before = _everything(index)
-        assert parallel._merge(index, database) == 0  # all three were indexed meanwhile
+        assert parallel._merge(index, database) == (3, 0)  # all three indexed meanwhile
         assert _everything(index) == before
 
 
@@ -156,3 +156,27 @@ def test_when_a_worker_dies_this_process_reads_its_files_itself(
         report = update_index(index, demo_base, None)
         assert report.added == report.files and not report.cancelled
         assert checked_within(index, scope_keys(demo_base, None), 3600.0) is not None
+
+
+def _fail_on_disk(job: Any) -> Any:
+    """A worker whose shard database cannot be written (the cache dir's disk full)."""
+    raise sqlite3.OperationalError("database or disk is full")
+
+
+@pytest.mark.parametrize("failure", ["worker", "folder"])
+def test_when_shards_cannot_be_written_this_process_reads_the_files_itself(
+    tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    monkeypatch.setattr(update_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(parallel, "workers", lambda: 2)
+    if failure == "worker":
+        monkeypatch.setattr(parallel, "write_shard", _fail_on_disk)
+    else:
+
+        def no_folder(index: Any) -> Any:
+            raise PermissionError(13, "Permission denied")
+
+        monkeypatch.setattr(parallel, "_shard_folder", no_folder)
+    with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
+        report = update_index(index, demo_base, None)
+        assert report.added == report.files and report.complete
