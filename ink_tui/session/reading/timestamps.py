@@ -24,7 +24,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
-__all__ = ["parse_timestamp", "timestamp_seconds", "utc_day"]
+__all__ = ["parse_timestamp", "timestamp_seconds", "utc_day", "utc_timestamp"]
 
 _ISO: Final = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
@@ -79,3 +79,10 @@ def utc_day(value: object) -> date | None:
     """The UTC date of ``value``; ``None`` when it is not a time that can be."""
     moment = parse_timestamp(value)
     return None if moment is None else moment.date()
+
+
+def utc_timestamp(now: datetime | None = None) -> str:
+    """``new Date().toISOString()``, the form Ink writes: UTC, exactly three fractional digits,
+    ``Z`` (the time now when ``now`` is None)."""
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

@@ -31,6 +31,7 @@ from typing import cast
 from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.reader import SessionFile
 from ink_tui.session.reading.recordtypes import EntryRecord, HeaderRecord, Message, SessionHeader
+from ink_tui.session.reading.timestamps import utc_timestamp
 from ink_tui.session.rules.modelref import ModelRef, model_selection
 from ink_tui.session.writing.appends import (
     ConcurrentWriteError,
@@ -55,12 +56,6 @@ Record = dict[str, object]  # a record as written: JSON values under string keys
 
 class WriteBlockedError(RuntimeError):
     """Ink's rule: after a failed initialisation, no later write is attempted."""
-
-
-def utc_timestamp(now: datetime | None = None) -> str:
-    """``new Date().toISOString()``: UTC, exactly three fractional digits, ``Z``."""
-    moment = (now or datetime.now(UTC)).astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def session_file_name(timestamp: str, file_uuid: str | None = None) -> str:
