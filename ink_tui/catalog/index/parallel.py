@@ -41,6 +41,7 @@ from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_k
 __all__ = ["SHARD_BYTES", "index_new_files", "workers"]
 
 SHARD_BYTES: Final = 48 * 1024 * 1024  # of session bytes per shard database
+_PREFIX: Final = ".shards-"  # then the indexing process's id: .shards-4242-x1y2z3
 
 _SHARD_SCHEMA: Final = """
 CREATE TABLE wfiles(
@@ -213,12 +214,34 @@ def _merge(index: CatalogIndex, database: str) -> tuple[int, int]:
 
 @contextlib.contextmanager
 def _shard_folder(index: CatalogIndex) -> Iterator[Path]:
-    """A private folder beside the index for the shard databases, removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix=".shards-", dir=index.path.parent))
+    """A private folder beside the index for the shard databases, removed afterwards. Its name
+    holds this process's id: the folders of a process killed meanwhile are removed first."""
+    _remove_orphans(index.path.parent)
+    folder = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-", dir=index.path.parent))
     try:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _remove_orphans(where: Path) -> None:
+    """Remove the shard folders of index processes that are gone (killed: nothing removed
+    them)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(where):
+            pid = entry.name.removeprefix(_PREFIX).partition("-")[0]
+            if entry.name.startswith(_PREFIX) and pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: whether it exists (another user's raises otherwise)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 def index_new_files(

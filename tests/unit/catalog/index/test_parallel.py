@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -180,3 +181,21 @@ def test_when_shards_cannot_be_written_this_process_reads_the_files_itself(
     with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
         report = update_index(index, demo_base, None)
         assert report.added == report.files and report.complete
+
+
+def test_the_shards_of_a_killed_index_process_are_removed_by_the_next(
+    tmp_path: Path, demo_base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(update_module, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(parallel, "workers", lambda: 2)
+    where = tmp_path / "cache"
+    dead = subprocess.Popen(["true"])  # a process id no process has any more
+    dead.wait()
+    orphan = where / f".shards-{dead.pid}-abc123"
+    mine = where / f".shards-{os.getpid()}-def456"  # a live process's (this one's): kept
+    for folder in (orphan, mine):
+        folder.mkdir(parents=True)
+        (folder / "0.sqlite3").write_bytes(b"half a shard")
+    with CatalogIndex.open(where / "index.sqlite3") as index:
+        update_index(index, demo_base, None)
+    assert not orphan.exists() and mine.exists()
