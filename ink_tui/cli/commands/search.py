@@ -175,7 +175,7 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
             err.line(f"ink-tui: {_trusted_note(report.checked_ns)}")
     else:
         where = "any project" if everywhere else "this project (--all searches every project)"
-        trusted = f" ({_trusted_note(report.checked_ns)})" if report.trusted else ""
+        trusted = f"; {_trusted_note(report.checked_ns)}" if report.trusted else ""
         err.line(f"ink-tui: no record in {where} matches {' '.join(args.query)}{trusted}")
     return EXIT_OK if result.hits else EXIT_NO_HITS
 

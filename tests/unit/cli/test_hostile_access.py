@@ -246,7 +246,7 @@ def test_a_sessions_folder_that_does_not_exist_lists_nothing_and_says_so(
     assert code == 0 and out.startswith("indexed: 0 session files")
     code, out, err = run(capsys, base, "search", "--all", "anything")
     assert (code, out) == (1, "")
-    assert err.startswith("ink-tui: no record in any project matches anything (every file")
+    assert err.startswith("ink-tui: no record in any project matches anything; every file")
     code, out, err = run(capsys, base, "search", "--all", "--fresh", "anything")
     assert err == "ink-tui: no record in any project matches anything\n"
     assert not base.exists()  # nothing made
