@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import inspect
-import json
 import multiprocessing
 import os
 import random
@@ -61,6 +60,7 @@ from bench_index import (  # noqa: E402
     ROOT,
     SEARCH_QUERIES,
     Spec,
+    cached_build,
     environment,
     ink,
     launch,
@@ -173,17 +173,7 @@ def generator_hash() -> str:
 
 def cached_tree(spec: Spec) -> tuple[Path, dict[str, Any]]:
     base = Path(tempfile.gettempdir()) / f"ink-tui-bench-dayzero-{generator_hash()}" / spec.name
-    done = base / ".complete.json"
-    if not done.exists():
-        scratch = base.with_name(base.name + ".partial")
-        shutil.rmtree(scratch, ignore_errors=True)
-        shutil.rmtree(base, ignore_errors=True)
-        scratch.mkdir(parents=True)
-        print(f"  generating {spec.name} into {base} (cached) …", flush=True)
-        meta = build_tree(spec, scratch)
-        (scratch / ".complete.json").write_text(json.dumps(meta, indent=1) + "\n")
-        scratch.rename(base)
-    return base, json.loads(done.read_text())
+    return base, cached_build(base, lambda target: build_tree(spec, target))
 
 
 def grow(path: Path, word: str) -> None:

@@ -307,20 +307,26 @@ class Tree:
         return len(list(project_dir(self.path, CWD).glob("*.jsonl")))
 
 
-def cached_tree(spec: Spec) -> Tree:
-    """The tree for ``spec``, generated once (beside its final place, renamed when complete)."""
-    base = CACHE_ROOT / f"ink-tui-bench-index-{generator_hash()}" / spec.name
+def cached_build(base: Path, build: Callable[[Path], dict[str, Any]]) -> dict[str, Any]:
+    """What ``build`` says of the tree it writes at ``base``, built once (beside its final
+    place, renamed when complete) and cached there."""
     done = base / ".complete.json"
     if not done.exists():
         scratch = base.with_name(base.name + ".partial")
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(base, ignore_errors=True)
         scratch.mkdir(parents=True)
-        print(f"  generating {spec.name} into {base} (cached) …", flush=True)
-        meta = build_tree(spec, scratch)
+        print(f"  generating {base.name} into {base} (cached) …", flush=True)
+        meta = build(scratch)
         (scratch / ".complete.json").write_text(json.dumps(meta, indent=1) + "\n")
         scratch.rename(base)
-    return Tree(base, json.loads(done.read_text()))
+    return dict(json.loads(done.read_text()))
+
+
+def cached_tree(spec: Spec) -> Tree:
+    """The tree for ``spec``, generated once."""
+    base = CACHE_ROOT / f"ink-tui-bench-index-{generator_hash()}" / spec.name
+    return Tree(base, cached_build(base, lambda target: build_tree(spec, target)))
 
 
 def read_all(tree: Path) -> None:
