@@ -25,6 +25,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
+import signal
 import sqlite3
 import tempfile
 import threading
@@ -40,7 +41,7 @@ from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_k
 
 __all__ = ["SHARD_BYTES", "index_new_files", "workers"]
 
-SHARD_BYTES: Final = 48 * 1024 * 1024  # of session bytes per shard database
+SHARD_BYTES: Final = 16 * 1024 * 1024  # of session bytes per shard: a Ctrl-C waits for one
 _PREFIX: Final = ".shards-"  # then the indexing process's id: .shards-4242-x1y2z3
 
 _SHARD_SCHEMA: Final = """
@@ -244,6 +245,19 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def _no_interrupt() -> Iterator[None]:
+    """SIGINT blocked in this thread meanwhile, so that the processes started meanwhile (the
+    forkserver, the workers) never take a terminal's Ctrl-C: it is this process's to handle (it
+    stops the update and the workers with it), and a worker or a forkserver interrupted while it
+    starts prints a traceback over the terminal."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def index_new_files(
     index: CatalogIndex,
     files: Sequence[NewFile],
@@ -276,26 +290,26 @@ def _index_shards(
 ) -> list[Path]:
     context = multiprocessing.get_context("forkserver")
     ahead = processes + 1  # shards read ahead of the writer: bounds the temporary disk used
-    with ProcessPoolExecutor(processes, context) as pool:
-        jobs = [
-            (str(folder / f"{number}.sqlite3"), [(str(path), child) for path, child, _ in shard])
-            for number, shard in enumerate(cut)
-        ]
-        running: deque[Future[tuple[str, int]]] = deque(
-            pool.submit(write_shard, job) for job in jobs[:ahead]
-        )
+    jobs = [
+        (str(folder / f"{number}.sqlite3"), [(str(path), child) for path, child, _ in shard])
+        for number, shard in enumerate(cut)
+    ]
+    pool = ProcessPoolExecutor(processes, context)
+    try:
+        with _no_interrupt():  # the forkserver and the workers start: they inherit the mask
+            running: deque[Future[tuple[str, int]]] = deque(
+                pool.submit(write_shard, job) for job in jobs[:ahead]
+            )
         for number, shard in enumerate(cut):
             try:
                 database, read = running.popleft().result()
                 if cancelled is not None and cancelled.is_set():
                     report.cancelled = True
-                    pool.shutdown(wait=True, cancel_futures=True)
                     return []
                 held, added = _merge(index, database)
             except IndexBusy:
                 report.busy += len(shard)
             except (BrokenProcessPool, sqlite3.Error, OSError):  # this shard, and the rest, here
-                pool.shutdown(wait=True, cancel_futures=True)
                 return [path for later in cut[number:] for path, _, _ in later]
             else:
                 report.bytes_read += read
@@ -308,4 +322,6 @@ def _index_shards(
                 os.unlink(jobs[number][0])
             if progress is not None:
                 progress(report.bytes_read)
-    return []
+        return []
+    finally:  # also on Ctrl-C: the shards not started are dropped, the running ones awaited
+        pool.shutdown(wait=True, cancel_futures=True)
