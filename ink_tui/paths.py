@@ -19,6 +19,8 @@ DEFAULT_SESSIONS_DIR = "~/.ink/sessions"
 IMP_SESSIONS_DIR = "~/.imp/sessions"
 """Where imp-era builds kept sessions. Ink never reads it (spec §1): nothing there resumes."""
 CONFIG_FILE_NAME = "config.toml"
+SESSION_SUFFIX = ".jsonl"  # Ink's session files: <project folder>/<timestamp>-<uuid>.jsonl
+CHILDREN = "children"  # a project folder's subagent sessions: <project folder>/children/*.jsonl
 
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 _SEPARATORS = str.maketrans({"/": "-", "\\": "-", ":": "-"})

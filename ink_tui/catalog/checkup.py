@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.catalog.scan import project_folders, session_files
+from ink_tui.paths import CHILDREN
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.reader import open_session
 from ink_tui.session.writing.ownwrites import IN_USE_SECONDS
@@ -27,7 +28,6 @@ from ink_tui.session.writing.repair import cut_complete_final_line
 from ink_tui.session.writing.report import SessionReport, report_session
 
 __all__ = [
-    "CHILDREN",
     "DANGLING",
     "NEEDS_FORCE",
     "NOT_CONTINUABLE",
@@ -40,7 +40,6 @@ __all__ = [
     "writer_activity",
 ]
 
-CHILDREN: Final = "children"
 
 TORN: Final = "torn tail"
 DANGLING: Final = "dangling calls"

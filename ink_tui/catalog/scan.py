@@ -21,7 +21,7 @@ from typing import Final
 
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.summary import summarize_file
-from ink_tui.paths import project_dir
+from ink_tui.paths import CHILDREN, SESSION_SUFFIX, project_dir
 from ink_tui.session.reading.files import DANGLING, open_regular, what_it_is
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
 from ink_tui.session.reading.lines import is_blank, iter_lines
@@ -41,7 +41,7 @@ __all__ = [
     "session_files",
 ]
 
-SUFFIX: Final = ".jsonl"
+SUFFIX: Final = SESSION_SUFFIX
 MAX_CANDIDATES: Final = 10
 
 
@@ -237,7 +237,7 @@ def resolve_session(base_dir: Path, cwd: str, wanted: str) -> Path:
         found = _candidates(session_files(others), wanted)
     if not found:  # a subagent session: its project's children/ (Ink's listings never show them)
         folders = [home, *(folder for folder in project_folders(base_dir, None) if folder != home)]
-        found = _candidates(session_files([folder / "children" for folder in folders]), wanted)
+        found = _candidates(session_files([folder / CHILDREN for folder in folders]), wanted)
     if not found:
         raise ResolveError(
             f'no session matching "{wanted}" in {home} (nor in any other project folder '

@@ -45,7 +45,7 @@ from typing import Any, Final
 import orjson
 
 from ink_tui.catalog.scan import project_folders, session_files
-from ink_tui.paths import cache_dir
+from ink_tui.paths import CHILDREN, cache_dir
 from ink_tui.safetext import utf8_safe
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
@@ -346,7 +346,7 @@ def _scope_files(base_dir: Path, cwd: str | None) -> Iterator[tuple[Path, str]]:
     """The session files of the scope with their project: each project folder's, and its
     ``children/`` (subagent sessions, which cost money too)."""
     for folder in project_folders(base_dir, cwd):
-        for item in session_files([folder, folder / "children"]):
+        for item in session_files([folder, folder / CHILDREN]):
             yield item.path, folder.name
 
 

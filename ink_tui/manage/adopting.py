@@ -26,7 +26,7 @@ from typing import Final
 
 from ink_tui.manage.children import children_of
 from ink_tui.manage.moving import rename_noreplace
-from ink_tui.paths import imp_sessions_dir, ink_sessions_dir, under_imp
+from ink_tui.paths import CHILDREN, imp_sessions_dir, ink_sessions_dir, under_imp
 from ink_tui.session.analysis.subagents import jsonl_files
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.firstline import first_line_header
@@ -69,7 +69,7 @@ def plan_adopt(path: Path) -> AdoptPlan:
 
     if not under_imp(path):
         raise AdoptError(f"{path} is not in {imp_sessions_dir()}: Ink can already look for it")
-    if path.parent.name == "children":
+    if path.parent.name == CHILDREN:
         raise AdoptError(f"{path} is a subagent session: adopt the session that launched it")
     try:
         session = open_session(path, warn=None)
@@ -80,7 +80,7 @@ def plan_adopt(path: Path) -> AdoptPlan:
     session_id = str(session.header.get("id", ""))
     folder = ink_sessions_dir() / path.parent.name
     copies = [(path, folder / path.name)]
-    copies += [(child, folder / "children" / child.name) for child in children_of(path, session_id)]
+    copies += [(child, folder / CHILDREN / child.name) for child in children_of(path, session_id)]
     for _, target in copies:
         if os.path.lexists(target):
             raise AdoptError(f"{target} exists already: nothing was copied")

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ink_tui.paths import CHILDREN
 from ink_tui.session.analysis.subagents import jsonl_files
 from ink_tui.session.reading.firstline import first_line_header, read_header_line
 from ink_tui.session.rules.leases import LEASE_GRACE_SECONDS, lease_dir, lease_is_live
@@ -67,7 +68,7 @@ def _launch_parent(header: dict[str, Any] | None) -> str | None:
 def children_of(session: Path, session_id: str) -> list[Path]:
     """The child sessions of ``session`` (header id ``session_id``) and theirs, recursively:
     children naming a parent in ``launch.parentSessionId`` or in the header's ``parent``."""
-    folder = session.parent / "children"
+    folder = session.parent / CHILDREN
     by_parent: dict[str, list[tuple[Path, str | None]]] = {}
     for child in jsonl_files(folder):
         header = first_line_header(child)
@@ -106,7 +107,7 @@ def orphan_children(base: Path, now: float | None = None) -> list[Orphan]:
         parents = {
             found for found in (_header_id(head.header) for head in heads) if found is not None
         }
-        for child in jsonl_files(folder / "children"):
+        for child in jsonl_files(folder / CHILDREN):
             parent = _launch_parent(first_line_header(child))
             if parent is None or parent in parents:
                 continue

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-__all__ = ["CHILDREN", "OnDisk", "files_on_disk"]
+from ink_tui.paths import CHILDREN, SESSION_SUFFIX
 
-CHILDREN: Final = "children"  # a project folder's subagent sessions
-_SUFFIX: Final = b".jsonl"
+__all__ = ["OnDisk", "files_on_disk"]
+
+_SUFFIX: Final = SESSION_SUFFIX.encode()  # the names are listed as bytes
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ink_tui.catalog.index.checks import forget_checks, record_check, scope_keys
-from ink_tui.catalog.index.ondisk import CHILDREN, files_on_disk
+from ink_tui.catalog.index.ondisk import files_on_disk
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.row import SessionSummary, row_from_index
@@ -40,7 +40,7 @@ from ink_tui.session.reading.files import open_regular
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
     from ink_tui.catalog.index.filescan import EntryRow, FileScan
 
-__all__ = ["CHILDREN", "SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index"]
+__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index"]
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.catalog.checkup import (
-    CHILDREN,
     PROBLEM_KINDS,
     FileCheck,
     check_file,
@@ -33,6 +32,7 @@ from ink_tui.catalog.checkup import (
 from ink_tui.cli.commands.verdicts import check_verdict, repair_steps
 from ink_tui.cli.output import SafeOutput
 from ink_tui.humanize import plural
+from ink_tui.paths import CHILDREN
 
 __all__ = ["check_all", "problem_verdict", "repair_all"]
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, Final
 
+from ink_tui.paths import CHILDREN
 from ink_tui.session.conversation.view import Item, Turn
 from ink_tui.session.reading.files import NotARegularFile, open_regular
 from ink_tui.session.reading.firstline import first_line_header, read_json_line
@@ -72,7 +73,7 @@ def _transcript_name(result: Any) -> str | None:
 
 def child_folder(session: Path) -> Path:
     """Where ``session``'s children live: its project's ``children/`` (a child's: its own)."""
-    return session.parent if session.parent.name == "children" else session.parent / "children"
+    return session.parent if session.parent.name == CHILDREN else session.parent / CHILDREN
 
 
 def _header_id(path: Path) -> str | None:
