@@ -59,6 +59,10 @@ class SafeOutput:
         """``value`` as indented JSON (as JSON.stringify writes it, controls escaped), a newline."""
         self.stream.write(json_text(value) + "\n")
 
+    def write_json_text(self, encoded: str) -> None:
+        """A piece of JSON text ``encode_json`` wrote, made safe as :meth:`json` makes it."""
+        self.stream.write(json_visible(encoded))
+
     def flush(self) -> None:
         self.stream.flush()
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +19,12 @@ from ink_tui.session.rules.content import content_text
 
 if TYPE_CHECKING:  # imported when the command runs
     from ink_tui.session import Context
+    from ink_tui.session.conversation.context import ContextPlan
 
-__all__ = ["add_arguments", "run", "transcript"]
+__all__ = ["add_arguments", "json_parts", "run", "transcript", "transcript_parts"]
 
 EXIT_OK = 0
+JSON_BATCH = 256  # messages encoded at once by --json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,22 +34,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui context SESSION [--json]``."""
+    """``ink-tui context SESSION [--json]``.
+
+    The messages stream from the file to the output (a million-message branch is never in
+    memory). Should the file change under them meanwhile, the output stops there and the error
+    is said in one line (exit 2)."""
     from ink_tui.catalog.scan import resolve_session
-    from ink_tui.session import SessionError, build_context, open_session
+    from ink_tui.session import SessionError, open_session
+    from ink_tui.session.conversation.context import stream_context
 
     path = resolve_session(base, cwd, args.session)
+    started = False
     try:
-        context = build_context(open_session(path, warn=SafeOutput(sys.stderr).as_textio()))
+        plan = stream_context(open_session(path, warn=SafeOutput(sys.stderr).as_textio()))
+        parts = json_parts(plan) if args.json else transcript_parts(plan, plan.messages())
+        for chunk in batched_text(parts):
+            started = True
+            if args.json:
+                out.write_json_text(chunk)
+            else:
+                out.write(chunk)
     except SessionError as error:
-        if args.json:
+        if args.json and not started:
             out.json({"ok": False, "error": error.message})
         raise CommandError(error.one_line()) from None
     if args.json:
-        out.json(context.to_json())
-    else:
-        out.write(transcript(context))
+        out.write_json_text("\n")
     return EXIT_OK
+
+
+def json_parts(plan: ContextPlan) -> Iterator[str]:
+    """The context's ``--json`` text (``Context.to_json`` as ``JSON.stringify(…, null, 2)``), a
+    few hundred messages at a time. (A message nested deeper than ``INDENT_DEPTH`` is written
+    compact with its batch, where encoding the whole context would write all of it compact.)"""
+    head = {
+        "ok": True,
+        "leafId": plan.leaf_id,
+        "compacted": plan.compacted,
+        "compactionBoundary": plan.compaction_boundary,
+    }
+    yield encode_json(head, indent=True).decode("utf-8")[: -len("\n}")] + ',\n  "messages": ['
+    separator = "\n"
+    messages = plan.messages()
+    while batch := list(islice(messages, JSON_BATCH)):
+        # One encoding per batch: "[\n  {…},\n  {…}\n]", its items then indented one more level.
+        encoded = encode_json(batch, indent=True).decode("utf-8")
+        if encoded.startswith("[\n"):
+            items = "  " + encoded[2:-2].replace("\n", "\n  ")
+        else:  # too deep to indent: compact, one item at a time
+            items = ",\n".join(f"    {encode_json(item).decode('utf-8')}" for item in batch)
+        yield separator + items
+        separator = ",\n"
+    yield "]\n}" if separator == "\n" else "\n  ]\n}"
+
+
+def batched_text(parts: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
+    """``parts`` joined into pieces of about ``size`` characters (fewer writes)."""
+    batch: list[str] = []
+    length = 0
+    for part in parts:
+        batch.append(part)
+        length += len(part)
+        if length >= size:
+            yield "".join(batch)
+            batch, length = [], 0
+    if batch:
+        yield "".join(batch)
 
 
 def _transcript_text(content: Any) -> str:
@@ -101,25 +155,28 @@ def _results_text(index: int, message: dict[str, Any]) -> list[str]:
 def transcript(context: Context) -> str:
     """The rebuilt context as text: one block per message, tool calls and results named, and
     any shape Ink's code would trip on marked with ``⚠``."""
+    return "".join(transcript_parts(context, context.messages))
+
+
+def transcript_parts(context: Context | ContextPlan, messages: Iterable[object]) -> Iterator[str]:
+    """:func:`transcript` a message at a time (``messages``: the context's, maybe streamed)."""
     from ink_tui.session.conversation.context import unframe_summary
 
-    out = []
     if context.compacted:
-        out.append(f"(compacted: the first {context.compaction_boundary} messages are the floor)\n")
-    for index, message in enumerate(context.messages):
+        yield f"(compacted: the first {context.compaction_boundary} messages are the floor)\n"
+    for index, message in enumerate(messages):
         if not isinstance(message, dict):
-            out.append(f"[{index}] ⚠ {not_an_object('message', message)}\n")
+            yield f"[{index}] ⚠ {not_an_object('message', message)}\n"
             continue
         role = message.get("role")
         if role == "user":
             framed = unframe_summary(message)
             label = f"{framed[0]} summary" if framed else "user"
             body = framed[1] if framed else _transcript_text(message.get("content"))
-            out.append(f"[{index}] {label}\n{_indent(body)}")
+            yield f"[{index}] {label}\n{_indent(body)}"
         elif role == "assistant":
-            out.extend(_assistant_text(index, message))
+            yield from _assistant_text(index, message)
         elif role == "toolResult":
-            out.extend(_results_text(index, message))
+            yield from _results_text(index, message)
         else:
-            out.append(f"[{index}] {role}\n")
-    return "".join(out)
+            yield f"[{index}] {role}\n"

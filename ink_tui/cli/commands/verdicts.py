@@ -113,7 +113,7 @@ def check_lines(report: SessionReport) -> list[str]:
     branches = plural(len(leaves(session)), "branch", "branches")
     lines.append(f"  leaf      {context.leaf_id}; {branches}")
     compacted = f", compacted (boundary {context.compaction_boundary})" if context.compacted else ""
-    lines.append(f"  context   {plural(len(context.messages), 'message')}{compacted}")
+    lines.append(f"  context   {plural(len(context), 'message')}{compacted}")
     model = "none" if report.model is None else report.model.reference
     lines.append(f"  model     {model}")
     if report.name:

@@ -7,7 +7,7 @@ the transcript is continuable (the refusal texts are Ink's).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ink_tui.session.reading.jsoncodec import encode_json
@@ -32,7 +32,9 @@ __all__ = [
     "INTERRUPTED_REASON",
     "MAX_TURNS_REASON",
     "UNKNOWN_OUTCOME_TEXT",
+    "ClosingScan",
     "Pairing",
+    "PairingScan",
     "ToolCall",
     "is_unknown_outcome",
     "json_value",
@@ -148,13 +150,27 @@ def _scan_fails(index: int, error: str) -> str:
     )
 
 
-class _Scan:
-    """The state of :func:`pair_tool_calls` over one message list."""
+class PairingScan:
+    """:func:`pair_tool_calls` one message at a time (:meth:`add`), for a streamed context."""
 
     def __init__(self) -> None:
         self.pairing = Pairing()
         self.by_key: dict[str, ToolCall] = {}
         self.pending: dict[str, ToolCall] = {}  # declared, no result yet, in declaration order
+
+    def add(self, index: int, message: object) -> None:
+        """The context's message ``index``, after those before it."""
+        if message is None:
+            self.pairing._note(_scan_fails(index, null_read("role")))
+            return
+        shaped: JsonObject = message if json_object(message) else {}
+        role = shaped.get("role", MISSING)
+        if role != "toolResult" and self.pending:
+            self.pairing._note(_boundary_problem(role, self.pending))
+        if role == "assistant":
+            self.assistant(index, shaped)
+        elif role == "toolResult":
+            self.results(index, shaped)
 
     def assistant(self, index: int, message: JsonObject) -> None:
         blocks = message.get("blocks", MISSING)
@@ -227,7 +243,7 @@ class _Scan:
             self.pending.pop(key, None)
 
 
-def pair_tool_calls(messages: Sequence[object]) -> Pairing:
+def pair_tool_calls(messages: Iterable[object]) -> Pairing:
     """Scan ``messages`` (a built context) and pair every call with its result.
 
     The lists cover every message. ``problem`` is where Ink's read-only scan in
@@ -237,45 +253,60 @@ def pair_tool_calls(messages: Sequence[object]) -> Pairing:
     Ink's JavaScript throws on a shape (``null`` as a message, ``blocks`` that is not a list),
     the scan fails there. Ids are compared as JavaScript's ``Set`` compares them.
     """
-    scan = _Scan()
+    scan = PairingScan()
     for index, message in enumerate(messages):
-        if message is None:
-            scan.pairing._note(_scan_fails(index, null_read("role")))
-            continue
-        shaped: JsonObject = message if json_object(message) else {}
-        role = shaped.get("role", MISSING)
-        if role != "toolResult" and scan.pending:
-            scan.pairing._note(_boundary_problem(role, scan.pending))
-        if role == "assistant":
-            scan.assistant(index, shaped)
-        elif role == "toolResult":
-            scan.results(index, shaped)
+        scan.add(index, message)
     return scan.pairing
 
 
-def synthesize_missing_results(messages: Sequence[object], reason: str) -> JsonObject | None:
+def synthesize_missing_results(messages: Iterable[object], reason: str) -> JsonObject | None:
     """``synthesizeMissingToolResults``: one ``toolResult`` closing every unanswered call.
 
     As in Ink, a call counts as answered when any result anywhere names it, and a call id
     declared twice without an answer is closed twice. A closing result repeats the call's id and
     name as the file holds them. Shapes Ink's scan refuses are passed over here.
     """
-    answered = {
-        js_key(result.get("toolCallId", MISSING))
-        for message in messages
-        if json_object(message) and message.get("role") == "toolResult"
-        for result in json_list(message.get("results"))
-        if json_object(result)
-    }
-    results = [
-        ToolCall(
-            "", "", 0, raw_id=block.get("id", MISSING), raw_name=block.get("name", MISSING)
-        ).closure(reason)
-        for message in messages
-        if json_object(message) and message.get("role") == "assistant"
-        for block in json_list(message.get("blocks"))
-        if json_object(block)
-        and block.get("type") == "toolCall"
-        and js_key(block.get("id", MISSING)) not in answered
-    ]
-    return {"role": "toolResult", "results": results} if results else None
+    scan = ClosingScan()
+    for message in messages:
+        scan.add(message)
+    return scan.closing(reason)
+
+
+class ClosingScan:
+    """:func:`synthesize_missing_results` one message at a time, for a streamed context: it
+    keeps the calls' ids and names and the answered ids, not the messages."""
+
+    def __init__(self) -> None:
+        self.answered: set[str] = set()
+        self.calls: list[tuple[str, object, object]] = []  # key, id and name as the file has them
+
+    def add(self, message: object) -> None:
+        """The context's next message."""
+        if not json_object(message):
+            return
+        role = message.get("role")
+        if role == "toolResult":
+            self.answered.update(
+                js_key(result.get("toolCallId", MISSING))
+                for result in json_list(message.get("results"))
+                if json_object(result)
+            )
+        elif role == "assistant":
+            self.calls.extend(
+                (
+                    js_key(block.get("id", MISSING)),
+                    block.get("id", MISSING),
+                    block.get("name", MISSING),
+                )
+                for block in json_list(message.get("blocks"))
+                if json_object(block) and block.get("type") == "toolCall"
+            )
+
+    def closing(self, reason: str) -> JsonObject | None:
+        """The closing ``toolResult`` of the messages added so far (``None``: nothing open)."""
+        results = [
+            ToolCall("", "", 0, raw_id=raw_id, raw_name=raw_name).closure(reason)
+            for key, raw_id, raw_name in self.calls
+            if key not in self.answered
+        ]
+        return {"role": "toolResult", "results": results} if results else None

@@ -50,25 +50,38 @@ def branch(
         leaf_id = session.leaf_id
     if leaf_id is None:
         return []
-    current = session.by_id.get(leaf_id)
+    by_id = session.by_id
+    current = by_id.get(leaf_id)
     if current is None:
         raise SessionError(f"entry {leaf_id} not found", path=session.path)
+    # Every entry walked is an id's winner, so a walk longer than the id map has met one twice:
+    # a cycle, then named by a second walk (no set of a million ids on every walk).
+    longest = len(by_id)
     path: list[Entry] = []
-    seen: set[str] = set()
+    append = path.append
     while True:
-        if current.id in seen:
-            raise SessionError(f"parentId cycle at entry {current.id}", path=session.path)
-        seen.add(current.id)
-        path.append(current)
+        append(current)
         parent_id = current.parent_id
         if parent_id is None:
             break
-        parent = session.by_id.get(parent_id)
+        parent = by_id.get(parent_id)
         if parent is None:
             raise SessionError(f"broken parentId chain at entry {leaf_id}", path=session.path)
+        if len(path) > longest:
+            raise SessionError(f"parentId cycle at entry {_first_repeat(path)}", path=session.path)
         current = parent
     path.reverse()
     return path
+
+
+def _first_repeat(walk: list[Entry]) -> str:
+    """The id of the first entry a walk meets a second time."""
+    seen: set[str] = set()
+    for entry in walk:
+        if entry.id in seen:
+            return entry.id
+        seen.add(entry.id)
+    raise AssertionError("the walk has no repeat")
 
 
 def children_map(session: SessionFile) -> dict[str | None, list[Entry]]:
@@ -82,18 +95,14 @@ def children_map(session: SessionFile) -> dict[str | None, list[Entry]]:
 
 def leaves(session: SessionFile) -> list[Entry]:
     """Entries (labels excepted) that no other non-label entry names as parent, in file order."""
-    parents = {
-        entry.parent_id
-        for entry in session.entries
-        if entry.type != "label" and session.by_id.get(entry.id) is entry
-    }
-    return [
-        entry
-        for entry in session.entries
-        if entry.type != "label"
-        and session.by_id.get(entry.id) is entry
-        and entry.id not in parents
-    ]
+    by_id = session.by_id
+    winners = (
+        [entry for entry in session.entries if by_id.get(entry.id) is entry]
+        if session.duplicate_ids
+        else session.entries  # every entry is its id's winner
+    )
+    parents = {entry.parent_id for entry in winners if entry.type != "label"}
+    return [entry for entry in winners if entry.type != "label" and entry.id not in parents]
 
 
 def fold_labels(labels: dict[str, str], writes: Iterable[tuple[str, str]]) -> set[str]:

@@ -14,7 +14,7 @@ so ink-tui refuses to continue exactly the sessions Ink itself cannot continue.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any, Final
 
 from ink_tui.session.reading.jsoncodec import encode_json
@@ -27,9 +27,11 @@ __all__ = [
     "js_items",
     "js_key",
     "list_items",
+    "message_oddity",
     "not_a_list",
     "not_an_object",
     "null_read",
+    "oddity_refusal",
     "spread_error",
     "unsendable",
 ]
@@ -125,37 +127,49 @@ def js_key(value: Any) -> str:
 _LISTED: Final = {"assistant": ("blocks", "block"), "toolResult": ("results", "result")}
 
 
-def context_oddity(messages: Sequence[object]) -> str | None:
+def context_oddity(messages: Iterable[object]) -> str | None:
     """The first shape in a built context that cannot be sent as a conversation (a message that
     is not an object, ``blocks`` or ``results`` that is not a list of objects), said in words;
     ``None`` when every message has the shape Ink writes."""
     for index, message in enumerate(messages):
-        if not isinstance(message, dict):
-            return f"message {index}: {not_an_object('it', message)}"
-        role = message.get("role", MISSING)
-        if not isinstance(role, str):
-            shown = "missing" if role is MISSING else describe(role)
-            return f"message {index}: its role is {shown}, not a string"
-        listed = _LISTED.get(role)
-        if listed is None:
-            continue
-        field, one = listed
-        value = message.get(field, MISSING)
-        odd = not_a_list(field, value)
+        odd = message_oddity(index, message)
         if odd is not None:
-            return f"message {index}: {odd}"
-        for number, item in enumerate(value):
-            odd = not_an_object(f"{one} {number}", item)
-            if odd is not None:
-                return f"message {index}: {odd}"
+            return odd
     return None
 
 
-def unsendable(messages: Sequence[object]) -> str | None:
+def message_oddity(index: int, message: object) -> str | None:
+    """:func:`context_oddity` of the context's message ``index`` alone."""
+    if not isinstance(message, dict):
+        return f"message {index}: {not_an_object('it', message)}"
+    role = message.get("role", MISSING)
+    if not isinstance(role, str):
+        shown = "missing" if role is MISSING else describe(role)
+        return f"message {index}: its role is {shown}, not a string"
+    listed = _LISTED.get(role)
+    if listed is None:
+        return None
+    field, one = listed
+    value = message.get(field, MISSING)
+    odd = not_a_list(field, value)
+    if odd is not None:
+        return f"message {index}: {odd}"
+    for number, item in enumerate(value):
+        odd = not_an_object(f"{one} {number}", item)
+        if odd is not None:
+            return f"message {index}: {odd}"
+    return None
+
+
+def unsendable(messages: Iterable[object]) -> str | None:
     """Why a context cannot be continued because of its shapes (:func:`context_oddity`), as a
     refusal; ``None`` when it can. Ink's scan passes such a context, but no model request can
     carry it as the file holds it: ink-tui does not guess, and continues nothing."""
-    odd = context_oddity(messages)
+    return oddity_refusal(context_oddity(messages))
+
+
+def oddity_refusal(odd: str | None) -> str | None:
+    """:func:`unsendable`'s refusal for an oddity :func:`context_oddity` found (or ``None``)."""
     if odd is None:
         return None
     return (

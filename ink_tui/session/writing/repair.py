@@ -26,11 +26,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ink_tui.session.conversation.context import Context, build_context
-from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT, Pairing, pair_tool_calls
+from ink_tui.session.conversation.contextscan import ContextScan, scan_context
+from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT
 from ink_tui.session.reading.reader import SessionFile, open_session
 from ink_tui.session.reading.recordtypes import HeaderRecord
-from ink_tui.session.reading.shapes import unsendable
+from ink_tui.session.reading.shapes import oddity_refusal
 from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
 
 __all__ = [
@@ -147,22 +147,21 @@ def launch_refusal(header: HeaderRecord) -> str | None:
     return None
 
 
-def plan_continuation(
-    session: SessionFile, built: tuple[Context, Pairing] | None = None
-) -> Continuation:
+def plan_continuation(session: SessionFile, scanned: ContextScan | None = None) -> Continuation:
     """Dry run of the child-resume repair. Raises ``SessionError`` when the branch is broken.
 
-    ``built``: the context of the session's leaf and its pairing, when the caller has them
-    (``check`` builds them for its report): the branch is not read again."""
+    ``scanned``: the scan of the session leaf's context, when the caller has it (``check``
+    makes one for its report): the branch is not read again."""
     refusal = launch_refusal(session.header)
     if refusal is not None:  # the launch record is validated before the transcript
         return Continuation(ok=False, problem=refusal)
-    context, pairing = built if built is not None else _context_and_pairing(session)
-    problem = pairing.problem or unsendable(context.messages)
+    scan = scanned if scanned is not None else scan_context(session)
+    pairing = scan.pairing
+    problem = pairing.problem or oddity_refusal(scan.oddity)
     if problem is not None:
         return Continuation(ok=False, problem=problem)
     torn = plan_torn_repair(session)
-    result = Continuation(ok=True, compaction_boundary=context.compaction_boundary, torn=torn)
+    result = Continuation(ok=True, compaction_boundary=scan.plan.compaction_boundary, torn=torn)
     if torn is not None:
         result.repairs.append(torn.note)
     dangling = pairing.dangling
@@ -185,11 +184,6 @@ def plan_continuation(
             "unknown-outcome result"
         )
     return result
-
-
-def _context_and_pairing(session: SessionFile) -> tuple[Context, Pairing]:
-    context = build_context(session)
-    return context, pair_tool_calls(context.messages)
 
 
 def apply_torn_repair(session: SessionFile, repair: TornRepair) -> Path | None:

@@ -9,15 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ink_tui.session.conversation.context import Context, context_for_branch
-from ink_tui.session.conversation.pairing import (
-    FORCE_QUIT_REASON,
-    Pairing,
-    pair_tool_calls,
-    synthesize_missing_results,
-)
+from ink_tui.session.conversation.context import ContextPlan
+from ink_tui.session.conversation.contextscan import ContextScan, scan_context
+from ink_tui.session.conversation.pairing import FORCE_QUIT_REASON, Pairing
 from ink_tui.session.conversation.tree import (
-    branch,
     explicit_model_selection,
     labels,
     restored_model,
@@ -42,16 +37,23 @@ class SessionReport:
     """What ``check`` knows about an opened session whose branch could be walked."""
 
     session: SessionFile
-    context: Context
-    pairing: Pairing
+    scan: ContextScan  # the leaf's context, scanned once (its messages are not kept)
     model: ModelRef | None
     name: str | None
     continuation: Continuation
     torn_repair: TornRepair | None
 
+    @property
+    def context(self) -> ContextPlan:
+        return self.scan.plan
+
+    @property
+    def pairing(self) -> Pairing:
+        return self.scan.pairing
+
     def to_json(self) -> dict[str, Any]:
         session = self.session
-        synthesized = synthesize_missing_results(self.context.messages, FORCE_QUIT_REASON)
+        synthesized = self.scan.closing(FORCE_QUIT_REASON)
         return {
             "ok": True,
             "leafId": self.context.leaf_id,
@@ -62,7 +64,7 @@ class SessionReport:
             "name": self.name,
             "thinkingLevel": thinking_level(session),
             "labels": labels(session),
-            "messageCount": len(self.context.messages),
+            "messageCount": self.scan.message_count,
             **self.pairing.to_json(),
             "synthesized": [] if synthesized is None else [synthesized],
             "continuation": self.continuation.to_json(),
@@ -72,18 +74,14 @@ class SessionReport:
 
 def report_session(session: SessionFile) -> SessionReport:
     """Build the report. Raises :class:`SessionError` when the branch cannot be walked."""
-    entries = branch(session)
-    session.preload(entries)
-    context = context_for_branch(entries, session.leaf_id)
-    pairing = pair_tool_calls(context.messages)
+    scan = scan_context(session)
     model, _ = restored_model(session)
     return SessionReport(
         session=session,
-        context=context,
-        pairing=pairing,
+        scan=scan,
         model=model,
-        name=session_name(entries),
-        continuation=plan_continuation(session, (context, pairing)),
+        name=session_name(scan.plan.branch),
+        continuation=plan_continuation(session, scan),
         torn_repair=plan_torn_repair(session),
     )
 

@@ -21,7 +21,7 @@ from typing import Any
 import hostile
 import pytest
 
-import ink_tui.session as session_package
+import ink_tui.session.conversation.context as context_module
 from ink_tui.cli import main
 from ink_tui.paths import project_dir
 
@@ -57,13 +57,13 @@ def _refuse(monkeypatch: pytest.MonkeyPatch, refused: Path) -> None:
 
 def _meddle_before_context(monkeypatch: pytest.MonkeyPatch, act: Callable[[], None]) -> None:
     """Run ``act`` once the file is opened, before the context reads its payloads back."""
-    real = session_package.build_context
+    real = context_module.stream_context
 
     def meddled(session: Any) -> Any:
         act()
         return real(session)
 
-    monkeypatch.setattr(session_package, "build_context", meddled)  # the command imports it
+    monkeypatch.setattr(context_module, "stream_context", meddled)  # the command imports it
 
 
 def test_a_file_truncated_while_it_is_read_is_one_line_naming_it(

@@ -5,6 +5,7 @@ session text shown safely on the command line (``context`` and ``check``, ``repa
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,71 @@ def test_check_error_shows_hostile_entry_type_visibly(tmp_path: Path, cli: Any) 
     assert code == 2
     assert "unknown entry type" in err
     assert "\x1b" not in err
+
+
+# -- a big branch streams ------------------------------------------------------------------------
+
+
+def _long_session(sf: Any, turns: int) -> Path:
+    """A branch of ``turns`` prompts and answers (``2 * turns + 1`` records), one tool call in
+    it."""
+    items = [sf.user("u0", None, "start")]
+    parent = "u0"
+    for n in range(1, turns):
+        if n == 3:
+            items.append(sf.assistant(f"a{n}", parent, calls=(("c1", "read"),)))
+            items.append(sf.results(f"r{n}", f"a{n}", ("c1", "read")))
+            parent = f"r{n}"
+        items.append(sf.user(f"u{n}", parent, f"prompt {n} {'x' * 40}"))
+        items.append(sf.assistant(f"a{n}x", f"u{n}", text=f"answer {n}"))
+        parent = f"a{n}x"
+    return Path(sf.write(*items))
+
+
+def test_context_json_streamed_in_batches_is_the_whole_context_s_json(
+    sf: Any, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``--json`` written a few messages at a time is byte for byte the JSON of the context
+    built whole (as ``JSON.stringify(context, null, 2)``), whatever the batch size."""
+    from ink_tui.cli.commands import context as command
+    from ink_tui.cli.output import json_text
+    from ink_tui.session import build_context, open_session
+
+    for path in (_long_session(sf, 12), copy_session(sf.root, "compaction")):
+        whole = json_text(build_context(open_session(path, warn=None)).to_json()) + "\n"
+        for batch in (1, 2, 5, 256):
+            monkeypatch.setattr(command, "JSON_BATCH", batch)
+            assert cli.run("context", "--json", str(path)) == (0, whole, "")
+
+
+@pytest.mark.parametrize("argv", [["context"], ["context", "--json"]])
+def test_context_writes_its_first_messages_before_reading_the_last(
+    argv: list[str], sf: Any, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long branch is written as it is read: when the first text reaches the output, most
+    records have not been read back yet (a million-message branch is never held whole)."""
+    from ink_tui.session.reading.entry import Entry
+
+    path = _long_session(sf, 3_000)
+    parsed: list[int] = []
+    seen_at_first_write: list[int] = []
+    real_parse = Entry._parse
+
+    def counted(self: Entry, data: bytes) -> Any:
+        parsed.append(1)
+        return real_parse(self, data)
+
+    monkeypatch.setattr(Entry, "_parse", counted)
+    real_write = sys.stdout.write
+
+    def watched(text: str) -> int:
+        if not seen_at_first_write:
+            seen_at_first_write.append(len(parsed))
+        return real_write(text)
+
+    monkeypatch.setattr(sys.stdout, "write", watched)
+    code, out, _ = cli.run(*argv, str(path))
+    monkeypatch.undo()
+    assert code == 0 and len(parsed) == 6_001  # every record read back once
+    assert seen_at_first_write[0] < 2_000
+    assert out.count("prompt 2999") == 1

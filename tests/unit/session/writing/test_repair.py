@@ -316,33 +316,27 @@ def test_bad_position_marker_in_a_clean_file_needs_no_repair(sf: Any) -> None:
     assert path.read_bytes() == before
 
 
-def test_check_s_report_reads_and_pairs_the_branch_once(
-    sf: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The report's continuation verdict reuses the report's context: a 100,000-record branch
-    is not read, built and paired twice (and the verdict is the one a fresh plan gives)."""
-    from ink_tui.session.writing import report
-
+def test_check_s_report_reads_and_pairs_the_branch_once(sf: Any) -> None:
+    """The report's continuation verdict reuses the report's one scan of the context: a
+    100,000-record branch is not read twice (and the verdict is the one a fresh plan gives)."""
     items = [
         sf.user("u", None),
         sf.assistant("a1", "u", calls=(("c1", "read"), ("c2", "bash"))),
         sf.results("r1", "a1", ("c2", "bash")),
     ]
     path = sf.write(*items)
-    pairings: list[object] = []
-    pair = report.pair_tool_calls
-
-    def counted(messages: Any) -> Any:
-        pairings.append(messages)
-        return pair(messages)
-
-    monkeypatch.setattr(report, "pair_tool_calls", counted)
     session = open_session(path, warn=None)
-    preloads: list[int] = []
-    preload = session.preload
-    monkeypatch.setattr(session, "preload", lambda entries: preloads.append(1) or preload(entries))
+    passes: list[int] = []
+    records = session.records
+
+    def counted(entries: Any) -> Any:
+        passes.append(1)
+        return records(entries)
+
+    session.records = counted  # type: ignore[method-assign]
     made = report_session(session)
-    assert (len(pairings), len(preloads)) == (1, 1)
+    assert len(passes) == 1
+    assert [entry._record for entry in session.entries] == [None, None, None]  # none kept
     fresh = plan_continuation(open_session(path, warn=None))
     assert made.continuation.to_json() == fresh.to_json()
     assert made.continuation.appended == fresh.appended and len(fresh.appended) == 1
