@@ -15,7 +15,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.paths import project_dir
@@ -245,15 +245,15 @@ class PickerScreen(Screen[None]):
         if text is not None:
             note.update(text)
 
-    @on(DataTable.RowHighlighted, "#sessions")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(SessionList.Highlighted, "#sessions")
+    def _highlighted(self, event: SessionList.Highlighted) -> None:
         preview = self.query_one(SessionPreview)
         if preview.display:
             preview.show(self.query_one(SessionList).highlighted)
         self._update_note()
 
-    @on(DataTable.RowSelected, "#sessions")
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    @on(SessionList.Selected, "#sessions")
+    def _selected(self, event: SessionList.Selected) -> None:
         event.stop()
         self.action_open()
 
@@ -266,7 +266,7 @@ class PickerScreen(Screen[None]):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         table = self.query_one(SessionList)
         if table.shown:
-            table.move_cursor(row=0)
+            table.cursor_row = 0
             self.set_focus(table)  # back from the session, keys act on the list (filter kept)
             self.post_message(OpenSession(table.shown[0].path))
 
@@ -367,11 +367,11 @@ class PickerScreen(Screen[None]):
 
     def action_move(self, delta: int) -> None:
         table = self.query_one(SessionList)
-        (table.action_cursor_down if delta > 0 else table.action_cursor_up)()
+        table.action_move(delta)
 
     def action_edge(self, where: str) -> None:
         table = self.query_one(SessionList)
-        (table.action_scroll_top if where == "top" else table.action_scroll_bottom)()
+        table.action_edge(0 if where == "top" else 1)
 
     def action_scroll_preview(self, delta: int) -> None:
         preview = self.query_one(SessionPreview)

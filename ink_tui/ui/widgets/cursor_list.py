@@ -8,7 +8,9 @@ like one of ten. A subclass says how many rows there are (:attr:`row_count`), dr
 (:meth:`row_text`) and says what Enter does (:meth:`select`); :meth:`cursor_moved` hears each
 move. A subclass that draws more than a line of text under a cursor (the session tree: guides,
 the cursor on the label only) draws the whole line (:meth:`draw_row`) and says what a drawn line
-depends on (:meth:`line_key`) and what fills the width after it (:meth:`fill_style`).
+depends on (:meth:`line_key`) and what fills the width after it (:meth:`fill_style`). A list
+with a header that does not scroll (the picker's column names) says how many lines it takes
+(:attr:`HEADER_LINES`) and draws them (:meth:`header_row`); its virtual height counts them.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class CursorList(ScrollView, can_focus=True):
         bind("page_up", "page(-1)", "Page up"),
     ]
     CURSOR_CLASS: ClassVar[str] = ""  # the component class styling the cursor's line
+    HEADER_LINES: ClassVar[int] = 0  # lines above the rows that stay while the rows scroll
 
     cursor_row: reactive[int] = reactive(0, always_update=True, repaint=False, init=False)
 
@@ -72,6 +75,10 @@ class CursorList(ScrollView, can_focus=True):
     def cursor_moved(self) -> None:
         """The cursor moved (or the rows changed under it)."""
 
+    def header_row(self, y: int, width: int) -> Strip:
+        """Header line ``y`` (below :attr:`HEADER_LINES`), drawn on every frame."""
+        raise NotImplementedError
+
     # -- drawing -------------------------------------------------------------------------------
 
     def refresh_styles(self) -> None:
@@ -79,10 +86,19 @@ class CursorList(ScrollView, can_focus=True):
         self._lines.clear()
         self.refresh()
 
+    def notify_style_update(self) -> None:
+        """The styles changed (the focus came or went, a theme): the drawn lines are stale."""
+        super().notify_style_update()
+        self._lines.clear()
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        index = scroll_y + y
         width = self.scrollable_content_region.width
+        if y < self.HEADER_LINES:
+            return self.header_row(y, width).crop_extend(
+                scroll_x, scroll_x + width, self.rich_style
+            )
+        index = scroll_y + y - self.HEADER_LINES
         if not 0 <= index < self.row_count:
             return Strip.blank(width, self.rich_style)
         cursor = index == self.cursor_row
@@ -119,9 +135,14 @@ class CursorList(ScrollView, can_focus=True):
         self.refresh()
         self.cursor_moved()
 
+    @property
+    def rows_height(self) -> int:
+        """How many rows the list shows at once (its height less the header)."""
+        return max(1, self.scrollable_content_region.height - self.HEADER_LINES)
+
     def scroll_to_cursor(self) -> None:
         """Scroll as little as keeps the cursor's row in sight."""
-        row, height = self.cursor_row, max(1, self.scrollable_content_region.height)
+        row, height = self.cursor_row, self.rows_height
         top = self.scroll_offset.y
         if row < top:
             self.scroll_to(y=row, animate=False, immediate=True)
@@ -135,15 +156,15 @@ class CursorList(ScrollView, can_focus=True):
         self.cursor_row = self.row_count - 1 if bottom else 0
 
     def action_page(self, direction: int) -> None:
-        self.cursor_row += direction * max(1, self.scrollable_content_region.height - 1)
+        self.cursor_row += direction * max(1, self.rows_height - 1)
 
     def action_select(self) -> None:
         if 0 <= self.cursor_row < self.row_count:
             self.select(self.cursor_row)
 
     def on_click(self, event: events.Click) -> None:
-        index = self.scroll_offset.y + event.y
-        if not 0 <= index < self.row_count:
+        index = self.scroll_offset.y + event.y - self.HEADER_LINES
+        if event.y < self.HEADER_LINES or not 0 <= index < self.row_count:
             return
         if index == self.cursor_row:
             self.action_select()

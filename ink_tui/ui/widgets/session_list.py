@@ -1,4 +1,9 @@
-"""The picker's list of sessions: one DataTable row per session file, filterable.
+"""The picker's list of sessions: one line per session file, filterable, drawn with the Line API.
+
+Only the lines on screen are drawn (:class:`~ink_tui.ui.widgets.cursor_list.CursorList`: a bounded
+cache of drawn lines), so the first frame of a project of a thousand sessions draws the thirty
+it shows, where a ``DataTable`` built every cell of every row before its first frame. The
+column names are a header line that stays while the rows scroll.
 
 Every cell is built with :func:`ink_tui.ui.render.safe.plain`: titles, ids, folder names and
 model names all come from session files and are untrusted.
@@ -13,17 +18,19 @@ column (``● live``, ``hidden``) is there only while a row shown needs it. Text
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import BindingType
 from textual.fuzzy import Matcher
-from textual.geometry import Region
+from textual.geometry import Region, Size
+from textual.message import Message
 from textual.strip import Strip
-from textual.widgets import DataTable
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_age
@@ -32,6 +39,7 @@ from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.cursor_list import CursorList
 
 __all__ = ["SessionList", "human_size", "is_live", "relative_age"]
 
@@ -54,6 +62,7 @@ _NUMERIC: Final = frozenset({"messages", "branches", "size"})
 _MIN_TITLE: Final = 28  # columns are hidden (in _DROP_ORDER) to keep this much for the title
 _FLOOR_TITLE: Final = 6  # below that the title still gets this much: the age and counts stay
 _DROP_ORDER: Final = ("size", "model", "branches", "project")  # when the list is narrow
+CELL_PADDING: Final = 1  # a space each side of every cell
 
 
 def is_live(summary: SessionSummary, now: float) -> bool:
@@ -73,27 +82,85 @@ def _score(matcher: Matcher, summary: SessionSummary) -> float:
     )
 
 
-class SessionList(DataTable):
-    """Sessions, newest first (or best fuzzy match first while a filter is typed)."""
+class SessionList(CursorList, inherit_bindings=False):
+    """Sessions, newest first (or best fuzzy match first while a filter is typed).
 
-    BINDINGS = [bind("open", "select_cursor", "Open", show=True)]
-    COMPONENT_CLASSES = {"session-list--live", "session-list--hidden", "session-list--muted"}
+    Posts :class:`SessionList.Highlighted` when the cursor lands on another session (or the rows
+    change under it) and :class:`SessionList.Selected` on Enter or a second click."""
+
+    class Highlighted(Message):
+        """The session under the cursor (``None``: no row)."""
+
+        def __init__(self, sessions: SessionList, summary: SessionSummary | None) -> None:
+            super().__init__()
+            self.sessions = sessions
+            self.summary = summary
+
+        @property
+        def control(self) -> SessionList:
+            return self.sessions
+
+    class Selected(Message):
+        """Enter (or a second click) on a session."""
+
+        def __init__(self, sessions: SessionList, summary: SessionSummary) -> None:
+            super().__init__()
+            self.sessions = sessions
+            self.summary = summary
+
+        @property
+        def control(self) -> SessionList:
+            return self.sessions
+
+    # j/k/g/G are the picker's (they move the list while the preview has the focus too).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        bind("open", "select", "Open", show=True),
+        bind("down", "move(1)", "Down", keys=("down",)),
+        bind("up", "move(-1)", "Up", keys=("up",)),
+        bind("top", "edge(0)", "Top", keys=("home",)),
+        bind("bottom", "edge(1)", "Bottom", keys=("end",)),
+        bind("page_down", "page(1)", "Page down"),
+        bind("page_up", "page(-1)", "Page up"),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "session-list--cursor",
+        "session-list--header",
+        "session-list--live",
+        "session-list--hidden",
+        "session-list--muted",
+    }
+    CURSOR_CLASS = "session-list--cursor"
+    HEADER_LINES = 1
     DEFAULT_CSS = """
+    SessionList { background: $surface; color: $foreground; overflow-x: hidden; }
+    SessionList > .session-list--header { text-style: bold; background: $panel; }
+    SessionList > .session-list--cursor {
+        background: $block-cursor-blurred-background;
+        color: $block-cursor-blurred-foreground;
+        text-style: $block-cursor-blurred-text-style;
+    }
+    SessionList:focus > .session-list--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: $block-cursor-text-style;
+    }
     SessionList > .session-list--live { color: $success; text-style: bold; }
     SessionList > .session-list--hidden { color: $text-muted; text-style: italic; }
     SessionList > .session-list--muted { color: $text-muted; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        super().__init__(id=id)
         self.summaries: list[SessionSummary] = []
         self.show_project = False
         self.query_text = ""
         self.row_filter: Callable[[SessionSummary], bool] | None = None  # rows it keeps
-        self.shown: list[SessionSummary] = []  # the rows, in table order
+        self.shown: list[SessionSummary] = []  # the rows, in list order
         self._layout: tuple[int, frozenset[str]] = (0, frozenset())  # title width, dropped
         self._widths: dict[str, int] = {}  # column key -> its width (texts are cut to it)
+        self._now_drawn = 0.0  # the clock reading the drawn lines show (ages, live marks)
         self._drawn: threading.Event | None = None
+        self._last_highlighted: Path | None = None
 
     # -- content -----------------------------------------------------------------------------
 
@@ -104,23 +171,8 @@ class SessionList(DataTable):
         self.rebuild()
 
     def update_summaries(self, summaries: Iterable[SessionSummary], *, show_project: bool) -> None:
-        """Rows read again: the same sessions in the same order are updated cell by cell;
-        otherwise the rows are rebuilt, the cursor on its session and the scroll kept."""
-        before = [summary.path for summary in self.summaries]
+        """Rows read again: the cursor stays on its session and the scroll where it was."""
         self.summaries = list(summaries)
-        same = [summary.path for summary in self.summaries] == before
-        if same and self.columns and show_project == self.show_project and not self.row_filter:
-            fresh = {summary.path: summary for summary in self.summaries}
-            shown, self.shown = self.shown, [fresh[summary.path] for summary in self.shown]
-            now = self._now()
-            keys = [key for key, _, _ in _FIXED if key not in self._layout[1]]
-            if self._fit() == self._layout:  # else a row went live (or stopped): rebuilt below
-                for old, summary in zip(shown, self.shown, strict=True):
-                    if old == summary:
-                        continue  # most rows: nothing to redraw
-                    for key, cell in zip(keys, self._row(summary, now), strict=True):
-                        self.update_cell(str(summary.path), key, cell)
-                return
         self.show_project = show_project
         scrolled = self.scroll_y
         self.rebuild()
@@ -129,14 +181,14 @@ class SessionList(DataTable):
     def extend(self, summaries: list[SessionSummary]) -> None:
         """Rows read by the scan: appended in listing order (re-ranked while filtering)."""
         self.summaries.extend(summaries)
-        if self.query_text or self.row_filter or not self.columns:
+        if self.query_text or self.row_filter or not self._widths:
             self.rebuild()
             return
         self.shown.extend(summaries)
         if self._fit() != self._layout:  # a live row among them: the state column shows
             self.rebuild()
             return
-        self._add(summaries, self._now())
+        self._rows_changed()
 
     def set_query(self, query: str) -> None:
         """Narrow the rows to the fuzzy matches of ``query`` (empty: every row)."""
@@ -157,44 +209,42 @@ class SessionList(DataTable):
         return self.shown[row] if 0 <= row < len(self.shown) else None
 
     def rebuild(self, *, keep_cursor: bool = True) -> None:
-        """Redraw every row (columns sized to the widget's width)."""
+        """Lay the columns out for the widget's width again and show the rows anew, the cursor
+        on its session when it is still shown (else on the first row)."""
         current = self.highlighted if keep_cursor else None
         self.shown = self._filtered()
-        self.clear(columns=True)
         self._layout = width, dropped = self._fit()
-        self._widths = {}
-        for key, header, fixed in _FIXED:
-            if key in dropped:
-                continue
-            label = Text(header, justify="right" if key in _NUMERIC else "left")
-            self._widths[key] = fixed or width
-            self.add_column(label, width=fixed or width, key=key)
-        self._add(self.shown, self._now())
+        self._widths = {key: fixed or width for key, _, fixed in _FIXED if key not in dropped}
+        cursor = 0
         if current is not None:
-            for index, summary in enumerate(self.shown):
-                if summary.path == current.path:
-                    self.move_cursor(row=index)
-                    break
+            cursor = next(
+                (i for i, summary in enumerate(self.shown) if summary.path == current.path), 0
+            )
+        self._rows_changed()
+        self.cursor_row = cursor
 
     def tick(self) -> None:
-        """Refresh the cells that depend on the clock: the age and the live marker (the state
-        column comes and goes with the rows that need it)."""
-        if self.columns and self._fit() != self._layout:
+        """Refresh what depends on the clock: the ages and the live marks (the state column
+        comes and goes with the rows that need it)."""
+        if self._widths and self._fit() != self._layout:
             self.rebuild()
             return
-        now = self._now()
-        state = "state" not in self._layout[1]
-        for summary in self.shown:
-            key = str(summary.path)
-            if state:
-                self.update_cell(key, "state", self._state_cell(summary, now))
-            self.update_cell(key, "age", self._cell(relative_age(summary.mtime, now), summary))
+        self.refresh_styles()
 
     def index_of(self, path: Path) -> int | None:
         for index, summary in enumerate(self.shown):
             if summary.path == path:
                 return index
         return None
+
+    def column_keys(self) -> list[str]:
+        """The columns shown, in order (``state``, ``title``, ``project``, …)."""
+        return list(self._widths)
+
+    def row_cells(self, index: int) -> list[Text]:
+        """Row ``index``'s cells as drawn (each cut to its column), one per shown column."""
+        cells = self._cells(self.shown[index], self._now())
+        return [cut_label(cells[key], width) for key, width in self._widths.items()]
 
     def _now(self) -> float:
         return app_now(self)
@@ -206,12 +256,98 @@ class SessionList(DataTable):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         lines = super().render_lines(crop)
-        if self._drawn is not None and self.row_count:
+        if self._drawn is not None and self.shown:
             self.call_later(self._drawn.set)  # once this frame is written, not halfway through
             self._drawn = None
         return lines
 
+    # -- what CursorList asks ----------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        return len(self.shown)
+
+    def select(self, index: int) -> None:
+        self.post_message(self.Selected(self, self.shown[index]))
+
+    def cursor_moved(self) -> None:
+        summary = self.highlighted
+        path = None if summary is None else summary.path
+        if path != self._last_highlighted:
+            self._last_highlighted = path
+            self.post_message(self.Highlighted(self, summary))
+
+    def line_key(self, index: int, width: int, cursor: bool) -> Hashable:
+        return (self.shown[index].path, cursor, width)
+
+    def row_text(self, index: int, width: int) -> Text:
+        cells = self._cells(self.shown[index], self._now_drawn)
+        return self._line(cells[key] for key in self._widths)
+
+    def fill_style(self, cursor: bool) -> Style:
+        if not cursor:
+            return self.rich_style
+        # The whole style: its "auto" text colour made to contrast with the cursor's background.
+        return self.rich_style + self.get_component_rich_style(self.CURSOR_CLASS)
+
+    def draw_row(self, index: int, width: int, cursor: bool) -> Strip:
+        """The row's line, each cell its own segments (a screenshot places each at its column,
+        whatever width its font gives a wide character)."""
+        base = self.fill_style(cursor)
+        cells = self._cells(self.shown[index], self._now_drawn)
+        return self._strip((cells[key] for key in self._widths), base)
+
+    def header_row(self, y: int, width: int) -> Strip:
+        style = self._style("session-list--header")
+        labels = (
+            Text(header, justify="right" if key in _NUMERIC else "left")
+            for key, header, _ in _FIXED
+            if key in self._widths
+        )
+        return self._strip(labels, self.rich_style + style).extend_cell_length(
+            width, self.rich_style + style
+        )
+
+    def _strip(self, cells: Iterable[Text], base: Style) -> Strip:
+        """Cells padded to their columns' widths, on ``base``, each drawn apart."""
+        console = self.app.console
+        segments: list[Segment] = []
+        for column, cell in enumerate(self._padded(cells)):
+            # Its column in the style's meta: a screenshot draws each cell at its own column.
+            cell.stylize_before(base + Style.from_meta({"column": column}))
+            segments.extend(cell.render(console))
+        return Strip(segments)
+
+    def refresh_styles(self) -> None:
+        self._now_drawn = self._now()
+        super().refresh_styles()
+
     # -- building rows -----------------------------------------------------------------------
+
+    def _rows_changed(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.shown) + self.HEADER_LINES)
+        self._last_highlighted = None  # the rows changed under the cursor: say it again
+        self.refresh_styles()
+
+    def _line(self, cells: Iterable[Text]) -> Text:
+        """Cells padded to their columns' widths, in one line."""
+        line = Text(no_wrap=True, end="")
+        for cell in self._padded(cells):
+            line.append_text(cell)
+        return line
+
+    def _padded(self, cells: Iterable[Text]) -> Iterable[Text]:
+        """Each cell cut to its column and padded to its width (right-aligned when numeric)."""
+        pad = " " * CELL_PADDING
+        for cell, width in zip(cells, self._widths.values(), strict=True):
+            right = cell.justify == "right"
+            cut = cut_label(cell, width)
+            gap = " " * (width - cut.cell_len)
+            padded = Text(no_wrap=True, end="")
+            padded.append(pad + gap if right else pad)
+            padded.append_text(cut)
+            padded.append(pad if right else gap + pad)
+            yield padded
 
     def _filtered(self) -> list[SessionSummary]:
         keep = self.row_filter
@@ -239,23 +375,12 @@ class SessionList(DataTable):
             if candidate is not None:
                 dropped.add(candidate)
             used = sum(
-                fixed + 2 * self.cell_padding
-                for key, _, fixed in _FIXED
-                if fixed and key not in dropped
+                fixed + 2 * CELL_PADDING for key, _, fixed in _FIXED if fixed and key not in dropped
             )
-            title = width - used - 2 * self.cell_padding
+            title = width - used - 2 * CELL_PADDING
             if title >= _MIN_TITLE:
                 break
         return max(_FLOOR_TITLE, title), frozenset(dropped)
-
-    def _add(self, summaries: list[SessionSummary], now: float) -> None:
-        rows = []
-        keys = []
-        for summary in summaries:
-            rows.append(self._row(summary, now))
-            keys.append(str(summary.path))
-        for key, row in zip(keys, rows, strict=True):
-            self.add_row(*row, key=key)
 
     def _style(self, name: str) -> Style:
         try:
@@ -263,15 +388,10 @@ class SessionList(DataTable):
         except KeyError:  # pragma: no cover - styles not applied yet
             return Style()
 
-    def _cell(
-        self, text: str, summary: SessionSummary, *, right: bool = False, key: str = ""
-    ) -> Text:
+    def _cell(self, text: str, summary: SessionSummary, *, right: bool = False) -> Text:
         style = self._style("session-list--hidden") if not summary.listed_by_ink else Style()
         cell = plain(text, style)
-        if key in self._widths:  # cut here: the table's own cut leaves "修 …" before a wide one
-            cell = cut_label(cell, self._widths[key])
         cell.no_wrap = True
-        cell.overflow = "ellipsis"
         if right:
             cell.justify = "right"
         return cell
@@ -283,26 +403,25 @@ class SessionList(DataTable):
             return plain(HIDDEN_MARK, self._style("session-list--hidden"))
         return Text("")
 
-    def _row(self, summary: SessionSummary, now: float) -> list[Text]:
+    def _cells(self, summary: SessionSummary, now: float) -> dict[str, Text]:
         model = summary.model.reference if summary.model is not None else "—"
-        title = summary.title or summary.file_name
-        project = self._cell(summary.project_folder, summary, key="project")
+        project = self._cell(summary.project_folder, summary)
         project.stylize(self._style("session-list--muted"))
-        cells = {
+        return {
             "state": self._state_cell(summary, now),
-            "title": self._cell(title, summary, key="title"),
+            "title": self._cell(summary.title or summary.file_name, summary),
             "project": project,
             "age": self._cell(relative_age(summary.mtime, now), summary),
             "messages": self._cell(compact_count(summary.message_count), summary, right=True),
-            "model": self._cell(model, summary, key="model"),
+            "model": self._cell(model, summary),
             "branches": self._cell(compact_count(summary.leaf_count), summary, right=True),
             "size": self._cell(human_size(summary.size), summary, right=True),
         }
-        dropped = self._layout[1]
-        return [cells[key] for key, _, _ in _FIXED if key not in dropped]
 
     # -- events ------------------------------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.columns and self._fit() != self._layout:
+        if self._fit() != self._layout:
             self.rebuild()
+        else:
+            self._rows_changed()

@@ -61,12 +61,12 @@ def _static_text(app: InkApp, selector: str) -> str:
 
 
 def _row_text(table: SessionList, index: int) -> list[str]:
-    return [cell.plain for cell in table.get_row_at(index)]
+    return [cell.plain for cell in table.row_cells(index)]
 
 
 def _row_cells(table: SessionList, index: int) -> dict[str, str]:
     """The row's texts by column (the state column shows only while a row needs it)."""
-    keys = [str(column.key.value) for column in table.columns.values()]
+    keys = table.column_keys()
     return dict(zip(keys, _row_text(table, index), strict=True))
 
 
@@ -93,7 +93,7 @@ async def test_opens_on_this_projects_sessions_newest_first(
         assert row["model"] == first.model.reference
         assert row["branches"] == str(first.leaf_count)
         assert row["size"] == human_size(first.size)
-        assert "project" not in [str(column.label) for column in table.columns.values()]
+        assert "project" not in table.column_keys()
 
 
 async def test_tab_switches_to_all_projects_and_back(
@@ -107,7 +107,7 @@ async def test_tab_switches_to_all_projects_and_back(
         table = _table(app)
         assert set(_paths(app)) == set(sessions_tree.paths)
         assert _paths(app) == sessions_tree.paths  # newest first across projects
-        labels = [str(column.label) for column in table.columns.values()]
+        labels = table.column_keys()
         assert "project" in labels
         projects = {_row_cells(table, i)["project"] for i in range(table.row_count)}
         assert projects == {cut(path.parent.name, 24) for path in sessions_tree.paths}
@@ -115,7 +115,7 @@ async def test_tab_switches_to_all_projects_and_back(
         await pilot.press("tab")
         await _ready(app, pilot)
         assert _paths(app) == sessions_tree.home_paths()
-        assert "project" not in [str(column.label) for column in _table(app).columns.values()]
+        assert "project" not in _table(app).column_keys()
 
 
 async def test_j_k_g_G_and_arrows_move_the_cursor(
@@ -365,7 +365,7 @@ async def test_hidden_rows_are_listed_with_the_reason(
         index = table.index_of(broken)
         assert index is not None
         assert _row_text(table, index)[0] == "hidden"
-        table.move_cursor(row=index)
+        table.cursor_row = index
         await wait_for(
             pilot, lambda: "invalid JSON" in _static_text(app, "#picker-note"), "the row's reason"
         )

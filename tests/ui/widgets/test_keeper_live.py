@@ -38,7 +38,7 @@ def _table(app: Any) -> SessionList:
 
 
 def _state(app: Any) -> str:
-    return str(_table(app).get_row_at(0)[0].plain)
+    return str(_table(app).row_cells(0)[0].plain)
 
 
 def _title(app: Any) -> str:
