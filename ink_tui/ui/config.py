@@ -3,7 +3,6 @@ wide the session view's tree is."""
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -65,21 +64,12 @@ def with_setting(text: str, name: str, value: str | int) -> str:
 
 
 def save_setting(name: str, value: str | int, path: Path | None = None) -> None:
-    """Set one setting in the settings file, keeping everything else in it (atomically: a
-    temporary file renamed over the old one)."""
+    """Set one setting in the settings file, keeping everything else in it (all or nothing:
+    :func:`ink_tui.configfile.write_config_text`). Raises ``OSError``."""
+    from ink_tui.configfile import read_config_text, write_config_text  # not on the start path
+
     path = path or config_file()
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        old = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        old = ""
-    except UnicodeDecodeError:
-        raise OSError(f"{path} is not UTF-8 text: it was left as it is") from None
-    temporary = path.with_suffix(".tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # private, as all ours
-    with os.fdopen(fd, "w", encoding="utf-8") as stream:
-        stream.write(with_setting(old, name, value))
-    temporary.replace(path)
+    write_config_text(path, with_setting(read_config_text(path), name, value))
 
 
 def save_config(config: UiConfig, path: Path | None = None) -> None:

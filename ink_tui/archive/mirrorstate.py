@@ -1,0 +1,91 @@
+"""What a mirror knows beside the sessions it holds: which are gone at the source, and the
+copies a rewrite at the source replaced (kept in ``.replaced/``, never dropped).
+
+The state is ``.ink-tui-mirror.json`` at the mirror's top (a dot name: never a project folder,
+so listings pass it by), written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+__all__ = ["REPLACED", "STATE_FILE", "MirrorState", "SyncReport"]
+
+STATE_FILE: Final = ".ink-tui-mirror.json"
+REPLACED: Final = ".replaced"
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """One machine's sync, as ``ink-tui sync --json`` prints it."""
+
+    machine: str
+    new: int = 0
+    grown: int = 0
+    rewritten: int = 0
+    gone: int = 0  # gone at the source since the last sync (kept in the mirror)
+    bytes: int = 0  # session bytes brought over (a grown file: only what it grew by)
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "machine": self.machine,
+            "new": self.new,
+            "grown": self.grown,
+            "rewritten": self.rewritten,
+            "gone": self.gone,
+            "bytes": self.bytes,
+            "error": self.error,
+        }
+
+
+@dataclass(slots=True)
+class MirrorState:
+    mirror: Path
+    gone: set[str] = field(default_factory=set)  # FOLDER/NAME.jsonl gone at the source
+
+    @classmethod
+    def load(cls, mirror: Path) -> MirrorState:
+        try:
+            data = json.loads((mirror / STATE_FILE).read_text(encoding="utf-8"))
+            gone = {str(rel) for rel in data.get("gone", [])}
+        except (OSError, ValueError, AttributeError, TypeError):
+            gone = set()  # none yet, or unreadable: the next sync finds them again
+        return cls(mirror, gone)
+
+    def mark_gone(self, listed: set[str]) -> int:
+        """Record the mirrored files the source no longer lists; how many went since last time."""
+        held = {
+            path.relative_to(self.mirror).as_posix() for path in self.mirror.glob("*/*.jsonl")
+        } | {
+            path.relative_to(self.mirror).as_posix()
+            for path in self.mirror.glob("*/children/*.jsonl")
+        }
+        now_gone = held - listed
+        newly = len(now_gone - self.gone)
+        self.gone = now_gone
+        return newly
+
+    def set_aside(self, kept: Path, rel: str) -> Path:
+        """Move the mirror's copy of ``rel`` into ``.replaced/`` (the source rewrote it)."""
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        target = self.mirror / REPLACED / f"{rel}.{stamp}"
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        kept.rename(target)
+        return target
+
+    def save(self) -> None:
+        path = self.mirror / STATE_FILE
+        temporary = path.with_name(path.name + ".tmp")
+        data = json.dumps({"gone": sorted(self.gone)}, indent=1).encode("utf-8")
+        with open(temporary, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        temporary.replace(path)

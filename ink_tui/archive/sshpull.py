@@ -1,0 +1,192 @@
+"""Pull a machine's sessions over SSH into its mirror, with the user's ``ssh`` and ``rsync``.
+
+One sync of one machine:
+
+1. **List** the remote sessions folder (``rsync --list-only``): every session file and
+   ``children/`` file, its size and time. Only plain names are taken (``FOLDER/NAME.jsonl``,
+   ``FOLDER/children/NAME.jsonl``, no part starting with a dot, no escaped character); a symlink,
+   a FIFO, a device or an odd name ending in ``.jsonl`` is left with a note.
+2. **Compare** with the mirror: new, grown (bigger, another time), rewritten (smaller, or the
+   same size at another time), unchanged; a mirrored file the listing no longer has is *gone*
+   at the source and stays in the mirror, recorded as gone.
+3. **Move aside** the mirror's copy of a rewritten file (``.replaced/`` in the mirror: the old
+   history is never dropped), then **fetch** exactly the listed files with ``rsync
+   --append-verify``: a grown file sends only its new bytes, and the whole file is checked; a
+   transfer cut off leaves at most a torn tail (Ink's own rule), which the next sync completes.
+
+Nothing on the source is written: rsync only reads there. ``ssh`` runs with ``BatchMode`` (no
+password prompt) and ``StrictHostKeyChecking=yes`` (an unknown host key is refused, never
+accepted); ``$RSYNC_RSH``, when set, is the command run instead of plain ``ssh``, as rsync does.
+Symlinks, FIFOs and devices are never followed or opened on either side.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shlex
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from ink_tui.archive.machines import Machine
+from ink_tui.archive.mirrorstate import MirrorState, SyncReport
+from ink_tui.paths import CHILDREN, SESSION_SUFFIX
+
+__all__ = ["ListedFile", "SyncError", "parse_listing", "pull_ssh", "rsync_shell"]
+
+_FILTERS: Final = ("--include=*/", f"--include=*{SESSION_SUFFIX}", "--exclude=*")
+_LINE: Final = re.compile(r"^(\S)\S{9}\s+([\d,]+) (\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) (.+)$")
+_PART: Final = re.compile(r"^[^./\\][^/\\]*$")  # no dot first, no separator, no rsync escape
+TIMEOUT_SECONDS: Final = 30  # ssh's connect timeout; a transfer itself may take long
+
+
+class SyncError(Exception):
+    """A machine could not be reached or read (one line, for the report)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListedFile:
+    """A session file on the source: its place under the sessions folder, size and time."""
+
+    rel: str  # FOLDER/NAME.jsonl or FOLDER/children/NAME.jsonl
+    size: int
+    stamp: str  # "YYYY/MM/DD HH:MM:SS", as rsync lists it (this machine's local time)
+
+
+@dataclass(slots=True)
+class Listing:
+    files: list[ListedFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # names left out, and why
+
+
+def parse_listing(text: str) -> Listing:
+    """Read ``rsync --list-only -r`` output: plain session files kept, the rest said."""
+    listing = Listing()
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if match is None:
+            continue
+        kind, size, stamp, name = match.groups()
+        if kind == "d" or not name.endswith(SESSION_SUFFIX):
+            continue
+        if kind != "-":
+            what = {"l": "a symlink", "p": "a FIFO", "c": "a device", "b": "a device"}
+            listing.notes.append(f"{name}: {what.get(kind, 'not a regular file')}, left out")
+        elif not _plain(name):
+            listing.notes.append(f"{name}: not a plain session file name, left out")
+        else:
+            listing.files.append(ListedFile(name, int(size.replace(",", "")), stamp))
+    return listing
+
+
+def _plain(rel: str) -> bool:
+    parts = rel.split("/")
+    shape = len(parts) == 2 or (len(parts) == 3 and parts[1] == CHILDREN)
+    return shape and all(_PART.match(part) for part in parts)
+
+
+def rsync_shell(machine: Machine) -> str:
+    """The remote shell rsync runs (``-e``): the user's ``ssh`` (or ``$RSYNC_RSH``), never
+    prompting, refusing unknown host keys."""
+    base = os.environ.get("RSYNC_RSH") or "ssh"
+    options = ["-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes"]
+    options += ["-o", f"ConnectTimeout={TIMEOUT_SECONDS}"]
+    if machine.url.port is not None:
+        options += ["-p", str(machine.url.port)]
+    return " ".join([base, *map(shlex.quote, options)])
+
+
+def _source(machine: Machine) -> str:
+    folder = machine.url.path.rstrip("/") + "/"
+    return f"{machine.url.destination}:{folder}"
+
+
+def _rsync(machine: Machine, arguments: list[str]) -> str:
+    command = ["rsync", "-e", rsync_shell(machine), "--protect-args", *arguments]
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, errors="replace", check=False
+        )
+    except FileNotFoundError:
+        raise SyncError("rsync is not installed here (it is needed on both machines)") from None
+    if done.returncode != 0:
+        said = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+        reason = next((line for line in said if not line.startswith("rsync error")), None)
+        if done.returncode == 127 or (reason and "command not found" in reason):
+            reason = "rsync is not installed there (it is needed on both machines)"
+        elif "Host key verification failed" in done.stderr:
+            reason = (
+                f"the host key of {machine.url.host} is not known, or not the one known: "
+                "ink-tui never accepts one (check it with ssh first)"
+            )
+        raise SyncError(reason or f"rsync failed (exit {done.returncode})")
+    return done.stdout
+
+
+def _stamp(seconds: float) -> str:
+    return time.strftime("%Y/%m/%d %H:%M:%S", time.localtime(seconds))
+
+
+def pull_ssh(
+    machine: Machine, mirror: Path, *, note: Callable[[str], None] | None = None
+) -> SyncReport:
+    """Bring ``machine``'s sessions into ``mirror`` (see the module's text). One sync of a
+    mirror at a time: a second waits for the first. Raises :class:`SyncError`."""
+    mirror.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # other users: nothing
+    mirror.mkdir(exist_ok=True, mode=0o700)
+    with open(mirror.parent / f".{mirror.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        listing = parse_listing(_rsync(machine, ["--list-only", "-r", *_FILTERS, _source(machine)]))
+        for line in listing.notes:
+            if note is not None:
+                note(line)
+        state = MirrorState.load(mirror)
+        report = SyncReport(machine.name)
+        fetch = []
+        for listed in listing.files:
+            kept = mirror / listed.rel
+            try:
+                seen = kept.lstat()
+            except FileNotFoundError:
+                report.new += 1
+                report.bytes += listed.size
+                fetch.append(listed.rel)
+                continue
+            if listed.size == seen.st_size and listed.stamp == _stamp(seen.st_mtime):
+                continue
+            if listed.size > seen.st_size:
+                report.grown += 1
+                report.bytes += listed.size - seen.st_size
+            else:
+                report.rewritten += 1
+                report.bytes += listed.size
+                state.set_aside(kept, listed.rel)
+            fetch.append(listed.rel)
+        report.gone = state.mark_gone({listed.rel for listed in listing.files})
+        if fetch:
+            names = mirror.parent / f".{mirror.name}.files"
+            names.write_text("".join(rel + "\0" for rel in fetch), encoding="utf-8")
+            try:
+                _rsync(
+                    machine,
+                    [
+                        "--times",
+                        "--append-verify",
+                        "--no-links",
+                        "--no-specials",
+                        "--no-devices",
+                        "--from0",
+                        f"--files-from={names}",
+                        _source(machine),
+                        str(mirror) + "/",
+                    ],
+                )
+            finally:
+                names.unlink(missing_ok=True)
+        state.save()
+        return report

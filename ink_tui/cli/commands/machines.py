@@ -1,0 +1,167 @@
+"""``ink-tui machines`` (the other machines whose sessions are mirrored here) and ``ink-tui sync``
+(bring their sessions into the mirrors).
+
+``machines add NAME URL`` keeps the machine in the settings file, ``machines [list] [--json]``
+lists them with their mirrors, ``machines remove NAME`` takes one out and asks whether to keep
+its mirror (``--keep-mirror``, ``--delete-mirror``: moved to the trash, so it can come back).
+``sync [NAME...] [--json]`` pulls each machine (every one when none is named): exit 0 when all
+were reached, 1 when one could not be (the others are still synced), 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ink_tui.cli.output import CommandError, SafeOutput
+from ink_tui.humanize import human_size
+
+if TYPE_CHECKING:
+    from ink_tui.archive.machines import Machine
+    from ink_tui.archive.mirrorstate import SyncReport
+
+__all__ = ["add_machines_arguments", "add_sync_arguments", "run_machines", "run_sync"]
+
+EXIT_OK, EXIT_UNREACHED = 0, 1
+
+
+def add_machines_arguments(machines: argparse.ArgumentParser) -> None:
+    """``machines [list | add NAME URL | remove NAME] [--json] [--keep-mirror|--delete-mirror]``."""
+    machines.description = (
+        "The other machines whose sessions ink-tui mirrors. URL: ssh://[user@]host[:port][/path] "
+        "(the path defaults to the remote ~/.ink/sessions) or s3://bucket[/prefix]. Credentials "
+        "stay with ssh and AWS's own files; ink-tui keeps only the name and the address."
+    )
+    machines.add_argument("action", nargs="?", default="list", choices=("list", "add", "remove"))
+    machines.add_argument("name", metavar="NAME", nargs="?")
+    machines.add_argument("url", metavar="URL", nargs="?")
+    machines.add_argument("--json", action="store_true", help="list as one JSON array")
+    keep = machines.add_mutually_exclusive_group()
+    keep.add_argument("--keep-mirror", action="store_true", help="remove: keep its sessions here")
+    keep.add_argument(
+        "--delete-mirror", action="store_true", help="remove: move its mirror to the trash"
+    )
+
+
+def add_sync_arguments(sync: argparse.ArgumentParser) -> None:
+    """``sync [NAME...] [--json]``."""
+    sync.add_argument("names", metavar="NAME", nargs="*", help="machines to sync (default: all)")
+    sync.add_argument("--json", action="store_true", help="one JSON object per machine")
+
+
+def run_machines(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.archive.machines import MachineError, add_machine, load_machines
+    from ink_tui.configfile import ConfigFileError
+
+    try:
+        if args.action == "add":
+            if not args.name or not args.url:
+                raise CommandError("machines add needs a NAME and a URL (see ink-tui machines -h)")
+            if args.url.startswith("s3:"):
+                raise CommandError("s3:// machines are not synced yet: only ssh:// for now")
+            machine = add_machine(args.name, args.url)
+            out.line(
+                f"added {machine.name}: {machine.url.text} (ink-tui sync {machine.name} pulls it)"
+            )
+            return EXIT_OK
+        if args.action == "remove":
+            if not args.name:
+                raise CommandError("machines remove needs the machine's NAME")
+            return _remove(args, out)
+        machines = load_machines()
+    except (MachineError, ConfigFileError) as error:
+        raise CommandError(str(error)) from None
+    if args.json:
+        out.json([_machine_json(machine) for machine in machines])
+    elif not machines:
+        out.line("no machine is set up (ink-tui machines add NAME ssh://host adds one)")
+    for machine in [] if args.json else machines:
+        out.line(f"{machine.name}  {machine.url.text}  mirror {machine.mirror()}")
+    return EXIT_OK
+
+
+def _machine_json(machine: Machine) -> dict[str, object]:
+    return {"name": machine.name, "url": machine.url.text, "mirror": str(machine.mirror())}
+
+
+def _remove(args: argparse.Namespace, out: SafeOutput) -> int:
+    from ink_tui.archive.machines import remove_machine
+
+    machine = remove_machine(args.name)
+    mirror = machine.mirror()
+    out.line(f"removed {machine.name} from the settings")
+    if not mirror.exists():
+        return EXIT_OK
+    delete = args.delete_mirror
+    if not (args.keep_mirror or delete) and sys.stdin.isatty():
+        err = SafeOutput(sys.stderr)
+        err.write(f"Move its mirror ({mirror}) to the trash? [y/N] ")
+        sys.stderr.flush()
+        delete = sys.stdin.readline().strip().lower() in ("y", "yes")
+    if not delete:
+        out.line(f"its sessions stay in {mirror}")
+        return EXIT_OK
+    from ink_tui.manage.trash import TrashError, put
+
+    try:
+        entry = put([mirror], "mirror", title=f"machine {machine.name}")
+    except TrashError as error:
+        raise CommandError(str(error)) from None
+    out.line(f"its mirror is in the trash ({entry.id}: ink-tui trash restore {entry.id})")
+    return EXIT_OK
+
+
+def run_sync(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    from ink_tui.archive.machines import MachineError, load_machines
+    from ink_tui.configfile import ConfigFileError
+
+    try:
+        machines = load_machines()
+    except (MachineError, ConfigFileError) as error:
+        raise CommandError(str(error)) from None
+    known = {machine.name: machine for machine in machines}
+    unknown = [name for name in args.names if name not in known]
+    if unknown:
+        raise CommandError(f"no machine is named {unknown[0]} (ink-tui machines lists them)")
+    chosen = [known[name] for name in args.names] if args.names else machines
+    if not chosen:
+        raise CommandError("no machine is set up (ink-tui machines add NAME ssh://host adds one)")
+    reports = [_sync_one(machine) for machine in chosen]
+    if args.json:
+        out.json([report.to_json() for report in reports])
+    else:
+        err = SafeOutput(sys.stderr)
+        for report in reports:
+            for note in report.notes:
+                err.line(f"ink-tui: {report.machine}: {note}")
+            out.line(_summary(report))
+    return EXIT_UNREACHED if any(report.error for report in reports) else EXIT_OK
+
+
+def _sync_one(machine: Machine) -> SyncReport:
+    from ink_tui.archive.mirrorstate import SyncReport
+    from ink_tui.archive.sshpull import SyncError, pull_ssh
+
+    if machine.url.scheme != "ssh":  # written by hand in the settings: not refused there
+        return SyncReport(machine.name, error="s3:// machines are not synced yet: only ssh://")
+    notes: list[str] = []
+    try:
+        report = pull_ssh(machine, machine.mirror(), note=notes.append)
+    except (SyncError, OSError) as error:
+        return SyncReport(machine.name, error=str(error), notes=notes)
+    report.notes = notes
+    return report
+
+
+def _summary(report: SyncReport) -> str:
+    if report.error:
+        return f"{report.machine}: not synced: {report.error}"
+    parts = [
+        f"{report.new} new",
+        f"{report.grown} grown",
+        f"{report.rewritten} rewritten",
+        f"{report.gone} gone at the source",
+    ]
+    return f"{report.machine}: {', '.join(parts)}; {human_size(report.bytes)} brought over"
