@@ -27,6 +27,7 @@ import os
 import re
 import shlex
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -106,26 +107,54 @@ def _source(machine: Machine) -> str:
     return f"{machine.url.destination}:{folder}"
 
 
-def _rsync(machine: Machine, arguments: list[str]) -> str:
-    command = ["rsync", "-e", rsync_shell(machine), "--protect-args", *arguments]
-    try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, errors="replace", check=False
-        )
-    except FileNotFoundError:
-        raise SyncError("rsync is not installed here (it is needed on both machines)") from None
-    if done.returncode != 0:
-        said = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+def _rsync(
+    machine: Machine, arguments: list[str], progress: Callable[[int, int], None] | None = None
+) -> str:
+    """Run rsync, its output as text; ``progress`` hears (bytes done, percent) as it goes."""
+    command = ["rsync", "-e", rsync_shell(machine), "--protect-args"]
+    if progress is not None:
+        command += ["--info=progress2", "--no-inc-recursive"]
+    with tempfile.TemporaryFile() as errors:
+        try:
+            process = subprocess.Popen(
+                [*command, *arguments], stdout=subprocess.PIPE, stderr=errors
+            )
+        except FileNotFoundError:
+            raise SyncError("rsync is not installed here (it is needed on both machines)") from None
+        assert process.stdout is not None
+        output = bytearray()
+        with process.stdout:
+            while chunk := os.read(process.stdout.fileno(), 1 << 16):
+                output += chunk
+                if progress is not None:
+                    _report_progress(chunk, progress)
+        code = process.wait()
+        errors.seek(0)
+        said_text = errors.read().decode("utf-8", "replace")
+    if code != 0:
+        said = [line.strip() for line in said_text.splitlines() if line.strip()]
         reason = next((line for line in said if not line.startswith("rsync error")), None)
-        if done.returncode == 127 or (reason and "command not found" in reason):
+        if code == 127 or (reason and "command not found" in reason):
             reason = "rsync is not installed there (it is needed on both machines)"
-        elif "Host key verification failed" in done.stderr:
+        elif "Host key verification failed" in said_text:
             reason = (
                 f"the host key of {machine.url.host} is not known, or not the one known: "
                 "ink-tui never accepts one (check it with ssh first)"
             )
-        raise SyncError(reason or f"rsync failed (exit {done.returncode})")
-    return done.stdout
+        raise SyncError(reason or f"rsync failed (exit {code})")
+    return output.decode("utf-8", "replace")
+
+
+_PROGRESS: Final = re.compile(rb"^\s*([\d,]+)\s+(\d+)%")
+
+
+def _report_progress(chunk: bytes, progress: Callable[[int, int], None]) -> None:
+    """The last ``--info=progress2`` reading in ``chunk`` (rsync rewrites its line with \\r)."""
+    for piece in reversed(re.split(rb"[\r\n]", chunk)):
+        match = _PROGRESS.match(piece)
+        if match is not None:
+            progress(int(match.group(1).replace(b",", b"")), int(match.group(2)))
+            return
 
 
 def _stamp(seconds: float) -> str:
@@ -133,10 +162,15 @@ def _stamp(seconds: float) -> str:
 
 
 def pull_ssh(
-    machine: Machine, mirror: Path, *, note: Callable[[str], None] | None = None
+    machine: Machine,
+    mirror: Path,
+    *,
+    note: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
     """Bring ``machine``'s sessions into ``mirror`` (see the module's text). One sync of a
-    mirror at a time: a second waits for the first. Raises :class:`SyncError`."""
+    mirror at a time: a second waits for the first. ``note`` hears each name left out;
+    ``progress`` (bytes done, percent) the transfer as it goes. Raises :class:`SyncError`."""
     mirror.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # other users: nothing
     mirror.mkdir(exist_ok=True, mode=0o700)
     with open(mirror.parent / f".{mirror.name}.lock", "w") as lock:
@@ -185,6 +219,7 @@ def pull_ssh(
                         _source(machine),
                         str(mirror) + "/",
                     ],
+                    progress,
                 )
             finally:
                 names.unlink(missing_ok=True)

@@ -128,7 +128,10 @@ def run_sync(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     chosen = [known[name] for name in args.names] if args.names else machines
     if not chosen:
         raise CommandError("no machine is set up (ink-tui machines add NAME ssh://host adds one)")
-    reports = [_sync_one(machine) for machine in chosen]
+    shown = sys.stderr.isatty() and not args.json
+    reports = [
+        _sync_one(machine, SyncProgress(machine.name) if shown else None) for machine in chosen
+    ]
     if args.json:
         out.json([report.to_json() for report in reports])
     else:
@@ -140,7 +143,33 @@ def run_sync(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     return EXIT_UNREACHED if any(report.error for report in reports) else EXIT_OK
 
 
-def _sync_one(machine: Machine) -> SyncReport:
+class SyncProgress:
+    """A machine's transfer on the terminal: one line on stderr, rewritten, then cleared."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.err = SafeOutput(sys.stderr)
+        self.width = 0
+
+    def __call__(self, done: int, percent: int) -> None:
+        line = f"{self.name}: {percent:3d}% ({human_size(done)})"
+        self._back()
+        self.err.write(line.ljust(self.width))  # the line made safe; the return is ours
+        self.width = len(line)
+        self.err.flush()
+
+    def clear(self) -> None:
+        if self.width:
+            self._back()
+            self.err.write(" " * self.width)
+            self._back()
+            self.err.flush()
+
+    def _back(self) -> None:
+        sys.stderr.write("\r")  # to the line's start: a control ink-tui sends, not a session
+
+
+def _sync_one(machine: Machine, progress: SyncProgress | None = None) -> SyncReport:
     from ink_tui.archive.mirrorstate import SyncReport
     from ink_tui.archive.sshpull import SyncError, pull_ssh
 
@@ -148,9 +177,12 @@ def _sync_one(machine: Machine) -> SyncReport:
         return SyncReport(machine.name, error="s3:// machines are not synced yet: only ssh://")
     notes: list[str] = []
     try:
-        report = pull_ssh(machine, machine.mirror(), note=notes.append)
+        report = pull_ssh(machine, machine.mirror(), note=notes.append, progress=progress)
     except (SyncError, OSError) as error:
         return SyncReport(machine.name, error=str(error), notes=notes)
+    finally:
+        if progress is not None:
+            progress.clear()
     report.notes = notes
     return report
 

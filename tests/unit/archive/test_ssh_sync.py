@@ -179,3 +179,17 @@ def test_a_sync_killed_mid_file_leaves_a_prefix_and_the_next_completes_it(
     pull_ssh(Machine("devbox", parse_url(server.url(source))), mirror)
     assert copy.read_bytes() == big.read_bytes()
     assert _tree(mirror) == _tree(source)
+
+
+def test_the_transfer_says_how_far_it_is(server: SshServer, source: Path, tmp_path: Path) -> None:
+    big = source / "home-me-api" / "2026-12-03T08-00-00-000Z-big.jsonl"
+    big.write_bytes(HEADER + _record(7) * 200_000)
+    heard: list[tuple[int, int]] = []
+    pull_ssh(
+        Machine("devbox", parse_url(server.url(source))),
+        tmp_path / "mirror" / "devbox",
+        progress=lambda done, percent: heard.append((done, percent)),
+    )
+    assert heard and heard[-1][1] == 100
+    assert heard[-1][0] == sum(len(data) for data in _tree(source).values())
+    assert [percent for _, percent in heard] == sorted(percent for _, percent in heard)

@@ -94,3 +94,16 @@ def test_sync_brings_what_it_reaches_and_exits_1_for_what_it_does_not(
         data_dir() / "machines" / "devbox" / "home-me-api" / "2026-12-01T10-00-00-000Z-a.jsonl"
     )
     assert mirrored.read_bytes() == HEADER
+
+
+def test_the_progress_line_is_rewritten_in_place_then_cleared(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from ink_tui.cli.commands.machines import SyncProgress
+
+    progress = SyncProgress("devbox")
+    progress(1_500_000, 40)
+    progress(3_000_000, 100)
+    progress.clear()
+    err = capsys.readouterr().err
+    assert err.split("\r") == ["", "devbox:  40% (1.4 MB)", "devbox: 100% (2.9 MB)", " " * 21, ""]
