@@ -111,5 +111,22 @@ def ssh_server(folder: Path) -> Iterator[SshServer]:
             time.sleep(0.05)
         yield SshServer(port, client, known)
     finally:
+        _close_shared_connection(client, port)
         server.terminate()
         server.wait(timeout=10)
+
+
+def _close_shared_connection(client: Path, port: int) -> None:
+    """End the connection ink-tui's ssh kept open to this server (``ControlPersist``), so no
+    ssh outlives the test."""
+    from ink_tui.archive.sshpull import control_folder
+
+    folder = control_folder()
+    if folder is not None:
+        control = f"ControlPath={folder}/%C"
+        subprocess.run(
+            ["ssh", "-F", str(client), "-p", str(port), "-o", control, "-O", "exit", "127.0.0.1"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )

@@ -26,6 +26,7 @@ import fcntl
 import os
 import re
 import shlex
+import stat
 import subprocess
 import tempfile
 import time
@@ -44,6 +45,7 @@ _FILTERS: Final = ("--include=*/", f"--include=*{SESSION_SUFFIX}", "--exclude=*"
 _LINE: Final = re.compile(r"^(\S)\S{9}\s+([\d,]+) (\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) (.+)$")
 _PART: Final = re.compile(r"^[^./\\][^/\\]*$")  # no dot first, no separator, no rsync escape
 TIMEOUT_SECONDS: Final = 30  # ssh's connect timeout; a transfer itself may take long
+PERSIST_SECONDS: Final = 60  # a shared connection stays this long after its last use
 
 
 class SyncError(Exception):
@@ -93,13 +95,34 @@ def _plain(rel: str) -> bool:
 
 def rsync_shell(machine: Machine) -> str:
     """The remote shell rsync runs (``-e``): the user's ``ssh`` (or ``$RSYNC_RSH``), never
-    prompting, refusing unknown host keys."""
+    prompting, refusing unknown host keys, sharing one connection per machine (see
+    :func:`control_folder`)."""
     base = os.environ.get("RSYNC_RSH") or "ssh"
     options = ["-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes"]
     options += ["-o", f"ConnectTimeout={TIMEOUT_SECONDS}"]
+    folder = control_folder()
+    if folder is not None:
+        options += ["-o", "ControlMaster=auto", "-o", f"ControlPath={folder}/%C"]
+        options += ["-o", f"ControlPersist={PERSIST_SECONDS}"]
     if machine.url.port is not None:
         options += ["-p", str(machine.url.port)]
     return " ".join([base, *map(shlex.quote, options)])
+
+
+def control_folder() -> Path | None:
+    """Where ssh keeps the sockets of its shared connections: a folder of this user's alone
+    (``<tmp>/ink-tui-ssh-UID``, mode 0700, checked: not a link, not another user's). A sync's
+    listing and transfer then take one login, and a sync soon after takes none, as ssh's own
+    ``ControlMaster`` does for git and Ansible. ``None`` (no sharing) when it cannot be made
+    safely."""
+    folder = Path(tempfile.gettempdir()) / f"ink-tui-ssh-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        seen = folder.lstat()
+    except OSError:
+        return None
+    mine = stat.S_ISDIR(seen.st_mode) and seen.st_uid == os.getuid()
+    return folder if mine and stat.S_IMODE(seen.st_mode) == 0o700 else None
 
 
 def _source(machine: Machine) -> str:

@@ -4,8 +4,9 @@
 ``machines add NAME URL`` keeps the machine in the settings file, ``machines [list] [--json]``
 lists them with their mirrors, ``machines remove NAME`` takes one out and asks whether to keep
 its mirror (``--keep-mirror``, ``--delete-mirror``: moved to the trash, so it can come back).
-``sync [NAME...] [--json]`` pulls each machine (every one when none is named): exit 0 when all
-were reached, 1 when one could not be (the others are still synced), 2 on bad arguments.
+``sync [NAME...] [--json]`` pulls each machine (every one when none is named; several at once):
+exit 0 when all were reached, 1 when one could not be (the others are still synced), 2 on bad
+arguments.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["add_machines_arguments", "add_sync_arguments", "run_machines", "run_sync"]
 
 EXIT_OK, EXIT_UNREACHED = 0, 1
+PARALLEL_SYNCS = 8  # machines synced at once
 
 
 def add_machines_arguments(machines: argparse.ArgumentParser) -> None:
@@ -128,10 +130,14 @@ def run_sync(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     chosen = [known[name] for name in args.names] if args.names else machines
     if not chosen:
         raise CommandError("no machine is set up (ink-tui machines add NAME ssh://host adds one)")
-    shown = sys.stderr.isatty() and not args.json
-    reports = [
-        _sync_one(machine, SyncProgress(machine.name) if shown else None) for machine in chosen
-    ]
+    if len(chosen) == 1:  # one machine: how far its transfer is, on a terminal
+        shown = sys.stderr.isatty() and not args.json
+        reports = [_sync_one(chosen[0], SyncProgress(chosen[0].name) if shown else None)]
+    else:  # several: at once (each is an ssh connection and an rsync), reported in order
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(len(chosen), PARALLEL_SYNCS)) as pool:
+            reports = list(pool.map(_sync_one, chosen))
     if args.json:
         out.json([report.to_json() for report in reports])
     else:

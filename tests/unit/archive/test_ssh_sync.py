@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ from sshserver import SshServer, ssh_server
 
 from ink_tui.archive.machines import Machine, parse_url
 from ink_tui.archive.mirrorstate import REPLACED
-from ink_tui.archive.sshpull import SyncError, parse_listing, pull_ssh
+from ink_tui.archive.sshpull import SyncError, control_folder, parse_listing, pull_ssh
 
 HEADER = b'{"type":"session","version":1,"id":"s1","timestamp":"t","cwd":"/home/me/api"}\n'
 
@@ -193,3 +194,21 @@ def test_the_transfer_says_how_far_it_is(server: SshServer, source: Path, tmp_pa
     assert heard and heard[-1][1] == 100
     assert heard[-1][0] == sum(len(data) for data in _tree(source).values())
     assert [percent for _, percent in heard] == sorted(percent for _, percent in heard)
+
+
+def test_a_sync_leaves_one_shared_connection_for_the_next(
+    server: SshServer, source: Path, tmp_path: Path
+) -> None:
+    """The listing and the transfer share one login, and so does a sync soon after (ssh's
+    ControlMaster, its socket in a folder of this user's alone)."""
+    folder = control_folder()
+    assert folder is not None and stat.S_IMODE(folder.stat().st_mode) == 0o700
+    pull_ssh(Machine("devbox", parse_url(server.url(source))), tmp_path / "mirror" / "devbox")
+    control = f"ControlPath={folder}/%C"
+    check = subprocess.run(
+        [*server.rsh.split(), "-p", str(server.port), "-o", control, "-O", "check", "127.0.0.1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stderr  # "Master running"
