@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["REPLACED", "STATE_FILE", "MirrorState", "SyncReport"]
+from ink_tui.paths import CHILDREN, SESSION_SUFFIX
+
+__all__ = ["REPLACED", "STATE_FILE", "MirrorState", "SyncReport", "held_sessions"]
 
 STATE_FILE: Final = ".ink-tui-mirror.json"
 REPLACED: Final = ".replaced"
@@ -45,6 +47,33 @@ class SyncReport:
         }
 
 
+def held_sessions(mirror: Path) -> set[str]:
+    """Every session file the mirror holds (``FOLDER/NAME.jsonl``, ``FOLDER/children/…``), by
+    name: one ``scandir`` a folder, no ``Path`` a file (a sync of 10 machines looks at each)."""
+    held: set[str] = set()
+    for folder in _entries(str(mirror)):
+        if folder.name.startswith(".") or not folder.is_dir(follow_symlinks=False):
+            continue
+        for entry in _entries(folder.path):
+            if entry.name.endswith(SESSION_SUFFIX) and entry.is_file(follow_symlinks=False):
+                held.add(f"{folder.name}/{entry.name}")
+            elif entry.name == CHILDREN and entry.is_dir(follow_symlinks=False):
+                held.update(
+                    f"{folder.name}/{CHILDREN}/{child.name}"
+                    for child in _entries(entry.path)
+                    if child.name.endswith(SESSION_SUFFIX) and child.is_file(follow_symlinks=False)
+                )
+    return held
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as listing:
+            return list(listing)
+    except FileNotFoundError:
+        return []
+
+
 @dataclass(slots=True)
 class MirrorState:
     mirror: Path
@@ -61,13 +90,7 @@ class MirrorState:
 
     def mark_gone(self, listed: set[str]) -> int:
         """Record the mirrored files the source no longer lists; how many went since last time."""
-        held = {
-            path.relative_to(self.mirror).as_posix() for path in self.mirror.glob("*/*.jsonl")
-        } | {
-            path.relative_to(self.mirror).as_posix()
-            for path in self.mirror.glob("*/children/*.jsonl")
-        }
-        now_gone = held - listed
+        now_gone = held_sessions(self.mirror) - listed
         newly = len(now_gone - self.gone)
         self.gone = now_gone
         return newly
