@@ -8,10 +8,8 @@ column names are a header line that stays while the rows scroll.
 Every cell is built with :func:`ink_tui.ui.render.safe.plain`: titles, ids, folder names and
 model names all come from session files and are untrusted.
 
-Each fixed column is as wide as the widest text it can hold (counts are abbreviated to at most
-five characters, ``49.9k``), so no number or age is ever cut. When the list is narrow, the less
-important columns go first (size, model, branches, project), then the title shrinks. The state
-column (``● live``, ``hidden``) is there only while a row shown needs it. Texts are cut by
+The columns, their widths and which go first when the list is narrow are
+:mod:`ink_tui.ui.widgets.session_columns`'s. Texts are cut by
 :func:`~ink_tui.ui.render.cut.cut_label` (by cell width, as every label).
 """
 
@@ -20,66 +18,36 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import BindingType
-from textual.fuzzy import Matcher
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.humanize import COUNT_WIDTH, compact_count, human_size, relative_age
-from ink_tui.session.writing.ownwrites import LIVE_SECONDS, own_writes
+from ink_tui.humanize import compact_count, human_size, relative_age
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.cursor_list import CursorList
+from ink_tui.ui.widgets.session_columns import (
+    CELL_PADDING,
+    COLUMNS,
+    HIDDEN_MARK,
+    LIVE_MARK,
+    NUMERIC,
+    fit_columns,
+    fuzzy_ranked,
+    is_live,
+)
 
 __all__ = ["SessionList", "human_size", "is_live", "relative_age"]
-
-LIVE_MARK: Final = "● live"
-HIDDEN_MARK: Final = "hidden"
-
-# (key, header, width); the title column takes what is left. Widths hold every value whole:
-# the state marks are 6 wide, "12mo ago" 8, "1023.9 KB" 9, counts COUNT_WIDTH.
-_FIXED: Final = (
-    ("state", "", 6),
-    ("title", "title", 0),
-    ("project", "project", 24),
-    ("age", "age", 8),
-    ("messages", "msgs", COUNT_WIDTH),
-    ("model", "model", 28),
-    ("branches", "br", COUNT_WIDTH - 1),
-    ("size", "size", 9),
-)
-_NUMERIC: Final = frozenset({"messages", "branches", "size"})
-_MIN_TITLE: Final = 28  # columns are hidden (in _DROP_ORDER) to keep this much for the title
-_FLOOR_TITLE: Final = 6  # below that the title still gets this much: the age and counts stay
-_DROP_ORDER: Final = ("size", "model", "branches", "project")  # when the list is narrow
-CELL_PADDING: Final = 1  # a space each side of every cell
-
-
-def is_live(summary: SessionSummary, now: float) -> bool:
-    """Something other than ink-tui changed the file in the last
-    :data:`~ink_tui.session.writing.ownwrites.LIVE_SECONDS` seconds (a running Ink writes it):
-    ink-tui's own rename or label does not count. Reads no file: the ledger of ink-tui's writes
-    is read in the row workers (:data:`ink_tui.session.writing.ownwrites.own_writes`)."""
-    quiet = own_writes.quiet_since(summary.path, summary.mtime, summary.size)
-    return now - quiet < LIVE_SECONDS
-
-
-def _score(matcher: Matcher, summary: SessionSummary) -> float:
-    return max(
-        matcher.match(summary.title),
-        matcher.match(summary.id or summary.file_name),
-        matcher.match(summary.project_folder),
-    )
 
 
 class SessionList(CursorList, inherit_bindings=False):
@@ -214,7 +182,7 @@ class SessionList(CursorList, inherit_bindings=False):
         current = self.highlighted if keep_cursor else None
         self.shown = self._filtered()
         self._layout = width, dropped = self._fit()
-        self._widths = {key: fixed or width for key, _, fixed in _FIXED if key not in dropped}
+        self._widths = {key: fixed or width for key, _, fixed in COLUMNS if key not in dropped}
         cursor = 0
         if current is not None:
             cursor = next(
@@ -300,8 +268,8 @@ class SessionList(CursorList, inherit_bindings=False):
     def header_row(self, y: int, width: int) -> Strip:
         style = self._style("session-list--header")
         labels = (
-            Text(header, justify="right" if key in _NUMERIC else "left")
-            for key, header, _ in _FIXED
+            Text(header, justify="right" if key in NUMERIC else "left")
+            for key, header, _ in COLUMNS
             if key in self._widths
         )
         return self._strip(labels, self.rich_style + style).extend_cell_length(
@@ -352,35 +320,17 @@ class SessionList(CursorList, inherit_bindings=False):
     def _filtered(self) -> list[SessionSummary]:
         keep = self.row_filter
         kept = self.summaries if keep is None else [row for row in self.summaries if keep(row)]
-        if not self.query_text.strip():
-            return list(kept)
-        matcher = Matcher(self.query_text.strip())
-        scored = [(_score(matcher, summary), summary) for summary in kept]
-        ranked = [(score, index, s) for index, (score, s) in enumerate(scored) if score > 0]
-        ranked.sort(key=lambda item: (-item[0], item[1]))
-        return [summary for _, _, summary in ranked]
-
-    def _needs_state(self) -> bool:
-        """Whether a row shown is live or hidden (else the state column is left out)."""
-        now = self._now()
-        return any(is_live(row, now) or not row.listed_by_ink for row in self.shown)
+        query = self.query_text.strip()
+        return fuzzy_ranked(kept, query) if query else list(kept)
 
     def _fit(self) -> tuple[int, frozenset[str]]:
-        """The title's width, and the columns left out so that it gets at least its minimum."""
-        width = (self.size.width or self.app.size.width) - 2  # the vertical scrollbar
-        dropped = set() if self.show_project else {"project"}
-        if not self._needs_state():
-            dropped.add("state")
-        for candidate in (None, *_DROP_ORDER):
-            if candidate is not None:
-                dropped.add(candidate)
-            used = sum(
-                fixed + 2 * CELL_PADDING for key, _, fixed in _FIXED if fixed and key not in dropped
-            )
-            title = width - used - 2 * CELL_PADDING
-            if title >= _MIN_TITLE:
-                break
-        return max(_FLOOR_TITLE, title), frozenset(dropped)
+        """The title's width, and the columns left out (:func:`fit_columns`)."""
+        now = self._now()
+        return fit_columns(
+            (self.size.width or self.app.size.width) - 2,  # the vertical scrollbar
+            show_project=self.show_project,
+            needs_state=any(is_live(row, now) or not row.listed_by_ink for row in self.shown),
+        )
 
     def _style(self, name: str) -> Style:
         try:
