@@ -15,9 +15,12 @@ from pathlib import Path
 __all__ = [
     "ConfigFileError",
     "read_config_text",
+    "toml_string",
+    "with_setting",
     "with_table",
     "without_table",
     "write_config_text",
+    "write_whole",
 ]
 
 
@@ -38,9 +41,16 @@ def read_config_text(path: Path) -> str:
 
 
 def write_config_text(path: Path, text: str) -> None:
-    """Replace the file's text, all or nothing (private to the user, as every file of ours).
-    Raises :class:`ConfigFileError`; the old file is then as it was."""
-    data = text.encode("utf-8")
+    """Replace the settings file's text, all or nothing (:func:`write_whole`). Raises
+    :class:`ConfigFileError`; the old file is then as it was."""
+    write_whole(path, text.encode("utf-8"))
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Replace a small file of ink-tui's own (the settings, a mirror's state) all or nothing,
+    private to the user: a temporary file beside it, ``fsync``-ed, read back and compared, renamed
+    over it, the folder synced. Raises :class:`ConfigFileError` naming it; the old file is then
+    as it was."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -63,6 +73,23 @@ def write_config_text(path: Path, text: str) -> None:
 
 
 _TABLE_HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
+
+
+def toml_string(value: str) -> str:
+    """``value`` as a TOML basic string (quotes and backslashes escaped)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def with_setting(text: str, name: str, value: str | int) -> str:
+    """``text`` with its top-level ``name`` set to ``value``: that one line replaced, or added
+    first; every other line (other settings, tables, comments) kept."""
+    line = f"{name} = {toml_string(value) if isinstance(value, str) else value}"
+    table = _TABLE_HEADER.search(text)
+    top = text[: table.start()] if table else text
+    found = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=.*$", re.MULTILINE).search(top)
+    if found:
+        return text[: found.start()] + line + text[found.end() :]
+    return f"{line}\n{text}"
 
 
 def _table_span(text: str, header: str) -> tuple[int, int] | None:

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Final, Literal
 from urllib.parse import unquote, urlsplit
 
-from ink_tui.configfile import read_config_text, with_table, without_table, write_config_text
+from ink_tui.configfile import (
+    read_config_text,
+    toml_string,
+    with_table,
+    without_table,
+    write_config_text,
+)
 from ink_tui.paths import config_file, data_dir
 
 __all__ = [
@@ -164,10 +170,8 @@ def add_machine(name: str, url: str, path: Path | None = None) -> Machine:
     machine = Machine(check_name(name), parse_url(url))
     if any(known.name == name for known in load_machines(path)):
         raise MachineError(f"a machine named {name} is already set up (remove it first)")
-    escaped = url.replace("\\", "\\\\").replace('"', '\\"')
-    write_config_text(
-        path, with_table(read_config_text(path), f"machines.{name}", [f'url = "{escaped}"'])
-    )
+    table = with_table(read_config_text(path), f"machines.{name}", [f"url = {toml_string(url)}"])
+    write_config_text(path, table)
     return machine
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from ink_tui.configfile import write_whole
 from ink_tui.paths import CHILDREN, SESSION_SUFFIX
 
 __all__ = ["REPLACED", "STATE_FILE", "MirrorState", "SyncReport", "held_sessions"]
@@ -104,11 +105,6 @@ class MirrorState:
         return target
 
     def save(self) -> None:
-        path = self.mirror / STATE_FILE
-        temporary = path.with_name(path.name + ".tmp")
+        """Write the state, whole or not at all. Raises ``ConfigFileError`` (an ``OSError``)."""
         data = json.dumps({"gone": sorted(self.gone)}, indent=1).encode("utf-8")
-        with open(temporary, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        temporary.replace(path)
+        write_whole(self.mirror / STATE_FILE, data)

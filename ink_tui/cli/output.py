@@ -10,6 +10,7 @@ The texts the commands build therefore hold session text as it is: the door make
 
 from __future__ import annotations
 
+import sys
 from typing import Any, TextIO, cast
 
 from ink_tui.humanize import cell_width, cut
@@ -18,6 +19,7 @@ from ink_tui.safetext import json_visible, visible
 __all__ = [
     "CommandError",
     "SafeOutput",
+    "ask_yes",
     "columns",
     "fit_end",
     "fit_start",
@@ -69,6 +71,16 @@ class SafeOutput:
     def as_textio(self) -> TextIO:
         """This door where a ``TextIO`` is expected (it only needs ``write``)."""
         return cast(TextIO, self)
+
+
+def ask_yes(question: str) -> bool | None:
+    """``question [y/N]`` on stderr and the user's answer (yes: ``True``); ``None`` when there
+    is no terminal to ask on (the caller decides what that means)."""
+    if not sys.stdin.isatty():
+        return None
+    SafeOutput(sys.stderr).write(f"{question} [y/N] ")
+    sys.stderr.flush()
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
 
 
 # -- the pieces of a table: widths in terminal columns ------------------------------------------

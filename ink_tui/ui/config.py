@@ -3,7 +3,6 @@ wide the session view's tree is."""
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,29 +43,14 @@ def load_config(path: Path | None = None) -> UiConfig:
     return UiConfig(theme=theme if isinstance(theme, str) and theme else "ink", tree_width=width)
 
 
-_TABLE_LINE = re.compile(r"^[ \t]*\[", re.MULTILINE)
-
-
-def with_setting(text: str, name: str, value: str | int) -> str:
-    """``text`` (a config file) with its top-level ``name`` set to ``value``: that one line
-    replaced, or added first; every other line (other settings, tables, comments) kept."""
-    if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        line = f'{name} = "{escaped}"'
-    else:
-        line = f"{name} = {value}"
-    table = _TABLE_LINE.search(text)
-    top = text[: table.start()] if table else text
-    found = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=.*$", re.MULTILINE).search(top)
-    if found:
-        return text[: found.start()] + line + text[found.end() :]
-    return f"{line}\n{text}"
-
-
 def save_setting(name: str, value: str | int, path: Path | None = None) -> None:
     """Set one setting in the settings file, keeping everything else in it (all or nothing:
     :func:`ink_tui.configfile.write_config_text`). Raises ``OSError``."""
-    from ink_tui.configfile import read_config_text, write_config_text  # not on the start path
+    from ink_tui.configfile import (  # not on the start path
+        read_config_text,
+        with_setting,
+        write_config_text,
+    )
 
     path = path or config_file()
     write_config_text(path, with_setting(read_config_text(path), name, value))

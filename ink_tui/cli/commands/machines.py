@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ink_tui.cli.output import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput, ask_yes
 from ink_tui.humanize import human_size
 
 if TYPE_CHECKING:
@@ -97,11 +97,8 @@ def _remove(args: argparse.Namespace, out: SafeOutput) -> int:
     if not mirror.exists():
         return EXIT_OK
     delete = args.delete_mirror
-    if not (args.keep_mirror or delete) and sys.stdin.isatty():
-        err = SafeOutput(sys.stderr)
-        err.write(f"Move its mirror ({mirror}) to the trash? [y/N] ")
-        sys.stderr.flush()
-        delete = sys.stdin.readline().strip().lower() in ("y", "yes")
+    if not (args.keep_mirror or delete):  # no terminal to ask on: kept
+        delete = bool(ask_yes(f"Move its mirror ({mirror}) to the trash?"))
     if not delete:
         out.line(f"its sessions stay in {mirror}")
         return EXIT_OK

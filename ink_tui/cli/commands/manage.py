@@ -14,11 +14,10 @@ is one line on stderr, exit 2 (:data:`ink_tui.cli.entry.ONE_LINE_ERRORS`).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ink_tui.cli.output import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput, ask_yes
 from ink_tui.humanize import plural
 from ink_tui.safetext import one_line
 
@@ -100,12 +99,10 @@ def _confirm(question: str, given: bool) -> bool:
     """``--yes``, or the user's answer on a terminal; elsewhere a refusal saying to pass it."""
     if given:
         return True
-    if not sys.stdin.isatty():
+    answer = ask_yes(question)
+    if answer is None:
         raise CommandError(f"{question} Not asked (no terminal): pass --yes")
-    err = SafeOutput(sys.stderr)
-    err.write(f"{question} [y/N] ")
-    sys.stderr.flush()
-    return sys.stdin.readline().strip().lower() in ("y", "yes")
+    return answer
 
 
 def run_rename(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:

@@ -35,6 +35,16 @@ __all__ = ["CursorList"]
 class CursorList(ScrollView, can_focus=True):
     """Rows under a cursor; subclasses draw the rows and act on Enter."""
 
+    UNLISTED_KEYS: ClassVar[list[BindingType]] = [
+        bind("down", "move(1)", "Down", keys=("down",)),
+        bind("up", "move(-1)", "Up", keys=("up",)),
+        bind("top", "edge(0)", "Top", keys=("home",)),
+        bind("bottom", "edge(1)", "Bottom", keys=("end",)),
+        bind("page_down", "page(1)", "Page down"),
+        bind("page_up", "page(-1)", "Page up"),
+    ]
+    """The arrows, Home, End and the pages: every list's, never in the footer (a list whose
+    letters are its screen's, the picker's, takes only these)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         bind("open", "select", "Select", show=True),
         # the letters in the footer (the arrows, Home and End do the same, unlisted there)
@@ -42,12 +52,7 @@ class CursorList(ScrollView, can_focus=True):
         bind("up", "move(-1)", "Up", keys=("k",), show=True, group="Move"),
         bind("top", "edge(0)", "Top", keys=("g",), show=True, group="Top / bottom"),
         bind("bottom", "edge(1)", "Bottom", keys=("G",), show=True, group="Top / bottom"),
-        bind("down", "move(1)", "Down", keys=("down",)),
-        bind("up", "move(-1)", "Up", keys=("up",)),
-        bind("top", "edge(0)", "Top", keys=("home",)),
-        bind("bottom", "edge(1)", "Bottom", keys=("end",)),
-        bind("page_down", "page(1)", "Page down"),
-        bind("page_up", "page(-1)", "Page up"),
+        *UNLISTED_KEYS,
     ]
     CURSOR_CLASS: ClassVar[str] = ""  # the component class styling the cursor's line
     HEADER_LINES: ClassVar[int] = 0  # lines above the rows that stay while the rows scroll

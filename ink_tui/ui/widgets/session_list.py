@@ -47,7 +47,20 @@ from ink_tui.ui.widgets.session_columns import (
     is_live,
 )
 
-__all__ = ["SessionList", "human_size", "is_live", "relative_age"]
+__all__ = ["SessionList", "SessionMessage", "human_size", "is_live", "relative_age"]
+
+
+class SessionMessage(Message):
+    """What :class:`SessionList` says of a session (``@on(…, "#id")`` matches its list)."""
+
+    def __init__(self, sessions: SessionList, summary: SessionSummary | None) -> None:
+        super().__init__()
+        self.sessions = sessions
+        self.summary = summary
+
+    @property
+    def control(self) -> SessionList:
+        return self.sessions
 
 
 class SessionList(CursorList, inherit_bindings=False):
@@ -56,39 +69,20 @@ class SessionList(CursorList, inherit_bindings=False):
     Posts :class:`SessionList.Highlighted` when the cursor lands on another session (or the rows
     change under it) and :class:`SessionList.Selected` on Enter or a second click."""
 
-    class Highlighted(Message):
+    class Highlighted(SessionMessage):
         """The session under the cursor (``None``: no row)."""
 
-        def __init__(self, sessions: SessionList, summary: SessionSummary | None) -> None:
-            super().__init__()
-            self.sessions = sessions
-            self.summary = summary
-
-        @property
-        def control(self) -> SessionList:
-            return self.sessions
-
-    class Selected(Message):
+    class Selected(SessionMessage):
         """Enter (or a second click) on a session."""
 
         def __init__(self, sessions: SessionList, summary: SessionSummary) -> None:
-            super().__init__()
-            self.sessions = sessions
-            self.summary = summary
-
-        @property
-        def control(self) -> SessionList:
-            return self.sessions
+            super().__init__(sessions, summary)
+            self.summary: SessionSummary = summary
 
     # j/k/g/G are the picker's (they move the list while the preview has the focus too).
     BINDINGS: ClassVar[list[BindingType]] = [
         bind("open", "select", "Open", show=True),
-        bind("down", "move(1)", "Down", keys=("down",)),
-        bind("up", "move(-1)", "Up", keys=("up",)),
-        bind("top", "edge(0)", "Top", keys=("home",)),
-        bind("bottom", "edge(1)", "Bottom", keys=("end",)),
-        bind("page_down", "page(1)", "Page down"),
-        bind("page_up", "page(-1)", "Page up"),
+        *CursorList.UNLISTED_KEYS,
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "session-list--cursor",
