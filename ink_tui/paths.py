@@ -104,6 +104,15 @@ def data_dir() -> Path:
     return platformdirs.user_data_path(APP_NAME, appauthor=False)
 
 
+MACHINES = "machines"
+"""The data dir's folder of mirrors: ``<data dir>/machines/NAME`` holds machine NAME's sessions."""
+
+
+def machines_dir(data: Path | None = None) -> Path:
+    """``<data dir>/machines``: each mirrored machine's sessions, in Ink's layout, by name."""
+    return (data or data_dir()) / MACHINES
+
+
 def config_file() -> Path:
     """The ink-tui configuration file (it may not exist)."""
     return config_dir() / CONFIG_FILE_NAME

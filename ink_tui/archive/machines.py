@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final, Literal
 from urllib.parse import unquote, urlsplit
 
+from ink_tui.catalog.roots import MACHINE_NAME
 from ink_tui.configfile import (
     read_config_text,
     toml_string,
@@ -25,7 +26,7 @@ from ink_tui.configfile import (
     without_table,
     write_config_text,
 )
-from ink_tui.paths import config_file, data_dir
+from ink_tui.paths import config_file, machines_dir
 
 __all__ = [
     "Machine",
@@ -39,7 +40,6 @@ __all__ = [
 ]
 
 DEFAULT_REMOTE_SESSIONS: Final = ".ink/sessions"  # under the remote user's home
-_NAME: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 _HOST: Final = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])$")
 _USER: Final = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$")
 _BUCKET: Final = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
@@ -81,12 +81,12 @@ class Machine:
 
 def mirror_dir(name: str, data: Path | None = None) -> Path:
     """``<data dir>/machines/NAME``: the machine's sessions, in Ink's own layout."""
-    return (data or data_dir()) / "machines" / name
+    return machines_dir(data) / name
 
 
 def check_name(name: str) -> str:
     """``name`` when it can name a machine (letters, digits, ``_``, ``-``; 63 at most)."""
-    if not _NAME.match(name):
+    if not MACHINE_NAME.match(name):
         raise MachineError(
             f"machine name {name!r}: use letters, digits, '_' and '-' (63 at most), "
             "starting with a letter or digit"

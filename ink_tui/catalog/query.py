@@ -9,7 +9,8 @@
 - Chinese, Japanese and Korean text: any run of two or more characters is found wherever it
   occurs, inside longer runs too (``结构化`` finds ``把日志改成结构化输出``);
 - filters: ``project:NAME`` (the project folder or cwd contains NAME; searches every project),
-  ``model:NAME`` (the session's model contains NAME), ``role:user|assistant|tool``,
+  ``model:NAME`` (the session's model contains NAME), ``machine:NAME`` (the sessions mirrored
+  from machine NAME, its name whole; searches every machine), ``role:user|assistant|tool``,
   ``after:DATE`` (on or after; ``2026``, ``2026-10``, ``2026-10-05``, ``2026-10-05T14:30``,
   seconds and a trailing ``Z`` allowed), ``before:DATE`` (strictly before). A date that does not
   exist (``2026-13-45``, ``2026-02-30``, ``2026-99``, hour 25) is a query error naming the bad
@@ -32,7 +33,7 @@ from ink_tui.catalog.textpieces import CJK_RUN, run_grams
 __all__ = ["ROLES", "Query", "QueryError", "Term", "parse_query"]
 
 ROLES: Final = ("user", "assistant", "tool")
-_FILTERS: Final = ("project", "model", "role", "after", "before")
+_FILTERS: Final = ("project", "model", "machine", "role", "after", "before")
 _PIECE: Final = re.compile(
     r'(?P<neg>-?)(?:(?P<key>[A-Za-z]+):)?(?:"(?P<quoted>[^"]*)"?|(?P<bare>[^\s"]*))'
 )
@@ -99,6 +100,7 @@ class Query:
     terms: list[Term] = field(default_factory=list)
     projects: list[str] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
+    machines: list[str] = field(default_factory=list)  # mirrored machines' names, casefolded
     roles: list[str] = field(default_factory=list)
     after: str | None = None
     before: str | None = None
@@ -170,6 +172,8 @@ def _add_filter(query: Query, key: str, value: str) -> None:
         query.projects.append(value.casefold())
     elif key == "model":
         query.models.append(value.casefold())
+    elif key == "machine":
+        query.machines.append(value.casefold())
     elif key == "role":
         role = value.casefold()
         if role not in ROLES:
@@ -184,6 +188,7 @@ def _add_filter(query: Query, key: str, value: str) -> None:
 _EXAMPLES: Final = {
     "project": "web",
     "model": "sonnet",
+    "machine": "devbox",
     "role": "user",
     "after": "2026-10-01",
     "before": "2026-11-01",

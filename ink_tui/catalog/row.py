@@ -42,6 +42,7 @@ class SessionSummary:
     tokens_in: int | None = None  # on the current branch: input + cache (known from the index)
     tokens_out: int | None = None
     problem: str | None = None  # a torn tail, dangling calls (see ink_tui.catalog.problems)
+    machine: str | None = None  # the mirrored machine it came from (None: this machine)
 
     @property
     def has_problem(self) -> bool:
@@ -96,6 +97,7 @@ class SessionSummary:
             "tokensIn": self.tokens_in,
             "tokensOut": self.tokens_out,
             "problem": self.problem,
+            "machine": self.machine,
         }
 
 

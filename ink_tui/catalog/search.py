@@ -28,12 +28,14 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from ink_tui.catalog.index.store import CatalogIndex, db_text, unavailable
-from ink_tui.catalog.query import Query, parse_query
+from ink_tui.catalog.query import Query, QueryError, parse_query
+from ink_tui.catalog.roots import Root
 from ink_tui.catalog.searchpick import Matched, choose, matches_sql
 from ink_tui.catalog.snippets import SNIPPET_WIDTH, Marks, snippet_of
 from ink_tui.catalog.textpieces import unpack_text
@@ -71,6 +73,7 @@ class SearchHit:
     child: bool = False  # a subagent session's record
     parent_file: Path | None = None  # a child's parent session (None: top-level, or it is gone)
     parent_title: str = ""
+    machine: str | None = None  # the mirrored machine it came from (None: this machine)
 
     @property
     def match_start(self) -> int:
@@ -104,6 +107,7 @@ class SearchHit:
             "project": self.project,
             "parentFile": None if self.parent_file is None else str(self.parent_file),
             "sessionHits": self.session_hits,
+            "machine": self.machine,
         }
 
 
@@ -144,20 +148,25 @@ def search(
     projects: list[str] | None = None,
     limit: int = 50,
     now: float | None = None,
+    roots: Sequence[Root] | None = None,
 ) -> SearchResult:
-    """The best ``limit`` hits for ``query`` in the project folders ``projects`` (None: all),
-    and how many there are in all (see the module doc).
+    """The best ``limit`` hits for ``query`` in the project folders ``projects`` (None: all)
+    of the sessions dirs ``roots`` (None: every file indexed), and how many there are in all
+    (see the module doc).
 
-    A ``project:`` filter in the query searches every project. Raises
-    :class:`ink_tui.catalog.query.QueryError` for a bad query and
+    A ``project:`` filter in the query searches every project; a ``machine:`` filter keeps the
+    roots of the machines it names. Raises :class:`ink_tui.catalog.query.QueryError` for a bad
+    query (a machine no root is of, too) and
     :class:`~ink_tui.catalog.index.store.IndexUnavailable` when the database fails.
     """
     parsed = parse_query(query) if isinstance(query, str) else query
+    if parsed.machines and roots is not None:
+        roots = _named_machines(parsed.machines, roots)
     if projects is not None:
         projects = [db_text(name) for name in projects]
     moment = time.time() if now is None else now
     try:
-        matched = matches_sql(index.connection, parsed, projects, moment)
+        matched = matches_sql(index.connection, parsed, projects, moment, roots)
         chosen = choose(index.connection, matched, max(0, limit))
         hits = _hits(index, parsed, matched, chosen)
     except sqlite3.Error as exc:
@@ -171,6 +180,18 @@ def search(
         total_sessions=len(matched.sessions),
         cut_sessions=sum(shown.get(s.file_id, 0) < s.count for s in matched.sessions),
     )
+
+
+def _named_machines(names: list[str], roots: Sequence[Root]) -> list[Root]:
+    """The roots of the machines ``names`` (casefolded) names; :class:`QueryError` naming the
+    first that no root is of, and the machines there are."""
+    by_name = {root.machine.casefold(): root for root in roots if root.machine is not None}
+    for name in names:
+        if name not in by_name:
+            there = ", ".join(sorted(root.machine for root in by_name.values() if root.machine))
+            known = f"the mirrored machines are {there}" if there else "no machine is mirrored"
+            raise QueryError(f"machine:{name}: no such machine ({known}; see ink-tui machines)")
+    return [by_name[name] for name in dict.fromkeys(names)]
 
 
 def search_index(
@@ -261,6 +282,7 @@ def _hits(
                 child=session.child,
                 parent_file=None if parent is None else parent[0],
                 parent_title="" if parent is None else parent[1],
+                machine=session.machine,
             )
         )
     return hits

@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from ink_tui.catalog.query import Query
+from ink_tui.catalog.roots import Root, machine_of
 
 __all__ = ["Matched", "SessionMatches", "choose", "matches_sql", "quotas"]
 
@@ -49,6 +51,7 @@ class SessionMatches:
     parent: str | None = None
     texts: int = 0  # records with text in the session
     score: float = 0.0
+    machine: str | None = None  # the mirrored machine it came from (None: this machine)
 
     @property
     def path(self) -> Path:
@@ -97,8 +100,12 @@ def _file_rows(
     ).fetchall()
 
 
-def _wanted(query: Query, projects: list[str] | None, row: tuple[Any, ...]) -> bool:
+def _wanted(
+    query: Query, projects: list[str] | None, roots: Sequence[Root] | None, row: tuple[Any, ...]
+) -> bool:
     """Whether a session file passes the filters the FTS expression cannot state exactly."""
+    if roots is not None and not any(root.holds(bytes(row[1])) for root in roots):
+        return False
     project, cwd, model = str(row[2] or ""), str(row[6] or ""), row[7]
     if query.projects:
         folded = (project.casefold(), cwd.casefold())
@@ -118,9 +125,14 @@ def _session_score(session: SessionMatches, typical_texts: float) -> float:
 
 
 def matches_sql(
-    connection: sqlite3.Connection, query: Query, projects: list[str] | None, now: float
+    connection: sqlite3.Connection,
+    query: Query,
+    projects: list[str] | None,
+    now: float,
+    roots: Sequence[Root] | None = None,
 ) -> Matched:
-    """Every session holding a match for ``query`` in ``projects`` (None: all), ranked.
+    """Every session holding a match for ``query`` in ``projects`` (None: all) of ``roots``
+    (None: every file indexed), ranked.
 
     Raises ``sqlite3.Error``."""
     values: dict[str, Any] = {
@@ -145,10 +157,11 @@ def matches_sql(
     sessions: list[SessionMatches] = []
     details = bool(query.projects or query.models)
     for row in _file_rows(connection, list(found), details=details) if found else []:
-        if not _wanted(query, projects, row):
+        if not _wanted(query, projects, roots, row):
             continue
         session = found[row[0]]
         session.raw_path = bytes(row[1])
+        session.machine = None if roots is None else machine_of(session.raw_path, roots)
         session.project, session.child, session.parent = str(row[2] or ""), bool(row[3]), row[4]
         session.texts = int(row[5] or 0)
         sessions.append(session)

@@ -1,4 +1,4 @@
-"""Usage and cost over many sessions, grouped by model, project, day or week.
+"""Usage and cost over many sessions, grouped by model, project, day, week or machine.
 
 Built from each file's counts (:mod:`ink_tui.catalog.usage`: every record of every branch,
 counted once, since each was a paid model call) and a price table
@@ -18,6 +18,7 @@ from typing import Any, Final, Literal
 from rich.cells import cell_len
 
 from ink_tui.catalog.prices import PRICES_AS_OF, PriceTable
+from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.catalog.usage import ABSURD_TOKENS, Counts, FileUsage
 from ink_tui.humanize import compact_count, cut
 from ink_tui.safetext import visible
@@ -40,8 +41,9 @@ __all__ = [
     "week_of",
 ]
 
-Grouping = Literal["model", "project", "day", "week"]
+Grouping = Literal["model", "project", "day", "week", "machine"]
 GROUPS: Final[tuple[Grouping, ...]] = ("model", "project", "day", "week")
+"""The groupings of one machine's sessions (``machine`` groups the archive's)."""
 UNKNOWN: Final = "(unknown)"
 KEY_WIDTH: Final = 40  # cells of the first column at most, when the width is not known
 KEY_MIN_WIDTH: Final = 16  # cells it keeps however narrow the terminal
@@ -160,6 +162,8 @@ def _group_key(group_by: Grouping, usage: FileUsage, day: str, model: str) -> st
         return model or UNKNOWN
     if group_by == "project":
         return usage.project
+    if group_by == "machine":
+        return usage.machine or THIS_MACHINE
     if group_by == "day":
         return day or UNKNOWN
     return week_of(day) or UNKNOWN

@@ -37,13 +37,14 @@ import contextlib
 import math
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final
 
 import orjson
 
+from ink_tui.catalog.roots import Root, mirror_roots
 from ink_tui.catalog.scan import project_folders, session_files
 from ink_tui.paths import CHILDREN, cache_dir
 from ink_tui.safetext import utf8_safe
@@ -114,6 +115,7 @@ class FileUsage:
     buckets: dict[tuple[str, str], Counts] = field(default_factory=dict)
     skipped_lines: int = 0  # lines that were not JSON objects
     problem: str | None = None  # why the file could not be read at all
+    machine: str | None = None  # the mirrored machine it came from (None: this machine)
 
     def bucket(self, day: str, model: str) -> Counts:
         found = self.buckets.get((day, model))
@@ -321,9 +323,14 @@ class UsageCache:
         ]
         self.changed = True
 
-    def keep_only(self, paths: set[str], under: list[str] | None) -> None:
-        """Forget the files under the folders ``under`` (all when None) not in ``paths``."""
+    def keep_only(
+        self, paths: set[str], under: list[str] | None, spare: tuple[str, ...] = ()
+    ) -> None:
+        """Forget the files under the folders ``under`` (all when None) not in ``paths``, but
+        never those under ``spare`` (folders not looked at this time)."""
         for key in [key for key in self.entries if key not in paths]:
+            if key.startswith(spare):
+                continue
             if under is None or key.startswith(tuple(under)):
                 del self.entries[key]
                 self.changed = True
@@ -360,19 +367,27 @@ def collect_usage(
     cache_path: Path | None = None,
     progress: Progress | None = None,
     cancelled: threading.Event | None = None,
+    mirrors: Sequence[Root] = (),
 ) -> list[FileUsage]:
     """The usage of every session file of ``cwd``'s project (every project when None), read
-    from the cache where the file has not changed."""
+    from the cache where the file has not changed; ``mirrors`` (other machines' sessions dirs,
+    every project of each: give them with ``cwd`` None) too, each file with its machine."""
     cache = UsageCache(cache_path)
-    scope = list(_scope_files(base_dir, cwd))
+    roots = [Root(base_dir), *mirrors]
+    scope = [
+        (path, project, root.machine)
+        for root in roots
+        for path, project in _scope_files(root.path, cwd)
+    ]
     found: list[FileUsage] = []
-    for done, (path, project) in enumerate(scope, 1):
+    for done, (path, project, machine) in enumerate(scope, 1):
         if cancelled is not None and cancelled.is_set():
             break
         try:
             info = path.stat()
         except OSError as error:
-            found.append(FileUsage(path, project, problem=f"{path}: {error.strerror or error}"))
+            problem = f"{path}: {error.strerror or error}"
+            found.append(FileUsage(path, project, problem=problem, machine=machine))
             continue
         signature = (info.st_size, info.st_mtime_ns, info.st_ino)
         usage = cache.get(path, signature, project)
@@ -380,11 +395,16 @@ def collect_usage(
             usage = scan_usage(path, project)
             if usage.problem is None:
                 cache.put(usage, signature)
+        usage.machine = machine
         found.append(usage)
         if progress is not None and (done % 50 == 0 or done == len(scope)):
             progress(done, len(scope))
     if not (cancelled is not None and cancelled.is_set()):  # files gone from disk are dropped
-        under = None if cwd is None else [_key(f) + os.sep for f in project_folders(base_dir, cwd)]
-        cache.keep_only({_key(path) for path, _ in scope}, under)
+        under = None
+        if cwd is not None:
+            under = [_key(f) + os.sep for r in roots for f in project_folders(r.path, cwd)]
+        looked = {root.key for root in roots}
+        spare = tuple(_key(r.path) + os.sep for r in mirror_roots() if r.key not in looked)
+        cache.keep_only({_key(path) for path, _, _ in scope}, under, spare)
     cache.save()
     return found

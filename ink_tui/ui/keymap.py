@@ -90,8 +90,9 @@ VERBS: Final[tuple[Verb, ...]] = (
     Verb(
         "switch",
         ("tab",),
-        "the other scope (this project / all projects), pane (tree / replay), or filter (Ink's "
-        "tree: default, no-tools, user-only, labeled-only, all)",
+        "the next scope (this project, all projects, every machine when one is mirrored), pane "
+        "(tree / replay), or filter (Ink's tree: default, no-tools, user-only, labeled-only, "
+        "all)",
         f"picker, search, usage and cost; {_SESSION}; Ink's tree",
         _M,
     ),
@@ -177,6 +178,7 @@ VERBS: Final[tuple[Verb, ...]] = (
         _S,
     ),
     Verb("stats", ("S",), "usage and cost of the sessions", "picker", _S),
+    Verb("sync", ("M",), "sync every machine into its mirror (ink-tui sync)", "picker", _S),
     Verb("preview_down", ("J",), "scroll the preview down", "picker", _S),
     Verb("preview_up", ("K",), "scroll the preview up", "picker", _S),
     Verb(

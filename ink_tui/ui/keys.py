@@ -60,7 +60,7 @@ PICKER_KEYS: list[BindingType] = [
     # priority: handled as it is read, so "/quokka⏎" typed fast all goes into the filter
     bind("find", "filter", "Filter", show=True, priority=True),
     bind("search", "search_sessions", "Search text", show=True),
-    bind("switch", "toggle_scope", "All projects / this project", show=True),
+    bind("switch", "toggle_scope", "Scope", show=True),
     bind("chat", "new_session", "New chat"),
     bind("copy", "copy_session", "Copy…", keys=("y",)),
     bind("rename", "rename_session", "Rename"),
@@ -68,6 +68,7 @@ PICKER_KEYS: list[BindingType] = [
     bind("undo", "undo_delete", "Undo delete or prune"),
     bind("prune", "prune_orphans", "Prune orphans"),
     bind("stats", "usage_stats", "Usage and cost"),
+    bind("sync", "sync_machines", "Sync machines"),
     bind("problems", "toggle_problems", "Problems only"),
     bind("back", "escape", "Close preview / clear filter"),
     bind("down", "move(1)", "Down", keys=("j",)),

@@ -14,12 +14,14 @@ from __future__ import annotations
 import shutil
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from ink_tui.catalog.index.checks import checked_within, scope_keys
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import INDEX_FILE_NAME, CatalogIndex, IndexUnavailable
+from ink_tui.catalog.roots import Root
 from ink_tui.paths import project_dir
 
 if TYPE_CHECKING:  # the update is imported when the files are looked at: a trusted search never
@@ -56,6 +58,7 @@ class SearchIndex:
         progress: Progress | None = None,
         cancelled: threading.Event | None = None,
         trust: float = 0.0,
+        mirrors: Sequence[Root] = (),
     ) -> IndexReport:
         """Bring the index searched up to date for ``cwd``'s project (every project when None);
         when the user's index cannot be used, switch to a temporary one (:attr:`notice` says
@@ -64,28 +67,28 @@ class SearchIndex:
 
         With ``trust`` (seconds), a check of the same files that began at most that long ago
         stands for this one (:mod:`.checks`): nothing is looked at, and the report says
-        ``trusted`` and when that check began."""
+        ``trusted`` and when that check began. ``mirrors``: other machines' sessions dirs,
+        brought up to date too (every project of each: give them with ``cwd`` None)."""
+        roots = [Root(base_dir), *mirrors]
         try:
             with self.open() as index:
                 if index.notice is not None:
                     self.notice = index.notice
-                if trust > 0:
-                    folder = None if cwd is None else project_dir(base_dir, cwd)
-                    at = checked_within(index, scope_keys(base_dir, folder), trust)
-                    if at is not None:
-                        return IndexReport(checked_ns=at, trusted=True)
-                from ink_tui.catalog.index.update import update_index
+                at = _checked(index, roots, cwd, trust) if trust > 0 else None
+                if at is not None:
+                    return IndexReport(checked_ns=at, trusted=True)
+                from ink_tui.catalog.index.update import update_roots
 
-                return update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
+                return update_roots(index, roots, cwd, progress=progress, cancelled=cancelled)
         except IndexUnavailable as error:
             if self.temporary:
                 raise
             self.notice = f"{error}: {WITHOUT_IT}"
             self._use_temporary()
-        from ink_tui.catalog.index.update import update_index
+        from ink_tui.catalog.index.update import update_roots
 
         with self.open() as index:
-            return update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
+            return update_roots(index, roots, cwd, progress=progress, cancelled=cancelled)
 
     def _use_temporary(self) -> None:
         with self._lock:
@@ -109,3 +112,16 @@ class SearchIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _checked(index: CatalogIndex, roots: list[Root], cwd: str | None, trust: float) -> int | None:
+    """When the oldest of the newest checks of ``roots`` began, if every root was checked
+    within ``trust`` seconds; else ``None``."""
+    times: list[int] = []
+    for root in roots:
+        folder = None if cwd is None else project_dir(root.path, cwd)
+        at = checked_within(index, scope_keys(root.path, folder), trust)
+        if at is None:
+            return None
+        times.append(at)
+    return min(times)

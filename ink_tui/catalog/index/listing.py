@@ -12,7 +12,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -20,7 +20,8 @@ from typing import Any, Final
 import orjson
 
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text, path_key
-from ink_tui.catalog.index.update import SESSIONS_ONLY, IndexReport, Progress, update_index
+from ink_tui.catalog.index.update import SESSIONS_ONLY, IndexReport, Progress, update_roots
+from ink_tui.catalog.roots import Root, roots_sql
 from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import SUFFIX, project_folders
 from ink_tui.catalog.summary import summarize_file
@@ -29,7 +30,7 @@ __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
 
 _WITHOUT: Final = "sessions are read from the files"  # what the picker does without the index
 
-_Stored = tuple[str, str]  # a file's path and its picker row (JSON), as the index holds them
+_Stored = tuple[str, str, str | None]  # a file's path, its picker row (JSON), its machine
 
 
 @dataclass(slots=True)
@@ -69,11 +70,13 @@ def _loads(text: str) -> Any:
 def _decoded(stored: Iterable[_Stored]) -> list[SessionSummary]:
     """The rows of ``stored``; a row this version cannot read is read from its file."""
     rows: list[SessionSummary] = []
-    for path, text in stored:
+    for path, text, machine in stored:
         try:
-            rows.append(row_from_index(_loads(text)))
+            row = row_from_index(_loads(text)) if text else summarize_file(Path(path))
         except (KeyError, TypeError, ValueError):  # the next update rewrites it
-            rows.append(summarize_file(Path(path)))
+            row = summarize_file(Path(path))
+        row.machine = machine
+        rows.append(row)
     return rows
 
 
@@ -81,20 +84,33 @@ def _folders(base_dir: Path, cwd: str | None) -> list[str] | None:
     return None if cwd is None else [folder.name for folder in project_folders(base_dir, cwd)]
 
 
-def _stored_rows(index: CatalogIndex, folders: list[str] | None) -> list[_Stored]:
-    """Every row of ``folders`` (all when None), newest file first, as stored (one query: the
-    database sorts them; only the rows shown first are decoded at once)."""
-    query = f"SELECT path, row FROM files WHERE {SESSIONS_ONLY}"  # never a subagent session
-    parameters: list[str] = []
-    if folders is not None:
-        parameters = [db_text(name) for name in folders]
-        query += f" AND project IN ({','.join('?' * len(parameters))})"
-    rows = index.connection.execute(query + " ORDER BY mtime_ns DESC", parameters).fetchall()
-    return [(os.fsdecode(path), text) for path, text in rows]
+def _stored_rows(index: CatalogIndex, roots: Sequence[Root], cwd: str | None) -> list[_Stored]:
+    """Every row of ``roots`` (of ``cwd``'s project, every project when None), newest file
+    first, as stored (one query a root: the database sorts them; only the rows shown first are
+    decoded at once)."""
+    found: list[tuple[int, _Stored]] = []
+    for root in roots:
+        where, values = roots_sql([root])
+        query = f"SELECT mtime_ns, path, row FROM files WHERE {SESSIONS_ONLY} AND {where}"
+        parameters: list[Any] = list(values)
+        folders = _folders(root.path, cwd)
+        if folders is not None:
+            parameters += [db_text(name) for name in folders]
+            query += f" AND project IN ({','.join('?' * len(folders))})"
+        rows = index.connection.execute(query + " ORDER BY mtime_ns DESC", parameters)
+        found += [(mtime, (os.fsdecode(path), text, root.machine)) for mtime, path, text in rows]
+    if len(roots) > 1:  # each root's rows came sorted: merge them
+        found.sort(key=lambda item: item[0], reverse=True)
+    return [stored for _, stored in found]
 
 
 def indexed_rows(
-    base_dir: Path, cwd: str | None, index_path: Path | None = None, *, first: int | None = None
+    base_dir: Path,
+    cwd: str | None,
+    index_path: Path | None = None,
+    *,
+    first: int | None = None,
+    mirrors: Sequence[Root] = (),
 ) -> IndexedRows:
     """The rows of ``cwd``'s project (every project when None), newest first, as the index holds
     them: no session file is read, except those the index does not know yet (a new session, or
@@ -103,10 +119,12 @@ def indexed_rows(
 
     With ``first``, only the newest ``first`` rows the index holds are decoded now (decoding is
     most of the cost, and a screenful is what is shown first); :meth:`IndexedRows.rest` decodes
-    the others."""
+    the others. ``mirrors``: other machines' sessions dirs, listed with this one's (every
+    project of each: give them with ``cwd`` None)."""
+    roots = [Root(base_dir), *mirrors]
     try:
         with CatalogIndex.open(index_path) as index:
-            stored = _stored_rows(index, _folders(base_dir, cwd))
+            stored = _stored_rows(index, roots, cwd)
             notice = index.notice
     except IndexUnavailable as error:
         return IndexedRows(None, f"{error}: {_WITHOUT}")
@@ -114,12 +132,14 @@ def indexed_rows(
         return IndexedRows(None, f"the index failed ({error}): {_WITHOUT}")
     if not stored:
         return IndexedRows([], notice)
-    present = _present(project_folders(base_dir, cwd))
-    known = [(path, text) for path, text in stored if path in present]
+    present = {
+        path: root.machine for root in roots for path in _present(project_folders(root.path, cwd))
+    }
+    known = [stored for stored in stored if stored[0] in present]
     count = len(known) if first is None else first
     decoded = _decoded(known[:count])
-    unknown = present.difference(path for path, _ in known)
-    rows = decoded + [summarize_file(Path(path)) for path in unknown]
+    unknown = set(present).difference(path for path, _, _ in known)
+    rows = decoded + _decoded((path, "", present[path]) for path in unknown)  # read now
     rows.sort(key=_order, reverse=True)
     later = known[count:]
     if not later or not decoded:
@@ -152,12 +172,15 @@ def refreshed_rows(
     index_path: Path | None = None,
     progress: Progress | None = None,
     cancelled: threading.Event | None = None,
+    mirrors: Sequence[Root] = (),
 ) -> IndexedRows:
-    """Index what changed on disk for the scope, then return its rows."""
+    """Index what changed on disk for the scope (``mirrors`` too, as :func:`indexed_rows`),
+    then return its rows."""
+    roots = [Root(base_dir), *mirrors]
     try:
         with CatalogIndex.open(index_path) as index:
-            report = update_index(index, base_dir, cwd, progress=progress, cancelled=cancelled)
-            rows = _decoded(_stored_rows(index, _folders(base_dir, cwd)))
+            report = update_roots(index, roots, cwd, progress=progress, cancelled=cancelled)
+            rows = _decoded(_stored_rows(index, roots, cwd))
             rows.sort(key=_order, reverse=True)
             return IndexedRows(rows, index.notice, report)
     except IndexUnavailable as error:

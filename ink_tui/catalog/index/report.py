@@ -29,6 +29,18 @@ class IndexReport:
     checked_ns: int = 0  # when (``time.time_ns``) the look at the files began
     trusted: bool = False  # no look: a check of the same files began at ``checked_ns``
 
+    def add(self, other: IndexReport) -> None:
+        """Count ``other`` (an update of another sessions dir) in this one."""
+        for name in (
+            "files", "children", "sessions_changed", "unchanged", "added", "appended", "reread",
+            "dropped", "busy", "raced", "unread", "bytes_read",
+        ):  # fmt: skip
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.seconds += other.seconds
+        self.cancelled = self.cancelled or other.cancelled
+        self.checked_ns = min(self.checked_ns, other.checked_ns)
+        self.trusted = self.trusted and other.trusted
+
     @property
     def complete(self) -> bool:
         """Whether every change found is in the index as this update read it (a check a

@@ -24,7 +24,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -33,14 +33,16 @@ from ink_tui.catalog.index.checks import forget_checks, record_check, scope_keys
 from ink_tui.catalog.index.ondisk import files_on_disk
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
+from ink_tui.catalog.roots import Root, mirror_roots, roots_sql
 from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import project_folders
+from ink_tui.paths import machines_dir
 from ink_tui.session.reading.files import open_regular
 
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
     from ink_tui.catalog.index.filescan import EntryRow, FileScan
 
-__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index"]
+__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index", "update_roots"]
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
@@ -67,18 +69,30 @@ class _Known:
     child: int  # 1: a subagent session
 
 
-def _known_files(index: CatalogIndex, folders: list[Path] | None) -> dict[bytes, tuple[Any, ...]]:
-    """Each file's row by its path (of ``folders`` only, when given): the fields of
-    :class:`_Known`, in order (made into one only for a file that changed). The index holds one
-    sessions dir's files: another dir's are not on disk here, so an update drops them."""
-    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files"
-    connection = index.connection
-    if folders is None:
-        rows = connection.execute(query).fetchall()
-    else:
-        names = [db_text(folder.name) for folder in folders]
-        marks = ",".join("?" * len(names))
-        rows = connection.execute(f"{query} WHERE project IN ({marks})", names).fetchall()
+def _known_files(
+    index: CatalogIndex, base_dir: Path, folders: list[Path] | None
+) -> dict[bytes, tuple[Any, ...]]:
+    """Each file's row by its path, of ``base_dir`` (of its ``folders`` only, when given): the
+    fields of :class:`_Known`, in order (made into one only for a file that changed)."""
+    where, values = roots_sql([Root(base_dir)])
+    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files "
+    query += f"WHERE {where}"
+    parameters: list[Any] = list(values)
+    if folders is not None:
+        parameters += [db_text(folder.name) for folder in folders]
+        query += f" AND project IN ({','.join('?' * len(folders))})"
+    return {row[0]: row[1:] for row in index.connection.execute(query, parameters)}
+
+
+def _stray_files(index: CatalogIndex, base_dir: Path) -> dict[bytes, tuple[Any, ...]]:
+    """The files of no root any more, when ``base_dir`` is this machine's sessions dir: another
+    sessions dir's (the index follows the one in use) and a deleted mirror's. A mirror's own
+    update leaves every other root alone."""
+    if Root(machines_dir()).holds(Root(base_dir).key):
+        return {}  # a mirror
+    where, values = roots_sql([Root(base_dir), *mirror_roots()])
+    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files "
+    rows = index.connection.execute(f"{query} WHERE NOT {where}", values)
     return {row[0]: row[1:] for row in rows}
 
 
@@ -237,7 +251,7 @@ def update_index(
     report = IndexReport(checked_ns=time.time_ns())
     base_dir = Path(os.path.abspath(base_dir))  # the same keys from any working directory
     folders = project_folders(base_dir, cwd)
-    known = _known_files(index, None if cwd is None else folders)
+    known = _known_files(index, base_dir, None if cwd is None else folders)
     work: list[tuple[Path, _Known | None, int, bool]] = []
     times: list[int] = []  # each changed file's mtime: the work is done oldest first
     on_disk: set[bytes] = set()
@@ -280,6 +294,10 @@ def update_index(
             progress(report.bytes_read, total)
     _write(index, batch, report)
     gone_paths = [path for path in known if path not in on_disk]
+    if cwd is None and not report.cancelled:
+        strays = _stray_files(index, base_dir)
+        known.update(strays)
+        gone_paths += strays
     gone = [known[path][0] for path in gone_paths]
     if gone and not report.cancelled:
         try:
@@ -296,6 +314,36 @@ def update_index(
         record_check(index, key, report.checked_ns)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def update_roots(
+    index: CatalogIndex,
+    roots: Sequence[Root],
+    cwd: str | None,
+    *,
+    progress: Progress | None = None,
+    cancelled: threading.Event | None = None,
+) -> IndexReport:
+    """:func:`update_index` for each root in turn (``cwd``'s project of each; every project
+    when None), as one report; the progress counts every root's bytes so far."""
+    total: IndexReport | None = None
+    before = [0, 0]  # bytes done and to read in the roots already updated
+
+    def advance(done: int, to_read: int) -> None:
+        if progress is not None:
+            progress(before[0] + done, before[1] + to_read)
+
+    for root in roots:
+        report = update_index(index, root.path, cwd, progress=advance, cancelled=cancelled)
+        before[0] += report.bytes_read
+        before[1] += report.bytes_read
+        if total is None:
+            total = report
+        else:
+            total.add(report)  # the oldest look stands for the whole
+        if report.cancelled:
+            break
+    return IndexReport(checked_ns=time.time_ns()) if total is None else total
 
 
 def _new_files_in_parallel(

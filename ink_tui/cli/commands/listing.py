@@ -1,6 +1,7 @@
-"""``ink-tui list``: the sessions of this project (``--all``: of every project), newest first, as
-a table that lines up in a terminal, or as one JSON array; ``--ink``: exactly what
-``ink sessions`` prints in this project (:mod:`ink_tui.catalog.inklist`)."""
+"""``ink-tui list``: the sessions of this project (``--all``: of every project; ``--machines``:
+of every project of every mirrored machine too), newest first, as a table that lines up in a
+terminal, or as one JSON array; ``--ink``: exactly what ``ink sessions`` prints in this project
+(:mod:`ink_tui.catalog.inklist`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.cli.output import CommandError, SafeOutput, columns, fit_end, fit_start, pad
 from ink_tui.humanize import human_size, relative_age
 from ink_tui.safetext import visible
@@ -29,6 +31,11 @@ PROJECT_COLUMNS: Final = 40
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``list [--all] [--json] [--ink]``."""
     parser.add_argument("--all", action="store_true", help="sessions of every project")
+    parser.add_argument(
+        "--machines",
+        action="store_true",
+        help="sessions of every project of this machine and of every mirrored machine",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON array")
     parser.add_argument(
         "--ink",
@@ -38,15 +45,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui list [--all] [--json]``, ``ink-tui list --ink``."""
+    """``ink-tui list [--all | --machines] [--json]``, ``ink-tui list --ink``."""
     from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.inklist import ink_sessions_text
     from ink_tui.catalog.scan import list_sessions
 
-    if args.ink and (args.all or args.json):
+    if args.ink and (args.all or args.json or args.machines):
         raise CommandError(
-            "--ink prints what `ink sessions` prints for one project: no --all, --json"
+            "--ink prints what `ink sessions` prints for one project: no --all, --machines, --json"
         )
+    if args.machines:
+        return _list_machines(args, base, out)
     scope = None if args.all else cwd
     problem = unreadable_folder(base, scope)
     if problem is not None:
@@ -69,8 +78,31 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     return EXIT_OK
 
 
-def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
-    """One line per session: id prefix, age, messages, size, [project], title (and why hidden).
+def _list_machines(args: argparse.Namespace, base: Path, out: SafeOutput) -> int:
+    """``ink-tui list --machines [--json]``: every session of every root, newest first."""
+    from ink_tui.catalog.roots import archive_roots
+    from ink_tui.catalog.scan import list_sessions
+
+    rows: list[SessionSummary] = []
+    for root in archive_roots(base):
+        for row in list_sessions(root.path, None):
+            row.machine = root.machine
+            rows.append(row)
+    rows.sort(key=lambda row: (row.mtime, row.file_name, row.project_folder), reverse=True)
+    if args.json:
+        out.json([row.to_dict() for row in rows])
+    elif not rows:
+        out.write(f"no sessions in {base}, and no machine is mirrored (see ink-tui machines)\n")
+    else:
+        out.write(session_table(rows, show_project=True, show_machine=True))
+    return EXIT_OK
+
+
+def session_table(
+    rows: Iterable[SessionSummary], *, show_project: bool, show_machine: bool = False
+) -> str:
+    """One line per session: id prefix, age, messages, size, [machine], [project], title (and
+    why hidden).
 
     Columns line up in a terminal: the project column is as wide as its widest folder (at most
     :data:`PROJECT_COLUMNS`), and a title longer than :data:`TITLE_COLUMNS` is cut with ``…``
@@ -78,8 +110,10 @@ def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
     rows = list(rows)
     projects = [fit_start(visible(row.project_folder), PROJECT_COLUMNS) for row in rows]
     project_width = max(map(columns, projects), default=0)
+    machines = [row.machine or THIS_MACHINE for row in rows]
+    machine_width = max(map(len, machines), default=0)
     lines = []
-    for row, project in zip(rows, projects, strict=True):
+    for row, project, machine in zip(rows, projects, machines, strict=True):
         ident = visible((row.id or "?")[:8])
         count = "-" if row.message_count is None else str(row.message_count)
         parts = [
@@ -88,6 +122,8 @@ def session_table(rows: Iterable[SessionSummary], *, show_project: bool) -> str:
             f"{count:>5} {'msg ' if count == '1' else 'msgs'}",
             f"{human_size(row.size):>9}",
         ]
+        if show_machine:
+            parts.append(pad(machine, machine_width))
         if show_project:
             parts.append(pad(project, project_width))
         title = fit_end(visible(row.title or ""), TITLE_COLUMNS)

@@ -21,12 +21,10 @@ from ink_tui.humanize import human_size
 
 if TYPE_CHECKING:
     from ink_tui.archive.machines import Machine
-    from ink_tui.archive.mirrorstate import SyncReport
 
 __all__ = ["add_machines_arguments", "add_sync_arguments", "run_machines", "run_sync"]
 
 EXIT_OK, EXIT_UNREACHED = 0, 1
-PARALLEL_SYNCS = 8  # machines synced at once
 
 
 def add_machines_arguments(machines: argparse.ArgumentParser) -> None:
@@ -127,14 +125,16 @@ def run_sync(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     chosen = [known[name] for name in args.names] if args.names else machines
     if not chosen:
         raise CommandError("no machine is set up (ink-tui machines add NAME ssh://host adds one)")
-    if len(chosen) == 1:  # one machine: how far its transfer is, on a terminal
-        shown = sys.stderr.isatty() and not args.json
-        reports = [_sync_one(chosen[0], SyncProgress(chosen[0].name) if shown else None)]
-    else:  # several: at once (each is an ssh connection and an rsync), reported in order
-        from concurrent.futures import ThreadPoolExecutor
+    from ink_tui.archive.syncing import sync_machine, sync_machines, sync_sentence
 
-        with ThreadPoolExecutor(min(len(chosen), PARALLEL_SYNCS)) as pool:
-            reports = list(pool.map(_sync_one, chosen))
+    if len(chosen) == 1 and sys.stderr.isatty() and not args.json:  # how far it is
+        shown = SyncProgress(chosen[0].name)
+        try:
+            reports = [sync_machine(chosen[0], shown)]
+        finally:
+            shown.clear()
+    else:  # several at once, reported in order
+        reports = sync_machines(chosen)
     if args.json:
         out.json([report.to_json() for report in reports])
     else:
@@ -142,7 +142,7 @@ def run_sync(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
         for report in reports:
             for note in report.notes:
                 err.line(f"ink-tui: {report.machine}: {note}")
-            out.line(_summary(report))
+            out.line(sync_sentence(report))
     return EXIT_UNREACHED if any(report.error for report in reports) else EXIT_OK
 
 
@@ -170,33 +170,3 @@ class SyncProgress:
 
     def _back(self) -> None:
         sys.stderr.write("\r")  # to the line's start: a control ink-tui sends, not a session
-
-
-def _sync_one(machine: Machine, progress: SyncProgress | None = None) -> SyncReport:
-    from ink_tui.archive.mirrorstate import SyncReport
-    from ink_tui.archive.sshpull import SyncError, pull_ssh
-
-    if machine.url.scheme != "ssh":  # written by hand in the settings: not refused there
-        return SyncReport(machine.name, error="s3:// machines are not synced yet: only ssh://")
-    notes: list[str] = []
-    try:
-        report = pull_ssh(machine, machine.mirror(), note=notes.append, progress=progress)
-    except (SyncError, OSError) as error:
-        return SyncReport(machine.name, error=str(error), notes=notes)
-    finally:
-        if progress is not None:
-            progress.clear()
-    report.notes = notes
-    return report
-
-
-def _summary(report: SyncReport) -> str:
-    if report.error:
-        return f"{report.machine}: not synced: {report.error}"
-    parts = [
-        f"{report.new} new",
-        f"{report.grown} grown",
-        f"{report.rewritten} rewritten",
-        f"{report.gone} gone at the source",
-    ]
-    return f"{report.machine}: {', '.join(parts)}; {human_size(report.bytes)} brought over"

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.cli.output import CommandError, SafeOutput
 from ink_tui.humanize import human_size, plural
 from ink_tui.paths import cwd_folder_name
@@ -51,11 +52,16 @@ def add_search_arguments(search: argparse.ArgumentParser) -> None:
     """``search QUERY [--all] [--json] [--limit N] [--fresh]``, and the query language."""
     search.description = (
         'Words must all match; "a phrase"; -word excludes; prefix*; filters project: model: '
-        "role:user|assistant|tool after:DATE before:DATE. Quote the query when it holds -words: "
-        "ink-tui search 'retry -flaky'."
+        "machine: role:user|assistant|tool after:DATE before:DATE. Quote the query when it "
+        "holds -words: ink-tui search 'retry -flaky'."
     )
     search.add_argument("query", nargs="+", metavar="QUERY")
     search.add_argument("--all", action="store_true", help="every project (default: this one)")
+    search.add_argument(
+        "--machines",
+        action="store_true",
+        help="every project of this machine and of every mirrored machine",
+    )
     search.add_argument(
         "--json", action="store_true", help="one JSON object: the hits, and how many were left out"
     )
@@ -129,13 +135,14 @@ def run_index(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
 
 
 def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui search QUERY [--all] [--json] [--limit N] [--fresh]``; exit 1 when nothing
-    matched."""
+    """``ink-tui search QUERY [--all | --machines] [--json] [--limit N] [--fresh]``; exit 1 when
+    nothing matched."""
     from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.index import IndexUnavailable
     from ink_tui.catalog.index.checks import TRUST_SECONDS
     from ink_tui.catalog.index.fallback import SearchIndex
     from ink_tui.catalog.query import QueryError, parse_query
+    from ink_tui.catalog.roots import Root, mirror_roots
     from ink_tui.catalog.search import search
 
     if args.limit < 1:
@@ -144,8 +151,10 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
         query = parse_query(" ".join(args.query))
     except QueryError as error:
         raise IndexCommandError(f"search: {error}") from None
-    everywhere = args.all or bool(query.projects)
+    machines = args.machines or bool(query.machines)
+    everywhere = args.all or machines or bool(query.projects)
     scope = None if everywhere else cwd
+    mirrors = mirror_roots() if machines else []
     problem = unreadable_folder(base, scope)
     if problem is not None:  # never taken for "no session holds it"
         raise IndexCommandError(problem)
@@ -153,15 +162,19 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
     projects = None if everywhere else [cwd_folder_name(cwd)]
     with SearchIndex() as searched:
         try:
-            report = searched.update(base, scope, trust=0.0 if args.fresh else TRUST_SECONDS)
+            trust = 0.0 if args.fresh else TRUST_SECONDS
+            report = searched.update(base, scope, trust=trust, mirrors=mirrors)
             if searched.notice is not None:
                 err.line(f"ink-tui: {searched.notice}")
             if report.not_indexed and not args.json:  # --json says it in filesNotIndexed
                 err.line(f"ink-tui: {_not_indexed_note(report.not_indexed)}")
             with searched.open() as index:
-                result = search(index, query, projects=projects, limit=args.limit)
+                roots = [Root(base), *mirrors]
+                result = search(index, query, projects=projects, limit=args.limit, roots=roots)
         except IndexUnavailable as error:
             raise IndexCommandError(str(error)) from None
+        except QueryError as error:  # a machine: no mirror is of
+            raise IndexCommandError(f"search: {error}") from None
     if args.json:
         checked = {
             "checkedAt": _iso(report.checked_ns),
@@ -170,11 +183,15 @@ def run_search(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
         }
         out.json(result.to_json() | checked)
     elif result.hits:
-        _print_hits(result, out, show_project=everywhere, colour=_colour(out))
+        _print_hits(
+            result, out, show_project=everywhere, show_machine=machines, colour=_colour(out)
+        )
         if report.trusted:  # --json says it in checkedAt and checkedNow
             err.line(f"ink-tui: {_trusted_note(report.checked_ns)}")
     else:
-        where = "any project" if everywhere else "this project (--all searches every project)"
+        where = "this project (--all searches every project)"
+        if everywhere:
+            where = "any project of any machine" if machines else "any project"
         trusted = f"; {_trusted_note(report.checked_ns)}" if report.trusted else ""
         err.line(f"ink-tui: no record in {where} matches {' '.join(args.query)}{trusted}")
     return EXIT_OK if result.hits else EXIT_NO_HITS
@@ -209,13 +226,15 @@ def _colour(out: SafeOutput) -> bool:
 _MARK_ON, _MARK_OFF = "\x1b[1;31m", "\x1b[0m"  # bold red, as grep marks a match
 
 
-def _print_hits(result: SearchResult, out: SafeOutput, *, show_project: bool, colour: bool) -> None:
+def _print_hits(
+    result: SearchResult, out: SafeOutput, *, show_project: bool, show_machine: bool, colour: bool
+) -> None:
     """Each session's line, then its hits (time, role, snippet); the cut, if any, last."""
     current: Path | None = None
     for hit in result.hits:
         if hit.file != current:
             current = hit.file
-            out.line(_session_line(hit, show_project=show_project))
+            out.line(_session_line(hit, show_project=show_project, show_machine=show_machine))
         when = (hit.timestamp or "")[:16].replace("T", " ")
         out.write(f"  {when:16}  {hit.role:<9}  ")
         _write_marked(out, hit, colour)
@@ -228,8 +247,10 @@ def _print_hits(result: SearchResult, out: SafeOutput, *, show_project: bool, co
         )
 
 
-def _session_line(hit: SearchHit, *, show_project: bool) -> str:
+def _session_line(hit: SearchHit, *, show_project: bool, show_machine: bool) -> str:
     where = f"{hit.project} · " if show_project else ""
+    if show_machine:
+        where = f"{hit.machine or THIS_MACHINE} · {where}"
     short = (hit.session_id or "?")[:8]
     count = plural(hit.session_hits, "hit")
     return f"{hit.heading()}  [{where}{short} · {count}]  {hit.file}"

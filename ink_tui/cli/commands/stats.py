@@ -1,5 +1,6 @@
 """``ink-tui stats``: usage and estimated cost of this project's sessions (``--all``: every
-project), grouped by model, project, day or week; ``ink-tui stats SESSION``: one session's work
+project; ``--machines``: every mirrored machine's too), grouped by model, project, day, week or
+machine (``--by machine`` reads every machine); ``ink-tui stats SESSION``: one session's work
 as Ink's ``/status`` shows it (:mod:`ink_tui.session.rules.usage_totals`).
 
 Every record of every branch counts once (each was a paid model call); subagent sessions
@@ -48,10 +49,15 @@ def add_arguments(stats: argparse.ArgumentParser) -> None:
     )
     stats.add_argument("--all", action="store_true", help="every project (default: this one)")
     stats.add_argument(
+        "--machines",
+        action="store_true",
+        help="every project of this machine and of every mirrored machine",
+    )
+    stats.add_argument(
         "--by",
-        choices=("model", "project", "day", "week"),
+        choices=("model", "project", "day", "week", "machine"),
         default=None,
-        help="one row per model (default), project, day or ISO week",
+        help="one row per model (default), project, day, ISO week or machine (--machines)",
     )
     stats.add_argument(
         "--since",
@@ -96,7 +102,8 @@ def _width() -> int | None:
 
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    """``ink-tui stats [--all] [--by model|project|day|week] [--since DATE] [--json]``, or
+    """``ink-tui stats [--all | --machines] [--by model|project|day|week|machine] [--since DATE]
+    [--json]``, or
     ``ink-tui stats SESSION [--json]``."""
     from ink_tui.catalog.folders import unreadable_folder
     from ink_tui.catalog.prices import load_price_table
@@ -112,7 +119,8 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.catalog.usage import collect_usage
 
     if args.session is not None:
-        given = [name for name, on in (("--all", args.all), ("--by", args.by is not None),
+        given = [name for name, on in (("--all", args.all), ("--machines", args.machines),
+                                       ("--by", args.by is not None),
                                        ("--since", args.since is not None)) if on]  # fmt: skip
         if given:
             raise StatsCommandError(
@@ -127,11 +135,20 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
             since = parse_since(args.since, _today())
         except SinceError as error:
             raise StatsCommandError(str(error)) from None
-    scope = None if args.all else cwd
+    machines = args.machines or args.by == "machine"
+    everywhere = args.all or machines
+    scope = None if everywhere else cwd
     problem = unreadable_folder(base, scope)
     if problem is not None:
         raise StatsCommandError(problem)
-    files = _collect(collect_usage, base, scope, show_progress=sys.stderr.isatty())
+    collect = collect_usage
+    if machines:
+        from functools import partial
+
+        from ink_tui.catalog.roots import mirror_roots
+
+        collect = partial(collect_usage, mirrors=mirror_roots())
+    files = _collect(collect, base, scope, show_progress=sys.stderr.isatty())
     report = build_report(files, load_price_table(), args.by or "model", since=since)
     err = SafeOutput(sys.stderr)
     for line in report.problems:
@@ -140,7 +157,9 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         out.json(report.to_json())
         return EXIT_OK
     if not report.rows:
-        where = "any project" if args.all else "this project (--all reads every project)"
+        where = "this project (--all reads every project)"
+        if everywhere:
+            where = "any project of any machine" if machines else "any project"
         when = "" if since is None else f" since {since.isoformat()}"
         out.line(f"no sessions in {where}{when}")
         return EXIT_OK

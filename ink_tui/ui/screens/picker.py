@@ -1,4 +1,5 @@
-"""The picker: recent sessions of this project (Tab: all projects), a filter and a preview.
+"""The picker: recent sessions of this project (Tab: all projects, then every machine's), a
+filter and a preview.
 
 The screen coordinates; the rows are read by a thread worker that posts them in batches, the list
 (:class:`SessionList`) draws and filters them, the preview (:class:`SessionPreview`) loads its own
@@ -21,9 +22,11 @@ from ink_tui.catalog import SessionSummary
 from ink_tui.paths import project_dir
 from ink_tui.ui.keys import PICKER_KEYS
 from ink_tui.ui.messages import OpenChat, OpenSession
+from ink_tui.ui.scope import Scope, next_scope
 from ink_tui.ui.widgets import problem_rows
 from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.keeper import SessionKeeper
+from ink_tui.ui.widgets.machine_sync import MachineSync
 from ink_tui.ui.widgets.picker_text import PickerPlace, empty_text, status_text
 from ink_tui.ui.widgets.preview import SessionPreview
 from ink_tui.ui.widgets.row_source import (
@@ -68,12 +71,14 @@ class PickerScreen(Screen[None]):
         self.sessions_dir = Path(sessions_dir)
         self.cwd = cwd
         self.project_dir = project_dir(self.sessions_dir, cwd)
-        self.all_projects = False
+        self.scope: Scope = "project"
+        self.mirrors = False  # some machine is mirrored here (Tab then stops at every machine)
         self.scanning = False
         self._generation = 0
         self._started = False
-        self._rows = ScopeRows()  # both scopes' rows: one row per session, shared
+        self._rows = ScopeRows()  # every scope's rows: one row per session, shared
         self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
+        self.syncing: dict[str, int] | None = None  # bytes brought over, by machine
         self._told: set[str] = set()
 
     def compose(self) -> ComposeResult:
@@ -88,49 +93,51 @@ class PickerScreen(Screen[None]):
         yield InkFooter()
         yield SessionRowSource(self.sessions_dir, self.cwd, self.rows_ahead)
         yield SessionKeeper()
+        yield MachineSync()
 
     def on_mount(self) -> None:
         self.query_one(SessionPreview).display = False
         self.query_one("#picker-empty").display = False
         self.query_one(SessionList).focus()
         self.set_interval(REFRESH_SECONDS, self._refresh)
+        self.query_one(MachineSync).look()
 
     def _start_scan(self) -> None:
         self._generation += 1
         table = self.query_one(SessionList)
-        if self._rows.has(self.all_projects):
+        if self._rows.has(self.scope):
             self.scanning = False
-            rows = self._rows.rows(self.all_projects, sort=True)  # as last read, in any scope
-            table.set_summaries(rows, show_project=self.all_projects)
+            rows = self._rows.rows(self.scope, sort=True)  # as last read, in any scope
+            table.set_summaries(rows, scope=self.scope)
             self._refresh()
         else:
             self.scanning = True
-            self._rows.show(self.all_projects, [])
-            table.set_summaries([], show_project=self.all_projects)
+            self._rows.show(self.scope, [])
+            table.set_summaries([], scope=self.scope)
             source = self.query_one(SessionRowSource)
-            first = source.rows_at_hand(self.all_projects)  # read while the app was loading
+            first = source.rows_at_hand(self.scope)  # read while the app was loading
             if first is not None and first.rows:
                 # Shown once the app has started, in its first frame: put in the table now,
                 # while Textual mounts and lays out the screen, they would be drawn for nothing.
-                self.app.call_later(self._show_first, first, self.all_projects, self._generation)
+                self.app.call_later(self._show_first, first, self.scope, self._generation)
             else:
-                source.scan(self.all_projects, self._generation, first)
+                source.scan(self.scope, self._generation, first)
         self._update_status()
 
-    def _show_first(self, first: IndexedRows, all_projects: bool, generation: int) -> None:
+    def _show_first(self, first: IndexedRows, scope: Scope, generation: int) -> None:
         """The first rows, read ahead of the app; the worker adds the rest once they are drawn
         (:meth:`SessionList.signal_drawn`), then brings the index up to date."""
         if generation != self._generation:  # the scope changed meanwhile: read it again later
-            self._rows.forget(all_projects)
+            self._rows.forget(scope)
             return
         rows = list(first.rows or [])
-        self._rows.show(all_projects, rows)
+        self._rows.show(scope, rows)
         table = self.query_one(SessionList)
-        table.set_summaries(rows, show_project=all_projects)
+        table.set_summaries(rows, scope=scope)
         source = self.query_one(SessionRowSource)
         source.painted.clear()
         table.signal_drawn(source.painted)
-        source.scan(all_projects, generation, first)
+        source.scan(scope, generation, first)
         self._update_status()
 
     @on(RowsFound)
@@ -139,11 +146,11 @@ class PickerScreen(Screen[None]):
             return  # a scan of the other scope, cancelled
         table = self.query_one(SessionList)
         if message.whole:
-            self._rows.show(self.all_projects, message.summaries)
-            table.update_summaries(message.summaries, show_project=self.all_projects)
+            self._rows.show(self.scope, message.summaries)
+            table.update_summaries(message.summaries, scope=self.scope)
             table.signal_drawn(self.query_one(SessionRowSource).painted)
         else:
-            self._rows.extend(self.all_projects, message.summaries)
+            self._rows.extend(self.scope, message.summaries)
             if message.summaries:
                 table.extend(message.summaries)
         if message.done:
@@ -188,12 +195,12 @@ class PickerScreen(Screen[None]):
         if self.scanning:
             return
         known = {summary.path: (summary.mtime, summary.size) for summary in self._current()}
-        self.query_one(SessionRowSource).restat(self.all_projects, self._generation, known)
+        self.query_one(SessionRowSource).restat(self.scope, self._generation, known)
 
     @on(RowsRefreshed)
     def _rows_refreshed(self, message: RowsRefreshed) -> None:
-        scope = message.all_projects
-        if not self._rows.has(scope) or (scope == self.all_projects and self.scanning):
+        scope = message.scope
+        if not self._rows.has(scope) or (scope == self.scope and self.scanning):
             return  # that scope is being read from the start: its scan has the last word
         # Rows read for a scope no longer shown are kept all the same: they are the rows of
         # every scope (the change is in the index now, and no later update will report it).
@@ -201,23 +208,23 @@ class PickerScreen(Screen[None]):
             self._rows.refreshed(scope, message.whole)
         else:
             self._rows.changed(scope, message.changed, message.removed)
-        if scope != self.all_projects:
+        if scope != self.scope:
             return
         table = self.query_one(SessionList)
         if message.whole is not None:
-            table.update_summaries(self._current(), show_project=self.all_projects)
+            table.update_summaries(self._current(), scope=self.scope)
         else:
-            table.set_summaries(self._current(), show_project=self.all_projects)
+            table.set_summaries(self._current(), scope=self.scope)
         self._update_status()
 
     def _current(self) -> list[SessionSummary]:
-        return self._rows.rows(self.all_projects)
+        return self._rows.rows(self.scope)
 
     # -- what the user sees ------------------------------------------------------------------
 
     def _update_status(self) -> None:
         table = self.query_one(SessionList)
-        place = PickerPlace(self.sessions_dir, self.project_dir, self.cwd, self.all_projects)
+        place = PickerPlace(self.sessions_dir, self.project_dir, self.cwd, self.scope, self.mirrors)
         problems_only = table.row_filter is not None
         status = status_text(
             place,
@@ -227,6 +234,7 @@ class PickerScreen(Screen[None]):
             problems_only=problems_only,
             indexing=self.indexing,
             scanning=self.scanning,
+            syncing=None if self.syncing is None else sum(self.syncing.values()),
         )
         self.query_one("#picker-status", Static).update(status)
         empty = self.query_one("#picker-empty", Static)
@@ -318,8 +326,38 @@ class PickerScreen(Screen[None]):
         from ink_tui.ui.screens.stats import StatsScreen
 
         self.app.push_screen(
-            StatsScreen(self.sessions_dir, self.cwd, all_projects=self.all_projects)
+            StatsScreen(self.sessions_dir, self.cwd, all_projects=self.scope != "project")
         )
+
+    def action_sync_machines(self) -> None:
+        """Sync every machine into its mirror (in a worker; the status line shows how far)."""
+        if not self.query_one(MachineSync).sync():
+            self.notify("a sync is running already", timeout=3)
+            return
+        self.syncing = {}
+        self._update_status()
+
+    @on(MachineSync.Progress)
+    def _sync_progress(self, message: MachineSync.Progress) -> None:
+        if self.syncing is not None:
+            self.syncing = message.done
+            self._update_status()
+
+    @on(MachineSync.Done)
+    def _sync_done(self, message: MachineSync.Done) -> None:
+        self.syncing = None
+        text = "\n".join(message.lines)
+        if message.reached:
+            self.notify(text, title="sync", timeout=8)
+        else:
+            self.notify(text, title="sync", severity="warning", timeout=8)
+        self._update_status()
+        self._refresh()  # the mirrors' new sessions, when they are listed
+
+    @on(MachineSync.Mirrors)
+    def _mirrors(self, message: MachineSync.Mirrors) -> None:
+        self.mirrors = message.present
+        self._update_status()
 
     def action_new_session(self) -> None:
         """A chat on a new session in this project (the file appears with its first record)."""
@@ -340,7 +378,7 @@ class PickerScreen(Screen[None]):
             self.set_focus(table)
 
     def action_toggle_scope(self) -> None:
-        self.all_projects = not self.all_projects
+        self.scope = next_scope(self.scope, mirrors=self.mirrors)
         self._start_scan()
 
     def action_toggle_problems(self) -> None:

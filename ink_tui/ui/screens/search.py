@@ -30,8 +30,10 @@ from textual.worker import get_current_worker
 
 from ink_tui.catalog.index import IndexUnavailable
 from ink_tui.catalog.index.branches import leaf_showing
+from ink_tui.catalog.index.checks import TRUST_SECONDS as TRUST
 from ink_tui.catalog.index.fallback import SearchIndex
 from ink_tui.catalog.query import QueryError, parse_query
+from ink_tui.catalog.roots import Root, mirror_roots
 from ink_tui.catalog.search import SearchHit, SearchResult, search
 from ink_tui.humanize import human_size, plural
 from ink_tui.logs import unforeseen
@@ -40,6 +42,7 @@ from ink_tui.ui.keymap import bind
 from ink_tui.ui.messages import OpenSession
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.scope import Scope, next_scope, scope_cwd, scope_label, tab_hint
 from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.search_results import SearchResults
 
@@ -57,7 +60,7 @@ class SearchScreen(Screen[None]):
 
     BINDINGS = [
         bind("back", "back", "Back", show=True),
-        bind("switch", "toggle_scope", "All projects / this project", show=True),
+        bind("switch", "toggle_scope", "Scope", show=True),
         bind("down", "move(1)", "Next hit", keys=("down",)),  # j and k type into the query
         bind("up", "move(-1)", "Previous hit", keys=("up",)),
         bind("open", "open", "Open the match", show=True),
@@ -68,9 +71,10 @@ class SearchScreen(Screen[None]):
         """The index is up to date for the scope (or could not be used: ``problem``);
         ``notice``: the user's index was rebuilt, or the files are searched without it."""
 
-        all_projects: bool
+        scope: Scope
         problem: str | None = None
         notice: str | None = None
+        mirrors: bool = False  # some machine is mirrored here
 
     @dataclass
     class Indexing(Message):
@@ -92,8 +96,9 @@ class SearchScreen(Screen[None]):
         super().__init__()
         self.sessions_dir = sessions_dir
         self.cwd = cwd
-        self.all_projects = False
-        self.ready: set[bool] = set()  # scopes indexed since the screen opened
+        self.scope: Scope = "project"
+        self.mirrors = False  # some machine is mirrored here (Tab then stops at every machine)
+        self.ready: set[Scope] = set()  # scopes indexed since the screen opened
         self._generation = 0
         self._asked = ""  # the query the latest search runs
         self.answered = ""  # the query whose answer is shown
@@ -114,31 +119,34 @@ class SearchScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
-        self._prepare(self.all_projects)
+        self._prepare(self.scope)
         self._say("indexing…")
 
     # -- the index -----------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="search-index")
-    def _prepare(self, all_projects: bool) -> None:
+    def _prepare(self, scope: Scope) -> None:
         def progress(done: int, total: int) -> None:
             self.post_message(self.Indexing(done, total))
 
         worker = get_current_worker()
+        mirrors = mirror_roots()
         try:
             self.searched.update(
                 self.sessions_dir,
-                None if all_projects else self.cwd,
+                scope_cwd(scope, self.cwd),
                 progress=progress,
                 cancelled=worker.cancelled_event,
+                mirrors=mirrors if scope == "machines" else (),
             )
         except IndexUnavailable as error:
-            self.post_message(self.Indexed(all_projects, str(error)))
+            self.post_message(self.Indexed(scope, str(error)))
             return
         except Exception as error:  # a bug: logged with its traceback, said in one line
-            self.post_message(self.Indexed(all_projects, unforeseen(error, "the index")))
+            self.post_message(self.Indexed(scope, unforeseen(error, "the index")))
             return
-        self.post_message(self.Indexed(all_projects, notice=self.searched.notice))
+        notice = self.searched.notice
+        self.post_message(self.Indexed(scope, notice=notice, mirrors=bool(mirrors)))
 
     def on_unmount(self) -> None:
         self.searched.close()  # a temporary index made from the files is deleted
@@ -159,7 +167,8 @@ class SearchScreen(Screen[None]):
         if message.notice is not None and message.notice not in self._told:
             self._told.add(message.notice)  # once, not at each change of scope
             self.notify(message.notice, severity="warning", timeout=8)
-        self.ready.add(message.all_projects)
+        self.ready.add(message.scope)
+        self.mirrors = message.mirrors
         self._say("")
         self._run_query()
 
@@ -177,23 +186,32 @@ class SearchScreen(Screen[None]):
         text = self._asked = self.query_one(Input).value
         self._show_scope()
         if not text.strip():
-            self.results.show([], show_project=self.all_projects)
+            self.results.show([], show_project=self.scope != "project")
             self._say("")
             return
-        self._search(text, self.all_projects, self._generation)
+        self._search(text, self.scope, self._generation)
 
     @work(thread=True, exclusive=True, group="search-query")
-    def _search(self, text: str, all_projects: bool, generation: int) -> None:
+    def _search(self, text: str, scope: Scope, generation: int) -> None:
         try:
             query = parse_query(text)
         except QueryError as error:
             self.post_message(self.Answered(generation, None, str(error)))
             return
-        everywhere = all_projects or bool(query.projects)
+        machines = scope == "machines" or bool(query.machines)
+        everywhere = scope != "project" or machines or bool(query.projects)
         projects = None if everywhere else [cwd_folder_name(self.cwd)]
+        roots = [Root(self.sessions_dir), *(mirror_roots() if machines else ())]
         try:
+            if machines and "machines" not in self.ready:  # machine: asked from another scope
+                self.searched.update(self.sessions_dir, None, mirrors=roots[1:], trust=TRUST)
             with self.searched.open() as index:
-                result = search(index, query, projects=projects, limit=LIMIT, now=self._now)
+                result = search(
+                    index, query, projects=projects, limit=LIMIT, now=self._now, roots=roots
+                )
+        except QueryError as error:  # a machine: no mirror is of
+            self.post_message(self.Answered(generation, None, str(error)))
+            return
         except IndexUnavailable as error:
             self.post_message(self.Answered(generation, None, str(error)))
             return
@@ -208,23 +226,23 @@ class SearchScreen(Screen[None]):
             return  # a later query is under way
         self.answered = self._asked  # the query whose hits are shown
         result = message.result
-        self.results.show([] if result is None else result.hits, show_project=self.all_projects)
+        shown = [] if result is None else result.hits
+        self.results.show(shown, show_project=self.scope != "project" or _elsewhere(shown))
         if message.problem is not None or result is None:
             self._say(message.problem or "")
         elif not result.hits:
-            self._say("no match" + ("" if self.all_projects else " in this project (Tab: all)"))
+            self._say(
+                "no match" + (" in this project (Tab: all)" if self.scope == "project" else "")
+            )
         else:
             self._say(_counts(result))
 
     # -- what the user sees ----------------------------------------------------------------------
 
     def _show_scope(self) -> None:
-        scope = (
-            "All projects" if self.all_projects else f"This project · {cwd_folder_name(self.cwd)}"
-        )
         line = plain("Search  ", "bold")
-        line.append_text(plain(scope))
-        line.append("    Tab: " + ("this project" if self.all_projects else "all projects"), "dim")
+        line.append_text(plain(scope_label(self.scope, cwd_folder_name(self.cwd))))
+        line.append(f"    {tab_hint(self.scope, mirrors=self.mirrors)}", "dim")
         self.query_one("#search-scope", Static).update(line)
 
     def _say(self, text: str) -> None:
@@ -238,13 +256,13 @@ class SearchScreen(Screen[None]):
         self.dismiss()
 
     def action_toggle_scope(self) -> None:
-        self.all_projects = not self.all_projects
+        self.scope = next_scope(self.scope, mirrors=self.mirrors)
         self._show_scope()
-        if self.all_projects in self.ready:
+        if self.scope in self.ready:
             self._run_query()
         else:
             self._say("indexing…")
-            self._prepare(self.all_projects)
+            self._prepare(self.scope)
 
     def action_move(self, delta: int) -> None:
         results = self.results
@@ -307,3 +325,8 @@ def _counts(result: SearchResult) -> str:
         f"{result.sessions_shown} of {plural(result.total_sessions, 'session')} "
         "(the best sessions first)"
     )
+
+
+def _elsewhere(hits: list[SearchHit]) -> bool:
+    """Whether a hit is another project's or another machine's (``project:``, ``machine:``)."""
+    return any(hit.machine is not None for hit in hits)

@@ -57,6 +57,7 @@ class HeaderState:
     title: str
     loaded: LoadedBranch
     live: LiveState | None = None
+    machine: str | None = None  # the mirrored machine the session came from
 
 
 def _elide_start(text: Text, width: int) -> Text:
@@ -129,10 +130,13 @@ def _live_part(live: LiveState) -> Text:
 
 
 def first_line(state: HeaderState, width: int) -> Text:
-    """Title, project, model, thinking level and follow state, in ``width`` cells."""
+    """Title, project (after its machine, for a mirrored session), model, thinking level and
+    follow state, in ``width`` cells."""
     header = state.loaded.header
     title = plain(state.title, "bold")
     project = plain(header["project"], palette.current.argument)
+    if state.machine is not None:  # where it ran: ``devbox:/home/me/api``, as scp writes it
+        project = Text.assemble(plain(f"{state.machine}:", "bold"), project)
     if state.loaded.from_tail:  # whole-file rules: not known before the whole file is read
         facts = Text.assemble("  ", (READING_MODEL, "dim"))
     else:

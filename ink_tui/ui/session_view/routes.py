@@ -20,6 +20,7 @@ from textual import getters, on
 from textual.app import ComposeResult
 from textual.screen import Screen
 
+from ink_tui.catalog.roots import mirrored_machine
 from ink_tui.humanize import breadcrumb
 from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.session.conversation.rows import find_item, match_row
@@ -204,7 +205,9 @@ class SessionRoutes(Screen[None]):
         title = self.session_title()
         if self.parent_title is not None:  # the breadcrumb: Esc goes back to the parent's call
             title = breadcrumb(self.parent_title, title)
-        self.query_one(SessionHeader).show(HeaderState(title, self.loaded, self.live.header_state))
+        machine = mirrored_machine(self.path)  # from the path: no file is looked at
+        state = HeaderState(title, self.loaded, self.live.header_state, machine)
+        self.query_one(SessionHeader).show(state)
 
     # -- keeping tree and replay in step -----------------------------------------------------
 

@@ -13,6 +13,7 @@ from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.scope import Scope, scope_cwd, scope_label, tab_hint
 from ink_tui.ui.widgets import problem_rows
 
 __all__ = ["PickerPlace", "empty_text", "status_text"]
@@ -20,13 +21,14 @@ __all__ = ["PickerPlace", "empty_text", "status_text"]
 
 @dataclass(frozen=True, slots=True)
 class PickerPlace:
-    """Where the picker looks: the sessions folder, the user's project, and whether every
-    project is listed."""
+    """Where the picker looks: the sessions folder, the user's project, the scope listed, and
+    whether any machine is mirrored here."""
 
     sessions_dir: Path
     project_dir: Path
     cwd: str
-    all_projects: bool
+    scope: Scope
+    mirrors: bool = False
 
 
 def status_text(
@@ -38,10 +40,10 @@ def status_text(
     problems_only: bool,
     indexing: tuple[int, int] | None,
     scanning: bool,
+    syncing: int | None = None,
 ) -> Text:
     """``This project · calc-kit  ·  12 sessions · 3 matching  ·  indexing 40% …  Tab: …``."""
-    scope = "All projects" if place.all_projects else f"This project · {place.project_dir.name}"
-    status = plain(scope, "bold")
+    status = plain(scope_label(place.scope, place.project_dir.name), "bold")
     status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
     if query:
         status.append(f" · {shown} matching")
@@ -55,8 +57,9 @@ def status_text(
         )
     elif scanning:
         status.append("  ·  reading…", "italic")
-    hint = "Tab: this project" if place.all_projects else "Tab: all projects"
-    status.append(f"    {hint}", "dim")
+    if syncing is not None:
+        status.append(f"  ·  syncing machines ({human_size(syncing)})…", "italic")
+    status.append(f"    {tab_hint(place.scope, mirrors=place.mirrors)}", "dim")
     return status
 
 
@@ -68,12 +71,14 @@ def empty_text(place: PickerPlace, *, query: str, problems_only: bool) -> Text:
     if query:
         return plain(f"No session matches “{query}”. Esc clears the filter.")
     where = (
-        f"under {place.sessions_dir}"
-        if place.all_projects
-        else f"for this project in {place.project_dir}"
+        f"for this project in {place.project_dir}"
+        if place.scope == "project"
+        else f"under {place.sessions_dir}"
     )
+    if place.scope == "machines":
+        where += " or in any machine's mirror"
     text = plain(f"No Ink sessions found {where}\n\n", "bold")
-    cwd = None if place.all_projects else place.cwd
+    cwd = scope_cwd(place.scope, place.cwd)
     problem = folder_problem(place.sessions_dir) or unreadable_folder(place.sessions_dir, cwd)
     if problem is not None:
         text.append_text(plain(f"{problem}\n\n", palette.current.warning))
@@ -83,7 +88,7 @@ def empty_text(place: PickerPlace, *, query: str, problems_only: bool) -> Text:
             f"Project folder: {place.project_dir.name}  (from {place.cwd})\n\n"
             "Point elsewhere with --sessions-dir DIR or the "
             f"{SESSIONS_DIR_ENV} environment variable"
-            + ("." if place.all_projects else "; Tab lists every project.")
+            + ("; Tab lists every project." if place.scope == "project" else ".")
             + f"\n\nc starts a new session with a model in {place.cwd} (the chat pane)."
         )
     )

@@ -37,9 +37,12 @@ from textual.worker import get_current_worker
 from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
 from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
 from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
+from ink_tui.catalog.roots import Root, machine_of, mirror_roots
+from ink_tui.catalog.scan import project_folders
 from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
 from ink_tui.session.writing.ownwrites import own_writes
+from ink_tui.ui.scope import Scope, scope_cwd
 
 __all__ = [
     "IndexNotice",
@@ -72,7 +75,7 @@ class RowsRefreshed(Message):
     """Files of the scope that changed, appeared or vanished since they were read."""
 
     generation: int
-    all_projects: bool  # the scope they were read for (maybe no longer the one shown)
+    scope: Scope  # the scope they were read for (maybe no longer the one shown)
     changed: list[SessionSummary] = field(default_factory=list)
     removed: list[Path] = field(default_factory=list)
     whole: list[SessionSummary] | None = None  # every row again (from the index)
@@ -107,7 +110,7 @@ def _stamps(rows: Iterable[SessionSummary]) -> dict[Path, tuple[float, int]]:
 
 
 class ScopeRows:
-    """The picker's rows of both scopes (``all_projects`` False or True).
+    """The picker's rows of every scope (:data:`ink_tui.ui.scope.SCOPES`).
 
     One row per session file, shared: each scope only holds the order of its files. A row read
     again in one scope (renamed, grown, gone) is therefore what the other scope shows as well,
@@ -115,13 +118,13 @@ class ScopeRows:
 
     def __init__(self) -> None:
         self._rows: dict[Path, SessionSummary] = {}
-        self._order: dict[bool, list[Path]] = {}
+        self._order: dict[Scope, list[Path]] = {}
 
-    def has(self, scope: bool) -> bool:
+    def has(self, scope: Scope) -> bool:
         """Whether the scope was read (its rows can be shown at once)."""
         return scope in self._order
 
-    def rows(self, scope: bool, *, sort: bool = False) -> list[SessionSummary]:
+    def rows(self, scope: Scope, *, sort: bool = False) -> list[SessionSummary]:
         """The scope's rows in listing order (``sort``: ordered again, as rows read in the
         other scope may have moved)."""
         rows = [self._rows[path] for path in self._order.get(scope, []) if path in self._rows]
@@ -130,28 +133,28 @@ class ScopeRows:
             self._order[scope] = [row.path for row in rows]
         return rows
 
-    def forget(self, scope: bool) -> None:
+    def forget(self, scope: Scope) -> None:
         self._order.pop(scope, None)
 
-    def show(self, scope: bool, rows: Iterable[SessionSummary]) -> None:
+    def show(self, scope: Scope, rows: Iterable[SessionSummary]) -> None:
         """The scope's rows as read (maybe only its first ones: nothing is dropped)."""
         rows = list(rows)
         self._rows.update((row.path, row) for row in rows)
         self._order[scope] = [row.path for row in rows]
 
-    def extend(self, scope: bool, rows: Iterable[SessionSummary]) -> None:
+    def extend(self, scope: Scope, rows: Iterable[SessionSummary]) -> None:
         rows = list(rows)
         self._rows.update((row.path, row) for row in rows)
         self._order.setdefault(scope, []).extend(row.path for row in rows)
 
-    def refreshed(self, scope: bool, rows: Iterable[SessionSummary]) -> None:
+    def refreshed(self, scope: Scope, rows: Iterable[SessionSummary]) -> None:
         """Every row of the scope read again: a file it no longer lists is gone, everywhere."""
         rows = list(rows)
         kept = {row.path for row in rows}
         self.changed(scope, [], [path for path in self._order.get(scope, []) if path not in kept])
         self.show(scope, rows)
 
-    def changed(self, scope: bool, rows: list[SessionSummary], removed: list[Path]) -> None:
+    def changed(self, scope: Scope, rows: list[SessionSummary], removed: list[Path]) -> None:
         """Files of the scope read again (new ones join it) and files gone (from every scope)."""
         gone = set(removed)
         for path in gone:
@@ -200,37 +203,46 @@ class SessionRowSource(Widget):
         self.index_usable = True
         self.painted = threading.Event()  # set by the picker once the first rows are painted
 
-    def rows_at_hand(self, all_projects: bool) -> IndexedRows | None:
-        """The scope's first rows if they were read ahead (:class:`RowsAhead`) and are here
-        now: never waits (the screen shows them in its first frame)."""
-        cwd = None if all_projects else self.cwd
-        return None if self.ahead is None else self.ahead.take(self.sessions_dir, cwd)
+    def rows_at_hand(self, scope: Scope) -> IndexedRows | None:
+        """The scope's first rows if they were read ahead (:class:`RowsAhead`: this machine's
+        only) and are here now: never waits (the screen shows them in its first frame)."""
+        if self.ahead is None or scope == "machines":
+            return None
+        return self.ahead.take(self.sessions_dir, scope_cwd(scope, self.cwd))
 
-    def _first_rows(self, cwd: str | None) -> IndexedRows:
+    def _roots(self, scope: Scope) -> list[Root]:
+        """The sessions dirs the scope reads (the mirrors are looked for now: in a worker)."""
+        return [Root(self.sessions_dir), *(mirror_roots() if scope == "machines" else ())]
+
+    def _first_rows(self, scope: Scope) -> IndexedRows:
         """The rows being read ahead (waiting for them), else the rows the index holds now."""
+        cwd = scope_cwd(scope, self.cwd)
         ahead = None
-        if self.ahead is not None:
+        if self.ahead is not None and scope != "machines":
             ahead = self.ahead.take(self.sessions_dir, cwd, wait=_AHEAD_WAIT)
         if ahead is not None:
             return ahead
-        return _guarded(lambda: indexed_rows(self.sessions_dir, cwd, first=FIRST_ROWS))
+        mirrors = self._roots(scope)[1:]
+        return _guarded(
+            lambda: indexed_rows(self.sessions_dir, cwd, first=FIRST_ROWS, mirrors=mirrors)
+        )
 
     @work(thread=True, exclusive=True, group="scan")
-    def scan(self, all_projects: bool, generation: int, shown: IndexedRows | None = None) -> None:
+    def scan(self, scope: Scope, generation: int, shown: IndexedRows | None = None) -> None:
         """Rows from the index at once (else from the files), then the index brought up to date.
 
         ``shown``: the first rows, already in the table (read ahead of the app); else they are
         read here."""
         worker = get_current_worker()
         own_writes.refresh()  # which rows only ink-tui wrote lately (not "live")
-        cwd = None if all_projects else self.cwd
-        first = self._first_rows(cwd) if shown is None else shown
+        cwd = scope_cwd(scope, self.cwd)
+        first = self._first_rows(scope) if shown is None else shown
         if first.notice is not None:
             self.post_message(IndexNotice(first.notice))
         if first.rows:
             self._post_in_parts(first, generation, shown=shown is not None)
         else:
-            self._scan_files(cwd, generation)
+            self._scan_files(scope, generation)
         if first.rows is None or worker.is_cancelled:
             self.index_usable = first.rows is not None
             self.post_message(RowsFound(generation, [], done=True))
@@ -239,9 +251,14 @@ class SessionRowSource(Widget):
         def progress(done: int, total: int) -> None:
             self.post_message(IndexProgress(generation, done, total))
 
+        mirrors = self._roots(scope)[1:]
         fresh = _guarded(
             lambda: refreshed_rows(
-                self.sessions_dir, cwd, progress=progress, cancelled=worker.cancelled_event
+                self.sessions_dir,
+                cwd,
+                progress=progress,
+                cancelled=worker.cancelled_event,
+                mirrors=mirrors,
             )
         )
         if worker.cancelled_event.is_set():  # (set by another thread meanwhile)
@@ -265,15 +282,22 @@ class SessionRowSource(Widget):
         for start in range(0, len(rest), _ROWS_PER_POST):
             self.post_message(RowsFound(generation, rest[start : start + _ROWS_PER_POST]))
 
-    def _scan_files(self, cwd: str | None, generation: int) -> None:
+    def _scan_files(self, scope: Scope, generation: int) -> None:
         """Rows read from the session files, in batches (no index yet, or none usable)."""
         worker = get_current_worker()
         batch: list[SessionSummary] = []
         posted = time.monotonic()
         first = True
-        for summary in iter_summaries(self.sessions_dir, cwd):
+        roots = self._roots(scope)
+        summaries = (
+            summary
+            for root in roots
+            for summary in iter_summaries(root.path, scope_cwd(scope, self.cwd))
+        )
+        for summary in summaries:
             if worker.is_cancelled:
                 return
+            summary.machine = machine_of(os.fsencode(summary.path), roots)
             batch.append(summary)
             if first or len(batch) >= _BATCH or time.monotonic() - posted > _BATCH_SECONDS:
                 self.post_message(RowsFound(generation, batch))
@@ -282,38 +306,32 @@ class SessionRowSource(Widget):
             self.post_message(RowsFound(generation, batch))
 
     @work(thread=True, exclusive=True, group="refresh")
-    def restat(
-        self, all_projects: bool, generation: int, known: dict[Path, tuple[float, int]]
-    ) -> None:
+    def restat(self, scope: Scope, generation: int, known: dict[Path, tuple[float, int]]) -> None:
         own_writes.refresh()  # which rows only ink-tui wrote lately (not "live")
+        roots = self._roots(scope)
+        cwd = scope_cwd(scope, self.cwd)
         if self.index_usable:
-            scope = None if all_projects else self.cwd
-            fresh = _guarded(lambda: refreshed_rows(self.sessions_dir, scope))
+            fresh = _guarded(lambda: refreshed_rows(self.sessions_dir, cwd, mirrors=roots[1:]))
             if fresh.rows is not None:
                 # Compared with the rows shown, not with what this update indexed: another
                 # update (the other scope's, a search's) may have indexed the change already.
                 if _stamps(fresh.rows) != known:
-                    self.post_message(RowsRefreshed(generation, all_projects, whole=fresh.rows))
+                    self.post_message(RowsRefreshed(generation, scope, whole=fresh.rows))
                 return
             self.index_usable = False
             if fresh.notice is not None:
                 self.post_message(IndexNotice(fresh.notice))
         found: dict[Path, tuple[float, int]] = {}
-        if all_projects:
-            try:
-                with os.scandir(self.sessions_dir) as entries:
-                    folders = [Path(entry.path) for entry in entries if entry.is_dir()]
-            except OSError:
-                folders = []
-        else:
-            folders = [self.project_dir]
-        for folder in folders:
-            _stat_folder(folder, found)
+        for root in roots:
+            for folder in project_folders(root.path, cwd):
+                _stat_folder(folder, found)
         changed = [
             summarize_file(path, mtime=mtime, size=size)
             for path, (mtime, size) in found.items()
             if known.get(path) != (mtime, size)
         ]
+        for summary in changed:
+            summary.machine = machine_of(os.fsencode(summary.path), roots)
         removed = [path for path in known if path not in found]
         if changed or removed:
-            self.post_message(RowsRefreshed(generation, all_projects, changed, removed))
+            self.post_message(RowsRefreshed(generation, scope, changed, removed))

@@ -25,7 +25,8 @@ __all__ = ["SearchResults"]
 
 def _session_line(hit: SearchHit, shown: int, *, show_project: bool) -> Text:
     line = plain(hit.heading(), "bold")
-    where = f"  {hit.project} ·" if show_project else " "
+    machine = "" if hit.machine is None else f"{hit.machine}:"  # another machine's, as scp
+    where = f"  {machine}{hit.project} ·" if show_project else " "
     total = hit.session_hits
     count = plural(total, "hit") if shown >= total else f"{shown} of {plural(total, 'hit')}"
     line.append_text(plain(f"{where} {(hit.session_id or '?')[:8]} · {count}"))

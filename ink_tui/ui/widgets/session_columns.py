@@ -3,8 +3,9 @@ the rules for the rows they show (live, the fuzzy ranking). Pure: no widget, no 
 
 Each fixed column is as wide as the widest text it can hold (counts are abbreviated to at most
 five characters, ``49.9k``), so no number or age is ever cut. When the list is narrow, the less
-important columns go first (size, model, branches, project), then the title shrinks. The state
-column (``● live``, ``hidden``) is there only while a row shown needs it.
+important columns go first (size, model, branches, project, machine), then the title shrinks.
+The state column (``● live``, ``hidden``) is there only while a row shown needs it. The machine
+column is there in the scope of every machine only.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ HIDDEN_MARK: Final = "hidden"
 COLUMNS: Final = (
     ("state", "", 6),
     ("title", "title", 0),
+    ("machine", "machine", 14),
     ("project", "project", 24),
     ("age", "age", 8),
     ("messages", "msgs", COUNT_WIDTH),
@@ -48,7 +50,7 @@ NUMERIC: Final = frozenset({"messages", "branches", "size"})  # right-aligned
 CELL_PADDING: Final = 1  # a space each side of every cell
 MIN_TITLE: Final = 28  # columns are left out (in DROP_ORDER) to keep this much for the title
 FLOOR_TITLE: Final = 6  # below that the title still gets this much: the age and counts stay
-DROP_ORDER: Final = ("size", "model", "branches", "project")  # when the list is narrow
+DROP_ORDER: Final = ("size", "model", "branches", "project", "machine")  # when narrow
 
 
 def is_live(summary: SessionSummary, now: float) -> bool:
@@ -60,10 +62,14 @@ def is_live(summary: SessionSummary, now: float) -> bool:
     return now - quiet < LIVE_SECONDS
 
 
-def fit_columns(width: int, *, show_project: bool, needs_state: bool) -> tuple[int, frozenset[str]]:
+def fit_columns(
+    width: int, *, show_project: bool, needs_state: bool, show_machine: bool = False
+) -> tuple[int, frozenset[str]]:
     """For a list ``width`` cells wide: the title's width, and the columns left out so that it
     gets at least its minimum."""
     dropped = set() if show_project else {"project"}
+    if not show_machine:
+        dropped.add("machine")
     if not needs_state:
         dropped.add("state")
     for candidate in (None, *DROP_ORDER):
@@ -79,8 +85,8 @@ def fit_columns(width: int, *, show_project: bool, needs_state: bool) -> tuple[i
 
 
 def fuzzy_ranked(summaries: Iterable[SessionSummary], query: str) -> list[SessionSummary]:
-    """The sessions ``query`` matches (by title, id or file name, project folder), best first,
-    ties in their order."""
+    """The sessions ``query`` matches (by title, id or file name, project folder, machine), best
+    first, ties in their order."""
     matcher = Matcher(query)
     scored = [
         (
@@ -88,6 +94,7 @@ def fuzzy_ranked(summaries: Iterable[SessionSummary], query: str) -> list[Sessio
                 matcher.match(summary.title),
                 matcher.match(summary.id or summary.file_name),
                 matcher.match(summary.project_folder),
+                matcher.match(summary.machine or ""),
             ),
             index,
             summary,

@@ -30,11 +30,13 @@ from textual.message import Message
 from textual.strip import Strip
 
 from ink_tui.catalog import SessionSummary
+from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.humanize import compact_count, human_size, relative_age
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.scope import Scope
 from ink_tui.ui.widgets.cursor_list import CursorList
 from ink_tui.ui.widgets.session_columns import (
     CELL_PADDING,
@@ -114,7 +116,7 @@ class SessionList(CursorList, inherit_bindings=False):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.summaries: list[SessionSummary] = []
-        self.show_project = False
+        self.scope: Scope = "project"
         self.query_text = ""
         self.row_filter: Callable[[SessionSummary], bool] | None = None  # rows it keeps
         self.shown: list[SessionSummary] = []  # the rows, in list order
@@ -126,16 +128,17 @@ class SessionList(CursorList, inherit_bindings=False):
 
     # -- content -----------------------------------------------------------------------------
 
-    def set_summaries(self, summaries: Iterable[SessionSummary], *, show_project: bool) -> None:
-        """Replace every row (a scope switch or a refresh); the cursor stays on its session."""
+    def set_summaries(self, summaries: Iterable[SessionSummary], *, scope: Scope) -> None:
+        """Replace every row (a scope switch or a refresh); the cursor stays on its session.
+        The scope says which columns there are (the project's and the machine's)."""
         self.summaries = list(summaries)
-        self.show_project = show_project
+        self.scope = scope
         self.rebuild()
 
-    def update_summaries(self, summaries: Iterable[SessionSummary], *, show_project: bool) -> None:
+    def update_summaries(self, summaries: Iterable[SessionSummary], *, scope: Scope) -> None:
         """Rows read again: the cursor stays on its session and the scroll where it was."""
         self.summaries = list(summaries)
-        self.show_project = show_project
+        self.scope = scope
         scrolled = self.scroll_y
         self.rebuild()
         self.scroll_to(y=scrolled, animate=False, immediate=True)
@@ -322,7 +325,8 @@ class SessionList(CursorList, inherit_bindings=False):
         now = self._now()
         return fit_columns(
             (self.size.width or self.app.size.width) - 2,  # the vertical scrollbar
-            show_project=self.show_project,
+            show_project=self.scope != "project",
+            show_machine=self.scope == "machines",
             needs_state=any(is_live(row, now) or not row.listed_by_ink for row in self.shown),
         )
 
@@ -351,8 +355,11 @@ class SessionList(CursorList, inherit_bindings=False):
         model = summary.model.reference if summary.model is not None else "—"
         project = self._cell(summary.project_folder, summary)
         project.stylize(self._style("session-list--muted"))
+        machine = self._cell(summary.machine or THIS_MACHINE, summary)
+        machine.stylize(self._style("session-list--muted"))
         return {
             "state": self._state_cell(summary, now),
+            "machine": machine,
             "title": self._cell(summary.title or summary.file_name, summary),
             "project": project,
             "age": self._cell(relative_age(summary.mtime, now), summary),

@@ -52,14 +52,14 @@ async def test_a_rename_seen_in_all_projects_shows_in_this_project_too(
         home = app.screen.query_one(SessionList).shown[1]
         await pilot.press("tab")
         screen = await _settled(pilot)
-        assert screen.all_projects
+        assert screen.scope == "all"
         _rename(home.path, home.leaf_id, "Renamed in all projects")
         screen._refresh()  # what the interval timer does every few seconds
         await _settled(pilot)
         assert _title_of(app, home.path) == "Renamed in all projects"
         await pilot.press("tab")  # back to this project: its rows were read before the rename
         await _settled(pilot)
-        assert not screen.all_projects
+        assert screen.scope == "project"
         assert _title_of(app, home.path) == "Renamed in all projects"
 
 

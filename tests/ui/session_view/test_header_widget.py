@@ -80,3 +80,10 @@ async def test_a_branch_other_than_the_current_one_is_said_so() -> None:
     async with app.run_test(size=(122, 4)) as pilot:
         await wait_for(pilot, lambda: app.query_one(SessionHeader).text, "the header")
         assert _lines(app)[0].endswith("thinking medium  ⑂ not the current branch")
+
+
+async def test_a_mirrored_session_says_its_machine_before_its_project() -> None:
+    app = HeaderApp(HeaderState("fix the build", _loaded(), machine="devbox"))
+    async with app.run_test(size=(122, 4)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(SessionHeader).text, "the header")
+        assert _lines(app)[0].startswith("fix the build  devbox:/home/ada/code/calc-kit  anthropic")

@@ -50,7 +50,7 @@ class ListApp(InkAppBase):
         yield SessionList(id="sessions")
 
     def on_mount(self) -> None:
-        self.query_one(SessionList).set_summaries(SUMMARIES, show_project=False)
+        self.query_one(SessionList).set_summaries(SUMMARIES, scope="project")
 
 
 async def test_the_filter_keeps_the_sessions_check_would_flag() -> None:

@@ -14,10 +14,10 @@ from ink_tui.ui.widgets.session_columns import fit_columns, fuzzy_ranked
 @pytest.mark.parametrize(
     ("width", "dropped"),
     [
-        (200, {"state"}),
-        (110, {"state", "size"}),
-        (90, {"state", "size", "model"}),
-        (60, {"state", "size", "model", "branches", "project"}),
+        (200, {"state", "machine"}),
+        (110, {"state", "machine", "size"}),
+        (90, {"state", "machine", "size", "model"}),
+        (60, {"state", "machine", "size", "model", "branches", "project"}),
     ],
 )
 def test_narrower_lists_leave_out_size_model_branches_then_project(
@@ -26,6 +26,22 @@ def test_narrower_lists_leave_out_size_model_branches_then_project(
     title, left_out = fit_columns(width, show_project=True, needs_state=False)
     assert left_out == dropped
     assert title >= 28 or left_out >= {"size", "model", "branches", "project"}
+
+
+@pytest.mark.parametrize(
+    ("width", "dropped"),
+    [
+        (200, {"state"}),
+        (90, {"state", "size", "model", "branches"}),
+        (70, {"state", "size", "model", "branches", "project"}),
+        (40, {"state", "size", "model", "branches", "project", "machine"}),
+    ],
+)
+def test_every_machine_adds_a_machine_column_kept_longer_than_the_project(
+    width: int, dropped: set[str]
+) -> None:
+    _, left_out = fit_columns(width, show_project=True, needs_state=False, show_machine=True)
+    assert left_out == dropped
 
 
 def test_a_list_too_narrow_for_anything_still_gives_the_title_a_few_cells() -> None:

@@ -56,7 +56,7 @@ class ListApp(InkAppBase):
 
     def on_mount(self) -> None:
         sessions = self.query_one(SessionList)
-        sessions.set_summaries(self.summaries, show_project=False)
+        sessions.set_summaries(self.summaries, scope="project")
         sessions.focus()
 
     def on_session_list_selected(self, message: SessionList.Selected) -> None:
@@ -109,7 +109,7 @@ async def test_typing_a_filter_ranks_the_matches_and_a_row_filter_keeps_its_rows
         sessions.set_row_filter(lambda summary: summary.listed_by_ink)
         assert _titles(sessions) == ["fix the parser", "write the docs"]
         sessions.set_summaries(
-            [*SUMMARIES, _summary("new", "hidden too", 9, listed_by_ink=False)], show_project=False
+            [*SUMMARIES, _summary("new", "hidden too", 9, listed_by_ink=False)], scope="project"
         )
         assert _titles(sessions) == ["fix the parser", "write the docs"]  # kept across new rows
         sessions.set_row_filter(None)
@@ -124,7 +124,7 @@ async def test_the_cursor_stays_on_its_session_and_enter_opens_it() -> None:
         await pilot.press("down")
         assert sessions.highlighted is not None and sessions.highlighted.title == "write the docs"
         newest = _summary("newest", "a brand new session", 1)
-        sessions.set_summaries([newest, *SUMMARIES], show_project=False)  # a refresh
+        sessions.set_summaries([newest, *SUMMARIES], scope="project")  # a refresh
         assert sessions.highlighted.title == "write the docs"
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.opened, "a session opened")

@@ -50,3 +50,20 @@ def test_the_model_and_thinking_asked_for_win_over_the_sessions(tmp_path: Path) 
     assert start_chat(ChatRequest(path, cwd=CWD)).model == SONNET
     start = start_chat(ChatRequest(path, cwd=CWD, model=GPT, thinking="high"))
     assert start.model == GPT and start.thinking == "high"
+
+
+def test_a_session_mirrored_from_another_machine_is_read_only_and_says_why() -> None:
+    from ink_tui.agent.start import load_chat
+    from ink_tui.paths import machines_dir
+
+    writer = SessionWriter.new(
+        machines_dir() / "devbox" / "home-me-api",
+        "/home/me/api",
+        model=ModelRef("anthropic", "claude-sonnet-4-5"),
+    )
+    writer.append_message({"role": "user", "content": "hello"})
+    read_only = load_chat(writer.path).read_only
+    assert read_only is not None
+    assert (
+        "copy of machine devbox's session" in read_only and "go on with it on devbox" in read_only
+    )
