@@ -106,11 +106,24 @@ def data_dir() -> Path:
 
 MACHINES = "machines"
 """The data dir's folder of mirrors: ``<data dir>/machines/NAME`` holds machine NAME's sessions."""
+MACHINE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
+"""What can name a machine (and so a mirror's folder): letters, digits, ``_``, ``-``."""
 
 
 def machines_dir(data: Path | None = None) -> Path:
     """``<data dir>/machines``: each mirrored machine's sessions, in Ink's layout, by name."""
     return (data or data_dir()) / MACHINES
+
+
+def mirrored_machine(path: str | os.PathLike[str]) -> str | None:
+    """The machine whose mirror ``path`` is in (``<data dir>/machines/NAME/…``), else ``None``.
+    From the path alone: no file is looked at."""
+    key = os.fsencode(os.path.abspath(path))
+    folder = os.fsencode(os.path.abspath(machines_dir())).rstrip(b"/") + b"/"
+    if not key.startswith(folder):
+        return None
+    name = os.fsdecode(key[len(folder) :].split(b"/", 1)[0])
+    return name if MACHINE_NAME.match(name) else None
 
 
 def config_file() -> Path:

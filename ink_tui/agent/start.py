@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.agent.providers.errors import BadArgument
-from ink_tui.catalog.roots import mirrored_machine
 from ink_tui.catalog.scan import iter_summaries
 from ink_tui.humanize import plural
 from ink_tui.paths import project_dir
@@ -35,6 +34,7 @@ from ink_tui.session.writing.repair import (
     launch_refusal,
     plan_torn_repair,
 )
+from ink_tui.session.writing.writer import mirror_refusal
 
 __all__ = [
     "DEFAULT_THINKING",
@@ -190,19 +190,10 @@ def load_chat(
             "Ink?): continuing would cut it, so nothing is written; "
             f"`ink-tui repair --force {path}` cuts it knowingly, keeping a copy beside it"
         )
-    start.read_only = start.read_only or _mirrored(path) or lease_note(path) or _not_writable(path)
-    return start
-
-
-def _mirrored(path: Path) -> str | None:
-    """Why a session mirrored from another machine is not continued here."""
-    machine = mirrored_machine(path)
-    if machine is None:
-        return None
-    return (
-        f"this is a copy of machine {machine}'s session, kept in sync from there: go on with it "
-        f"on {machine} (what the chat wrote here would be lost at the next sync)"
+    start.read_only = (
+        start.read_only or mirror_refusal(path) or lease_note(path) or _not_writable(path)
     )
+    return start
 
 
 def latest_model(sessions_dir: Path, cwd: str) -> ModelRef | None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Final, Literal
 from urllib.parse import unquote, urlsplit
 
-from ink_tui.catalog.roots import MACHINE_NAME
+from ink_tui.catalog.roots import PathMap, Root, mirror_roots
 from ink_tui.configfile import (
     read_config_text,
     toml_string,
@@ -26,16 +26,18 @@ from ink_tui.configfile import (
     without_table,
     write_config_text,
 )
-from ink_tui.paths import config_file, machines_dir
+from ink_tui.paths import MACHINE_NAME, config_file, machines_dir
 
 __all__ = [
     "Machine",
     "MachineError",
     "MachineUrl",
     "add_machine",
+    "archive_mirrors",
     "load_machines",
     "mirror_dir",
     "parse_url",
+    "readable_mirrors",
     "remove_machine",
 ]
 
@@ -74,6 +76,7 @@ class Machine:
 
     name: str
     url: MachineUrl
+    paths: PathMap = ()  # (there, here): a project's folder on that machine and on this one
 
     def mirror(self, data: Path | None = None) -> Path:
         return mirror_dir(self.name, data)
@@ -157,10 +160,41 @@ def load_machines(path: Path | None = None) -> list[Machine]:
         if not isinstance(url, str):
             raise MachineError(f"{where}: url must be a text (ssh://… or s3://…)")
         try:
-            machines.append(Machine(check_name(name), parse_url(url)))
+            machines.append(Machine(check_name(name), parse_url(url), _path_map(table)))
         except MachineError as error:
             raise MachineError(f"{where}: {error}") from None
     return machines
+
+
+def _path_map(table: dict[str, object]) -> PathMap:
+    """A machine's ``paths = { "/there" = "/here" }``; :class:`MachineError` when a folder is
+    not an absolute path."""
+    found = table.get("paths", {})
+    if not isinstance(found, dict):
+        raise MachineError('paths must be a table: paths = { "/home/me/src" = "/Users/me/src" }')
+    pairs = []
+    for there, here in found.items():
+        for folder in (there, here):
+            if not isinstance(folder, str) or not folder.startswith("/") or _UNSAFE.search(folder):
+                raise MachineError(f"paths: {folder!r} is not an absolute folder path")
+        pairs.append((there.rstrip("/") or "/", str(here).rstrip("/") or "/"))
+    return tuple(pairs)
+
+
+def archive_mirrors(path: Path | None = None) -> list[Root]:
+    """Every mirror here, each with its machine's path map from the settings (a mirror whose
+    machine was removed has none). Raises :class:`MachineError` as :func:`load_machines`."""
+    maps = {machine.name: machine.paths for machine in load_machines(path)}
+    return mirror_roots(paths=maps)
+
+
+def readable_mirrors() -> tuple[list[Root], str | None]:
+    """:func:`archive_mirrors`; when the settings cannot be read, every mirror without a path
+    map, and one line saying why (the archive is still read)."""
+    try:
+        return archive_mirrors(), None
+    except (MachineError, OSError) as error:  # a ConfigFileError is an OSError
+        return mirror_roots(), f"{error}: the machines' path maps are not used"
 
 
 def add_machine(name: str, url: str, path: Path | None = None) -> Machine:

@@ -13,37 +13,86 @@ One index holds every root's files, each keyed by its path; a root's files are t
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ink_tui.paths import machines_dir
+from ink_tui.catalog.row import SessionSummary
+from ink_tui.catalog.scan import AmbiguousSession, ResolveError, project_folders, resolve_session
+from ink_tui.paths import MACHINE_NAME, cwd_folder_name, machines_dir, project_dir
 
 __all__ = [
     "MACHINE_NAME",
     "THIS_MACHINE",
+    "PathMap",
     "Root",
     "archive_roots",
     "machine_of",
     "mirror_roots",
-    "mirrored_machine",
+    "place_row",
+    "resolve_anywhere",
     "roots_sql",
 ]
 
-MACHINE_NAME: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
-"""What can name a machine (and so a mirror's folder): letters, digits, ``_``, ``-``."""
 THIS_MACHINE: Final = "(this machine)"
 """How text names this machine where a machine's name goes (no machine name has brackets)."""
 
 
+PathMap = tuple[tuple[str, str], ...]
+"""A machine's path map: ``(there, here)`` folder pairs, the same project's folder on that
+machine and on this one (``/home/me/src`` there is ``/Users/me/src`` here)."""
+
+
+def _under(path: str, folder: str) -> str | None:
+    """What follows ``folder`` in ``path`` (``""`` for the folder itself), else ``None``."""
+    folder = folder.rstrip("/") or "/"
+    if path == folder:
+        return ""
+    if folder == "/":
+        return path[1:] if path.startswith("/") else None
+    return path[len(folder) + 1 :] if path.startswith(folder + "/") else None
+
+
+def _moved(path: str, pairs: list[tuple[str, str]]) -> str | None:
+    """``path`` with the longest matching ``from`` folder replaced by its ``to``."""
+    for source, target in sorted(pairs, key=lambda pair: -len(pair[0])):
+        rest = _under(path, source)
+        if rest is not None:
+            return target.rstrip("/") + "/" + rest if rest else target.rstrip("/") or "/"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Root:
-    """A sessions dir in Ink's layout, and the machine whose sessions it holds."""
+    """A sessions dir in Ink's layout, the machine whose sessions it holds, and that machine's
+    path map (a project's folder there and here)."""
 
     path: Path
     machine: str | None = None  # None: this machine
+    paths: PathMap = ()
+
+    def here(self, cwd: str) -> str:
+        """``cwd`` (a session's, on that machine) as the same folder is on this machine."""
+        moved = _moved(cwd, list(self.paths))
+        return cwd if moved is None else moved
+
+    def mapped(self, cwd: str) -> bool:
+        """Whether the path map moves ``cwd`` (a session's, on that machine)."""
+        return _moved(cwd, list(self.paths)) is not None
+
+    def there(self, cwd: str) -> list[str]:
+        """The folders on that machine that are ``cwd`` here: itself (a folder with the same
+        path on both), and what the path map moves to it."""
+        moved = _moved(cwd, [(here, there) for there, here in self.paths])
+        return [cwd] if moved is None or moved == cwd else [cwd, moved]
+
+    def project_folders(self, cwd: str | None) -> list[Path]:
+        """The project folders of this dir holding the sessions of ``cwd`` (a folder of this
+        machine), every project folder when ``None``."""
+        if cwd is None:
+            return project_folders(self.path, None)
+        return [project_dir(self.path, there) for there in self.there(cwd)]
 
     @property
     def key(self) -> bytes:
@@ -67,20 +116,32 @@ class Root:
         return THIS_MACHINE if self.machine is None else self.machine
 
 
-def mirror_roots(folder: Path | None = None) -> list[Root]:
+def mirror_roots(
+    folder: Path | None = None, paths: Mapping[str, PathMap] | None = None
+) -> list[Root]:
     """Every mirror in ``folder`` (``<data dir>/machines``), by name: real folders with a
-    machine's name only (a symlink or a stray file there is not a mirror)."""
+    machine's name only (a symlink or a stray file there is not a mirror); ``paths``: each
+    machine's path map, by name (the settings': see ``archive.machines.archive_mirrors``)."""
     where = machines_dir() if folder is None else folder
+    maps = paths or {}
     try:
         with os.scandir(where) as entries:
             found = [
-                Root(Path(entry.path), entry.name)
+                Root(Path(entry.path), entry.name, maps.get(entry.name, ()))
                 for entry in entries
                 if MACHINE_NAME.match(entry.name) and entry.is_dir(follow_symlinks=False)
             ]
     except OSError:
         return []
     return sorted(found, key=lambda root: root.machine or "")
+
+
+def place_row(row: SessionSummary, root: Root) -> None:
+    """Say where ``row`` (a session of ``root``) is from: its machine, and this machine's
+    folder for its project when the machine's path map moves it."""
+    row.machine = root.machine
+    if row.cwd is not None and root.mapped(row.cwd):
+        row.local_project = cwd_folder_name(root.here(row.cwd))
 
 
 def archive_roots(base_dir: Path) -> list[Root]:
@@ -97,15 +158,36 @@ def machine_of(key: bytes, roots: Iterable[Root]) -> str | None:
     return None
 
 
-def mirrored_machine(path: Path) -> str | None:
-    """The machine whose mirror ``path`` is in (``<data dir>/machines/NAME/…``), else ``None``.
-    From the path alone: no file is looked at."""
-    key = os.fsencode(os.path.abspath(path))
-    low, _ = Root(machines_dir()).key_range
-    if not key.startswith(low):
-        return None
-    name = os.fsdecode(key[len(low) :].split(b"/", 1)[0])
-    return name if MACHINE_NAME.match(name) else None
+def resolve_anywhere(base_dir: Path, cwd: str, wanted: str) -> Path:
+    """A SESSION argument to a session file, as :func:`~ink_tui.catalog.scan.resolve_session`
+    finds it in ``base_dir``; when nothing there matches, in every machine's mirror (a path, an
+    id, an id prefix or a file name). Raises :class:`ResolveError` on no match or several."""
+    try:
+        return resolve_session(base_dir, cwd, wanted)
+    except AmbiguousSession:
+        raise
+    except ResolveError as error:
+        missing = error
+    found: list[tuple[Path, str]] = []
+    mirrors = mirror_roots()
+    for root in mirrors:
+        try:
+            found.append((resolve_session(root.path, cwd, wanted), root.label))
+        except AmbiguousSession as error:
+            raise AmbiguousSession(f"{root.label}: {error}") from None
+        except ResolveError:
+            continue
+    if len(found) > 1:
+        machines = ", ".join(label for _, label in found)
+        raise AmbiguousSession(
+            f'"{wanted}" matches a session on each of {machines}: give its path '
+            f"({'; '.join(str(path) for path, _ in found)})"
+        )
+    if found:
+        return found[0][0]
+    if mirrors:
+        raise ResolveError(f"{missing}, nor in any machine's mirror") from None
+    raise missing
 
 
 def roots_sql(roots: Iterable[Root], column: str = "path") -> tuple[str, list[bytes]]:

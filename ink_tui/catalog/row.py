@@ -43,6 +43,7 @@ class SessionSummary:
     tokens_out: int | None = None
     problem: str | None = None  # a torn tail, dangling calls (see ink_tui.catalog.problems)
     machine: str | None = None  # the mirrored machine it came from (None: this machine)
+    local_project: str | None = None  # this machine's folder for its project (a path map's)
 
     @property
     def has_problem(self) -> bool:
@@ -98,6 +99,7 @@ class SessionSummary:
             "tokensOut": self.tokens_out,
             "problem": self.problem,
             "machine": self.machine,
+            "localProject": self.local_project,
         }
 
 

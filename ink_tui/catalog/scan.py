@@ -49,6 +49,10 @@ class ResolveError(Exception):
     """SESSION matched no session, or several (the message says which and where)."""
 
 
+class AmbiguousSession(ResolveError):
+    """SESSION matched several sessions."""
+
+
 @dataclass(slots=True, frozen=True)
 class _FileStat:
     path: Path
@@ -188,7 +192,7 @@ def _candidates(files: list[_FileStat], wanted: str) -> list[tuple[Path, str | N
     return found
 
 
-def _ambiguous(wanted: str, found: list[tuple[Path, str | None]]) -> ResolveError:
+def _ambiguous(wanted: str, found: list[tuple[Path, str | None]]) -> AmbiguousSession:
     short = ", ".join((sid or path.stem)[:8] for path, sid in found[:3])
     first = f'"{wanted}" matches {len(found)} sessions ({short}…) — use more characters'
     candidates = [
@@ -197,7 +201,7 @@ def _ambiguous(wanted: str, found: list[tuple[Path, str | None]]) -> ResolveErro
     ]
     if len(found) > MAX_CANDIDATES:
         candidates.append(f"… and {len(found) - MAX_CANDIDATES} more")
-    return ResolveError(f"{first}; candidates: {'; '.join(candidates)}")
+    return AmbiguousSession(f"{first}; candidates: {'; '.join(candidates)}")
 
 
 def _refuse_special(given: Path) -> None:

@@ -36,7 +36,7 @@ from typing import Any, Final
 from ink_tui.catalog.index.store import CatalogIndex, db_text, unavailable
 from ink_tui.catalog.query import Query, QueryError, parse_query
 from ink_tui.catalog.roots import Root
-from ink_tui.catalog.searchpick import Matched, choose, matches_sql
+from ink_tui.catalog.searchpick import Matched, Where, choose, matches_sql
 from ink_tui.catalog.snippets import SNIPPET_WIDTH, Marks, snippet_of
 from ink_tui.catalog.textpieces import unpack_text
 from ink_tui.humanize import breadcrumb
@@ -149,10 +149,12 @@ def search(
     limit: int = 50,
     now: float | None = None,
     roots: Sequence[Root] | None = None,
+    within: Sequence[Path] | None = None,
 ) -> SearchResult:
     """The best ``limit`` hits for ``query`` in the project folders ``projects`` (None: all)
     of the sessions dirs ``roots`` (None: every file indexed), and how many there are in all
-    (see the module doc).
+    (see the module doc). ``within``: the project folders searched, exactly (those of one
+    project on every machine, whatever their names), instead of ``projects``.
 
     A ``project:`` filter in the query searches every project; a ``machine:`` filter keeps the
     roots of the machines it names. Raises :class:`ink_tui.catalog.query.QueryError` for a bad
@@ -162,11 +164,18 @@ def search(
     parsed = parse_query(query) if isinstance(query, str) else query
     if parsed.machines and roots is not None:
         roots = _named_machines(parsed.machines, roots)
+    folders = None
+    if within is not None:
+        projects = sorted({folder.name for folder in within})  # narrows the FTS expression
+        folders = tuple(os.fsencode(os.path.abspath(folder)) + b"/" for folder in within)
     if projects is not None:
         projects = [db_text(name) for name in projects]
     moment = time.time() if now is None else now
     try:
-        matched = matches_sql(index.connection, parsed, projects, moment, roots)
+        where = Where(roots, folders)
+        matched = matches_sql(
+            index.connection, parsed, None if folders else projects, moment, where
+        )
         chosen = choose(index.connection, matched, max(0, limit))
         hits = _hits(index, parsed, matched, chosen)
     except sqlite3.Error as exc:

@@ -21,7 +21,7 @@ from typing import Any, Final
 from ink_tui.catalog.query import Query
 from ink_tui.catalog.roots import Root, machine_of
 
-__all__ = ["Matched", "SessionMatches", "choose", "matches_sql", "quotas"]
+__all__ = ["Matched", "SessionMatches", "Where", "choose", "matches_sql", "quotas"]
 
 _SATURATION: Final = 1.2  # BM25's k1: the tenth matching record adds little
 _LENGTH_WEIGHT: Final = 0.75  # BM25's b: a short record, or a short session, counts more
@@ -100,18 +100,19 @@ def _file_rows(
     ).fetchall()
 
 
-def _wanted(
-    query: Query, projects: list[str] | None, roots: Sequence[Root] | None, row: tuple[Any, ...]
-) -> bool:
+def _wanted(query: Query, projects: list[str] | None, where: Where, row: tuple[Any, ...]) -> bool:
     """Whether a session file passes the filters the FTS expression cannot state exactly."""
-    if roots is not None and not any(root.holds(bytes(row[1])) for root in roots):
+    path = bytes(row[1])
+    if where.roots is not None and not any(root.holds(path) for root in where.roots):
         return False
     project, cwd, model = str(row[2] or ""), str(row[6] or ""), row[7]
     if query.projects:
         folded = (project.casefold(), cwd.casefold())
         if not any(name in part for name in query.projects for part in folded):
             return False
-    elif projects is not None and project not in projects:
+    elif (projects is not None and project not in projects) or (
+        where.folders is not None and not path.startswith(where.folders)
+    ):
         return False
     return all(model is not None and name in str(model).casefold() for name in query.models)
 
@@ -124,15 +125,25 @@ def _session_score(session: SessionMatches, typical_texts: float) -> float:
     return session.best * (1.0 + share)
 
 
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Which session files a search keeps, beyond the project names: those of ``roots`` (None:
+    every file indexed), and of the project folders whose paths (as keys, ``/`` at the end)
+    ``folders`` holds (None: every project)."""
+
+    roots: Sequence[Root] | None = None
+    folders: tuple[bytes, ...] | None = None
+
+
 def matches_sql(
     connection: sqlite3.Connection,
     query: Query,
     projects: list[str] | None,
     now: float,
-    roots: Sequence[Root] | None = None,
+    where: Where = Where(),
 ) -> Matched:
-    """Every session holding a match for ``query`` in ``projects`` (None: all) of ``roots``
-    (None: every file indexed), ranked.
+    """Every session holding a match for ``query`` in ``projects`` (None: all) and ``where``
+    says, ranked.
 
     Raises ``sqlite3.Error``."""
     values: dict[str, Any] = {
@@ -157,11 +168,12 @@ def matches_sql(
     sessions: list[SessionMatches] = []
     details = bool(query.projects or query.models)
     for row in _file_rows(connection, list(found), details=details) if found else []:
-        if not _wanted(query, projects, roots, row):
+        if not _wanted(query, projects, where, row):
             continue
         session = found[row[0]]
         session.raw_path = bytes(row[1])
-        session.machine = None if roots is None else machine_of(session.raw_path, roots)
+        if where.roots is not None:
+            session.machine = machine_of(session.raw_path, where.roots)
         session.project, session.child, session.parent = str(row[2] or ""), bool(row[3]), row[4]
         session.texts = int(row[5] or 0)
         sessions.append(session)

@@ -111,9 +111,9 @@ def _open_path(args: argparse.Namespace, base: Path, cwd: str) -> tuple[Path | N
     """The session to open first (``None``: the picker) and a notice on how it was found.
     (The listing is imported only to find one: the picker reads its rows from the index.)"""
     if args.session:
-        from ink_tui.catalog.scan import resolve_session
+        from ink_tui.catalog.roots import resolve_anywhere
 
-        return resolve_session(base, cwd, args.session), None
+        return resolve_anywhere(base, cwd, args.session), None
     if args.resume is not None:
         from ink_tui.catalog.scan import resolve_resume
 

@@ -30,6 +30,7 @@ ONE_LINE_ERRORS = (
     ("ink_tui.manage.trash", "TrashError"),
     ("ink_tui.session.writing.writer", "ConcurrentWriteError"),
     ("ink_tui.session.writing.writer", "RecordNotWrittenError"),
+    ("ink_tui.session.writing.writer", "WriteBlockedError"),
 )
 """The failures said in one line besides :class:`CommandError`, by module: a module a command
 never imported cannot have raised its error, so none is imported to be caught."""

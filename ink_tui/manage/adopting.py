@@ -1,9 +1,15 @@
-"""Copying a session from ``~/.imp/sessions`` into Ink's folder, so that ``ink -r`` resumes it.
+"""Copying a session into Ink's folder, so that ``ink -r`` resumes it: from ``~/.imp/sessions``,
+or from another machine's mirror.
 
 Ink never reads ``~/.imp`` (spec §1): an imp-era session there cannot be resumed. Its format is
-Ink's, so a copy in ``~/.ink/sessions/<same folder>/`` can be. :func:`plan_adopt` checks first
-(an ``~/.imp`` session, not a subagent's, one Ink can open, nothing of it in Ink's folder yet,
-no session there with the same header id); :func:`adopt` copies the session and its subagent
+Ink's, so a copy in ``~/.ink/sessions/<same folder>/`` can be. A session mirrored from another
+machine (``ink-tui sync``) is copied to the folder of its project on this machine: its cwd, or
+where the machine's path map says that folder is here. The copy is the session's bytes as they
+are (the header keeps the cwd it ran in); Ink resumes it from the folder of the cwd it runs in.
+
+:func:`plan_adopt` checks first (an ``~/.imp`` or mirrored session, not a subagent's, one Ink
+can open, nothing of it in Ink's folder yet, no session there with the same header id);
+:func:`adopt` copies the session and its subagent
 sessions (``children/``, not their lease folders) all or nothing: each file is copied to a
 temporary name beside its place, flushed to disk and compared with what was read, and only
 when every copy is whole are they put in place, each with a no-replace rename
@@ -20,13 +26,22 @@ import hashlib
 import os
 import secrets
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from ink_tui.catalog.roots import Root
 from ink_tui.manage.children import children_of
 from ink_tui.manage.moving import rename_noreplace
-from ink_tui.paths import CHILDREN, imp_sessions_dir, ink_sessions_dir, under_imp
+from ink_tui.paths import (
+    CHILDREN,
+    cwd_folder_name,
+    imp_sessions_dir,
+    ink_sessions_dir,
+    mirrored_machine,
+    under_imp,
+)
 from ink_tui.session.analysis.subagents import jsonl_files
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.firstline import first_line_header
@@ -45,8 +60,10 @@ class AdoptPlan:
     """What :func:`adopt` copies: ``(source, target)`` pairs, the session first."""
 
     session_id: str
-    cwd: str
+    cwd: str  # where Ink resumes it: the project's folder on this machine
     copies: list[tuple[Path, Path]]
+    machine: str | None = None  # the machine it was mirrored from (None: ~/.imp)
+    moved_from: str | None = None  # its cwd on that machine, when a path map moved it
 
     @property
     def target(self) -> Path:
@@ -62,13 +79,31 @@ class AdoptPlan:
         more = f" and {children} subagent session{'s' if children != 1 else ''}" if children else ""
         return f"{self.copies[0][0].name}{more}"
 
+    def mapping_note(self) -> str | None:
+        """What the path map did, to be said: ``it ran in /home/me/src/api on devbox, which is
+        /Users/me/src/api here (its path map)``."""
+        if self.moved_from is None:
+            return None
+        return (
+            f"it ran in {self.moved_from} on {self.machine}, which is {self.cwd} here "
+            "(the machine's path map)"
+        )
 
-def plan_adopt(path: Path) -> AdoptPlan:
-    """What copying ``path`` into Ink's folder takes; :class:`AdoptError` when it cannot be."""
+
+def plan_adopt(path: Path, mirrors: Sequence[Root] = ()) -> AdoptPlan:
+    """What copying ``path`` into Ink's folder takes; :class:`AdoptError` when it cannot be.
+
+    ``path`` is an ``~/.imp`` session (it goes to the same project folder of Ink's), or a
+    session mirrored from another machine (it goes to the folder of its project here: its cwd
+    moved by the machine's path map, from ``mirrors``, when one applies)."""
     from ink_tui.session import SessionError, open_session
 
-    if not under_imp(path):
-        raise AdoptError(f"{path} is not in {imp_sessions_dir()}: Ink can already look for it")
+    machine = mirrored_machine(path)
+    if machine is None and not under_imp(path):
+        raise AdoptError(
+            f"{path} is neither in {imp_sessions_dir()} nor another machine's session: "
+            "Ink can already look for it"
+        )
     if path.parent.name == CHILDREN:
         raise AdoptError(f"{path} is a subagent session: adopt the session that launched it")
     try:
@@ -78,7 +113,16 @@ def plan_adopt(path: Path) -> AdoptPlan:
     except OSError as error:
         raise AdoptError(f"{path}: {error.strerror or error}") from None
     session_id = str(session.header.get("id", ""))
-    folder = ink_sessions_dir() / path.parent.name
+    cwd = str(session.header.get("cwd", ""))
+    moved_from = None
+    if machine is None:
+        folder = ink_sessions_dir() / path.parent.name
+    else:
+        root = next((root for root in mirrors if root.machine == machine), None)
+        here = cwd if root is None else root.here(cwd)
+        moved_from = cwd if here != cwd else None
+        cwd = here
+        folder = ink_sessions_dir() / cwd_folder_name(cwd)
     copies = [(path, folder / path.name)]
     copies += [(child, folder / CHILDREN / child.name) for child in children_of(path, session_id)]
     for _, target in copies:
@@ -88,7 +132,7 @@ def plan_adopt(path: Path) -> AdoptPlan:
         header = first_line_header(existing)
         if header is not None and header.get("id") == session_id:
             raise AdoptError(f"Ink's folder holds this session already, as {existing}")
-    return AdoptPlan(session_id, str(session.header.get("cwd", "")), copies)
+    return AdoptPlan(session_id, cwd, copies, machine, moved_from)
 
 
 def _copy_to_temp(source: Path, target: Path) -> Path:

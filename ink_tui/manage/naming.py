@@ -40,7 +40,7 @@ from ink_tui.session import SessionError, open_session
 from ink_tui.session.conversation.tree import entry_named
 from ink_tui.session.reading.reader import SessionFile
 from ink_tui.session.writing.ownwrites import IN_USE_SECONDS, last_foreign_write
-from ink_tui.session.writing.writer import SessionWriter
+from ink_tui.session.writing.writer import SessionWriter, mirror_refusal
 
 __all__ = [
     "NamingError",
@@ -138,9 +138,16 @@ def _deciding_marker(session: SessionFile) -> bool:
     return marker.line > last_entry and (target is None or target in session.by_id)
 
 
+def _refuse_mirror(path: Path) -> None:
+    refusal = mirror_refusal(path)
+    if refusal is not None:
+        raise NamingError(f"{one_line(str(path))}: {refusal} (nothing was written)")
+
+
 def rename(path: Path, name: str, *, now: float | None = None) -> Written:
     """Append a ``session_info`` record naming the session (``""`` or ``-``: clear the name)."""
     text = normalized_name(name)
+    _refuse_mirror(path)
     now = time.time() if now is None else now
     age = now - last_foreign_write(path)
     if age < IN_USE_SECONDS:
@@ -175,6 +182,7 @@ def label_entry(path: Path, target_id: str, label: str, *, now: float | None = N
     """Append a ``label`` record on entry ``target_id`` (its id or a unique prefix; ``""``
     label: remove its label). The leaf stays where it was (see the module doc)."""
     text = typed_text(label, "label")
+    _refuse_mirror(path)
     session = _open(path, time.time() if now is None else now)
     target = _target(session, target_id)
     writer = SessionWriter.for_session(session, own_writes=True)

@@ -22,7 +22,6 @@ from ink_tui.catalog.index.checks import checked_within, scope_keys
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import INDEX_FILE_NAME, CatalogIndex, IndexUnavailable
 from ink_tui.catalog.roots import Root
-from ink_tui.paths import project_dir
 
 if TYPE_CHECKING:  # the update is imported when the files are looked at: a trusted search never
     from ink_tui.catalog.index.update import Progress
@@ -119,9 +118,9 @@ def _checked(index: CatalogIndex, roots: list[Root], cwd: str | None, trust: flo
     within ``trust`` seconds; else ``None``."""
     times: list[int] = []
     for root in roots:
-        folder = None if cwd is None else project_dir(root.path, cwd)
-        at = checked_within(index, scope_keys(root.path, folder), trust)
-        if at is None:
-            return None
-        times.append(at)
+        for folder in [None] if cwd is None else root.project_folders(cwd):
+            at = checked_within(index, scope_keys(root.path, folder), trust)
+            if at is None:
+                return None
+            times.append(at)
     return min(times)

@@ -21,16 +21,16 @@ import orjson
 
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text, path_key
 from ink_tui.catalog.index.update import SESSIONS_ONLY, IndexReport, Progress, update_roots
-from ink_tui.catalog.roots import Root, roots_sql
+from ink_tui.catalog.roots import Root, place_row, roots_sql
 from ink_tui.catalog.row import SessionSummary, row_from_index
-from ink_tui.catalog.scan import SUFFIX, project_folders
+from ink_tui.catalog.scan import SUFFIX
 from ink_tui.catalog.summary import summarize_file
 
 __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
 
 _WITHOUT: Final = "sessions are read from the files"  # what the picker does without the index
 
-_Stored = tuple[str, str, str | None]  # a file's path, its picker row (JSON), its machine
+_Stored = tuple[str, str, Root]  # a file's path, its picker row (JSON), the dir it is in
 
 
 @dataclass(slots=True)
@@ -70,18 +70,14 @@ def _loads(text: str) -> Any:
 def _decoded(stored: Iterable[_Stored]) -> list[SessionSummary]:
     """The rows of ``stored``; a row this version cannot read is read from its file."""
     rows: list[SessionSummary] = []
-    for path, text, machine in stored:
+    for path, text, root in stored:
         try:
             row = row_from_index(_loads(text)) if text else summarize_file(Path(path))
         except (KeyError, TypeError, ValueError):  # the next update rewrites it
             row = summarize_file(Path(path))
-        row.machine = machine
+        place_row(row, root)
         rows.append(row)
     return rows
-
-
-def _folders(base_dir: Path, cwd: str | None) -> list[str] | None:
-    return None if cwd is None else [folder.name for folder in project_folders(base_dir, cwd)]
 
 
 def _stored_rows(index: CatalogIndex, roots: Sequence[Root], cwd: str | None) -> list[_Stored]:
@@ -93,12 +89,12 @@ def _stored_rows(index: CatalogIndex, roots: Sequence[Root], cwd: str | None) ->
         where, values = roots_sql([root])
         query = f"SELECT mtime_ns, path, row FROM files WHERE {SESSIONS_ONLY} AND {where}"
         parameters: list[Any] = list(values)
-        folders = _folders(root.path, cwd)
+        folders = None if cwd is None else [folder.name for folder in root.project_folders(cwd)]
         if folders is not None:
             parameters += [db_text(name) for name in folders]
             query += f" AND project IN ({','.join('?' * len(folders))})"
         rows = index.connection.execute(query + " ORDER BY mtime_ns DESC", parameters)
-        found += [(mtime, (os.fsdecode(path), text, root.machine)) for mtime, path, text in rows]
+        found += [(mtime, (os.fsdecode(path), text, root)) for mtime, path, text in rows]
     if len(roots) > 1:  # each root's rows came sorted: merge them
         found.sort(key=lambda item: item[0], reverse=True)
     return [stored for _, stored in found]
@@ -132,9 +128,7 @@ def indexed_rows(
         return IndexedRows(None, f"the index failed ({error}): {_WITHOUT}")
     if not stored:
         return IndexedRows([], notice)
-    present = {
-        path: root.machine for root in roots for path in _present(project_folders(root.path, cwd))
-    }
+    present = {path: root for root in roots for path in _present(root.project_folders(cwd))}
     known = [stored for stored in stored if stored[0] in present]
     count = len(known) if first is None else first
     decoded = _decoded(known[:count])

@@ -324,8 +324,9 @@ def update_roots(
     progress: Progress | None = None,
     cancelled: threading.Event | None = None,
 ) -> IndexReport:
-    """:func:`update_index` for each root in turn (``cwd``'s project of each; every project
-    when None), as one report; the progress counts every root's bytes so far."""
+    """:func:`update_index` for each root in turn (``cwd``'s project of each, under each name a
+    path map gives it there; every project when None), as one report; the progress counts every
+    root's bytes so far."""
     total: IndexReport | None = None
     before = [0, 0]  # bytes done and to read in the roots already updated
 
@@ -333,8 +334,11 @@ def update_roots(
         if progress is not None:
             progress(before[0] + done, before[1] + to_read)
 
-    for root in roots:
-        report = update_index(index, root.path, cwd, progress=advance, cancelled=cancelled)
+    wheres: list[tuple[Root, str | None]] = [
+        (root, there) for root in roots for there in ([None] if cwd is None else root.there(cwd))
+    ]
+    for root, there in wheres:
+        report = update_index(index, root.path, there, progress=advance, cancelled=cancelled)
         before[0] += report.bytes_read
         before[1] += report.bytes_read
         if total is None:

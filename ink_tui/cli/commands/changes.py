@@ -60,13 +60,13 @@ def add_arguments(changes: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui changes SESSION [--branch LEAF_ID] [--patch]``."""
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.session import SessionError, branch, open_session
     from ink_tui.session.analysis.changes import collect_changes
     from ink_tui.session.conversation.tree import entry_named
     from ink_tui.session.conversation.view import build_turns
 
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     err = SafeOutput(sys.stderr)
     try:
         session = open_session(path, warn=err.as_textio())
@@ -76,9 +76,32 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         raise ChangesCommandError(error.one_line()) from None
     files = collect_changes(turns, session.cwd)
     if args.patch:
+        note = _mapped_note(path, session.cwd)
+        if note is not None:
+            err.line(f"ink-tui: {one_line(note)}")
         return _patch(files, out, err)
     _report(files, turns, out, colour=out.stream.isatty())
     return EXIT_OK
+
+
+def _mapped_note(path: Path, cwd: str) -> str | None:
+    """For another machine's session whose cwd that machine's path map moves: where the patch
+    applies here (its names are relative to the session's cwd)."""
+    from ink_tui.paths import mirrored_machine
+
+    machine = mirrored_machine(path)
+    if machine is None:
+        return None
+    from ink_tui.archive.machines import readable_mirrors
+
+    root = next((root for root in readable_mirrors()[0] if root.machine == machine), None)
+    if root is None or not root.mapped(cwd):
+        return None
+    here = root.here(cwd)
+    return (
+        f"{machine}'s session ran in {cwd}, which is {here} here (the machine's path map): "
+        f"the names are relative to it, so the patch applies in {here}"
+    )
 
 
 def _patch(files: list[FileChanges], out: SafeOutput, err: SafeOutput) -> int:

@@ -85,9 +85,9 @@ def run_check(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
         from ink_tui.cli.commands.check_all import check_all
 
         return check_all(base, out, as_json=args.json)
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
 
-    return check_one(resolve_session(base, cwd, args.session), out, as_json=args.json)
+    return check_one(resolve_anywhere(base, cwd, args.session), out, as_json=args.json)
 
 
 def run_repair(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
@@ -102,9 +102,9 @@ def run_repair(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) 
         from ink_tui.cli.commands.check_all import repair_all
 
         return repair_all(base, out, dry_run=args.dry_run)
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
 
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     return repair_one(path, out, dry_run=args.dry_run, force=args.force)
 
 
@@ -138,8 +138,11 @@ def repair_one(path: Path, out: SafeOutput, *, dry_run: bool, force: bool) -> in
         cut_complete_final_line,
         plan_continuation,
     )
-    from ink_tui.session.writing.writer import SessionWriter
+    from ink_tui.session.writing.writer import SessionWriter, mirror_refusal
 
+    refusal = mirror_refusal(path)
+    if refusal is not None:
+        raise CheckCommandError(f"{path}: not repaired, nothing was written: {refusal}")
     try:
         session = open_session(path, warn=None)
         plan = plan_continuation(session)

@@ -39,11 +39,11 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     The messages stream from the file to the output (a million-message branch is never in
     memory). Should the file change under them meanwhile, the output stops there and the error
     is said in one line (exit 2)."""
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.session import SessionError, open_session
     from ink_tui.session.conversation.context import stream_context
 
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     started = False
     try:
         plan = stream_context(open_session(path, warn=SafeOutput(sys.stderr).as_textio()))

@@ -57,7 +57,7 @@ def add_arguments(export: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui export SESSION [options]``."""
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.export import ExportOptions, export_session, format_for, write_new
     from ink_tui.session import SessionError
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         raise ExportError(f"{target}: is a folder; -o takes a file name")
     if target is not None and target.exists() and not args.force:
         raise ExportError(f"{target}: already exists; --force replaces it")
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     err = SafeOutput(sys.stderr)
     chosen = args.format or (format_for(target) if target is not None else "md")
     options = ExportOptions(chosen, args.tools, args.thinking, args.redact)

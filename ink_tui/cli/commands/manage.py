@@ -3,8 +3,9 @@
 ``rename`` and ``label`` append one record as Ink's ``/name`` and ``/tree`` do; ``delete`` and
 ``prune`` move files to the trash, from where ``trash restore`` brings them back (see
 :mod:`ink_tui.manage`). A destructive command asks first on a terminal; elsewhere it needs
-``--yes``. ``adopt`` copies an imp-era session from ``~/.imp/sessions`` (which Ink never reads)
-into Ink's folder so that ``ink -r`` resumes it (:mod:`ink_tui.manage.adopting`). Every line
+``--yes``. ``adopt`` copies an imp-era session from ``~/.imp/sessions`` (which Ink never reads),
+or a session mirrored from another machine, into Ink's folder so that ``ink -r`` resumes it
+(:mod:`ink_tui.manage.adopting`). Every line
 naming a session goes through :class:`~ink_tui.cli.output.SafeOutput`, and every path in it
 through :func:`~ink_tui.safetext.one_line` (a file name holding a line break cannot fake a line
 of output). A refusal of :mod:`ink_tui.manage` (``NamingError``, ``TrashError``, ``AdoptError``)
@@ -14,6 +15,7 @@ is one line on stderr, exit 2 (:data:`ink_tui.cli.entry.ONE_LINE_ERRORS`).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,8 +85,10 @@ def add_prune_arguments(prune: argparse.ArgumentParser) -> None:
 def add_adopt_arguments(adopt: argparse.ArgumentParser) -> None:
     """``adopt SESSION``."""
     adopt.description = (
-        "Ink never reads ~/.imp: copy a session there (and its subagent sessions) into the same "
-        "project folder of ~/.ink/sessions, all or nothing, never over a file."
+        "Copy a session Ink cannot resume into ~/.ink/sessions, with its subagent sessions, all "
+        "or nothing, never over a file: one in ~/.imp (Ink never reads it), into the same "
+        "project folder; or one mirrored from another machine (ink-tui sync), into the folder "
+        "of its project here (its cwd, moved by the machine's path map when one applies)."
     )
     adopt.add_argument("session", metavar="SESSION", help="path, or id, id prefix or file name")
 
@@ -224,14 +228,23 @@ def run_prune(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -
 
 
 def run_adopt(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
-    from ink_tui.catalog.scan import resolve_session
+    """``ink-tui adopt SESSION``: an ``~/.imp`` session, or another machine's (by its path, or
+    its id, id prefix or file name, looked for in ``~/.imp`` first, then in every mirror)."""
+    from ink_tui.archive.machines import readable_mirrors
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.manage.adopting import adopt, plan_adopt
     from ink_tui.paths import imp_sessions_dir
 
     wanted = Path(args.session).expanduser()
-    path = wanted if wanted.is_file() else resolve_session(imp_sessions_dir(), cwd, args.session)
-    plan = plan_adopt(path)
+    path = wanted if wanted.is_file() else resolve_anywhere(imp_sessions_dir(), cwd, args.session)
+    mirrors, notice = readable_mirrors()
+    if notice is not None:
+        SafeOutput(sys.stderr).line(f"ink-tui: {notice}")
+    plan = plan_adopt(path, mirrors)
     adopt(plan)
     out.line(f"copied {one_line(plan.describe())} into {one_line(str(plan.target.parent))}")
-    out.line(f"Ink resumes it now: {plan.resume}")
+    note = plan.mapping_note()
+    if note is not None:
+        out.line(one_line(note))
+    out.line(f"Ink resumes it now: {one_line(plan.resume)}")
     return EXIT_OK

@@ -98,12 +98,12 @@ def _plans(loaded: LoadedBranch) -> Iterator[Plan]:
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui replay SESSION [--speed N] [--no-skip-idle] [--branch LEAF_ID]``."""
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.session.analysis.playclock import SPEEDS, Playback
 
     if not SPEEDS[0] <= args.speed <= SPEEDS[-1]:
         raise ReplayCommandError(f"--speed must be from 1 to 50, not {args.speed:g}")
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     loaded = _load(path, args.branch)
     if not loaded.entries:
         out.line(f"{path}: the branch is empty: nothing to replay")

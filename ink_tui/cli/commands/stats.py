@@ -284,11 +284,11 @@ def _model_row(group: PricedGroup) -> list[str]:
 
 def _session_stats(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui stats SESSION [--json]``: the session's work as Ink's ``/status`` shows it."""
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.session import SessionError, open_session
     from ink_tui.session.rules.usage_totals import session_usage
 
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     err = SafeOutput(sys.stderr)
     try:
         session = open_session(path, warn=err.as_textio())

@@ -61,11 +61,11 @@ def _cut(line: str, width: int | None) -> str:
 
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui tree SESSION [--filter MODE] [--ids]``."""
-    from ink_tui.catalog.scan import resolve_session
+    from ink_tui.catalog.roots import resolve_anywhere
     from ink_tui.session import SessionError, open_session
     from ink_tui.session.conversation.navtree import ink_tree, row_line, tree_rows
 
-    path = resolve_session(base, cwd, args.session)
+    path = resolve_anywhere(base, cwd, args.session)
     try:
         session = open_session(path, warn=SafeOutput(sys.stderr).as_textio())
         rows = tree_rows(ink_tree(session), session.leaf_id, args.filter)

@@ -31,7 +31,12 @@ from ink_tui.session.conversation.pairing import UNKNOWN_OUTCOME_TEXT
 from ink_tui.session.reading.reader import SessionFile, open_session
 from ink_tui.session.reading.recordtypes import HeaderRecord
 from ink_tui.session.reading.shapes import oddity_refusal
-from ink_tui.session.writing.writer import ConcurrentWriteError, SessionWriter
+from ink_tui.session.writing.writer import (
+    ConcurrentWriteError,
+    SessionWriter,
+    WriteBlockedError,
+    mirror_refusal,
+)
 
 __all__ = [
     "Continuation",
@@ -191,8 +196,12 @@ def apply_torn_repair(session: SessionFile, repair: TornRepair) -> Path | None:
 
     Before truncating, the bytes cut are kept in a backup file beside the session
     (:func:`keep_cut_bytes`); returns its path (``None`` when nothing was cut). If the backup
-    cannot be written, nothing is cut.
+    cannot be written, nothing is cut. Another machine's copy (its mirror) is never cut:
+    :class:`WriteBlockedError`.
     """
+    refusal = mirror_refusal(session.path)
+    if refusal is not None:
+        raise WriteBlockedError(f"{session.path}: {refusal}")
     fd = os.open(session.path, os.O_RDWR | os.O_APPEND)
     try:
         size = os.fstat(fd).st_size
@@ -272,6 +281,9 @@ def repair_session(path: Path, *, force: bool = False) -> tuple[SessionFile, Con
     repair would cut a complete record, nothing is written and the continuation says why.
     """
     session = open_session(path, warn=None)
+    refusal = mirror_refusal(path)
+    if refusal is not None:  # never written here
+        return session, Continuation(ok=False, problem=refusal)
     plan = plan_continuation(session)
     if not plan.ok:
         return session, plan

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
 
+from ink_tui.paths import mirrored_machine
 from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.reader import SessionFile
 from ink_tui.session.reading.recordtypes import EntryRecord, HeaderRecord, Message, SessionHeader
@@ -46,12 +47,26 @@ __all__ = [
     "RecordNotWrittenError",
     "SessionWriter",
     "WriteBlockedError",
+    "mirror_refusal",
     "new_entry_id",
     "session_file_name",
     "utc_timestamp",
 ]
 
 Record = dict[str, object]  # a record as written: JSON values under string keys
+
+
+def mirror_refusal(path: Path) -> str | None:
+    """Why ink-tui never writes ``path``, when it is a copy of another machine's session (its
+    mirror, kept by ``ink-tui sync``: what was written here would go at the next sync)."""
+    machine = mirrored_machine(path)
+    if machine is None:
+        return None
+    return (
+        f"this is a copy of machine {machine}'s session, kept in sync from there, and is never "
+        f"written here: go on with it on {machine}, or `ink-tui adopt` it into this machine's "
+        "sessions"
+    )
 
 
 class WriteBlockedError(RuntimeError):
@@ -235,6 +250,9 @@ class SessionWriter:
     # -- IO ----------------------------------------------------------------------------------
 
     def _write(self, records: Sequence[Mapping[str, object]]) -> None:
+        refusal = mirror_refusal(self.path)
+        if refusal is not None:
+            raise WriteBlockedError(f"{self.path}: {refusal}")
         if self._failed:
             raise WriteBlockedError(
                 f"session initialization previously failed: {self.path} — start a new session"

@@ -235,6 +235,7 @@ class PickerScreen(Screen[None]):
             indexing=self.indexing,
             scanning=self.scanning,
             syncing=None if self.syncing is None else sum(self.syncing.values()),
+            machines=tuple(sorted({row.machine for row in self._current() if row.machine})),
         )
         self.query_one("#picker-status", Static).update(status)
         empty = self.query_one("#picker-empty", Static)

@@ -28,12 +28,13 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 from textual.worker import get_current_worker
 
+from ink_tui.archive.machines import readable_mirrors
 from ink_tui.catalog.index import IndexUnavailable
 from ink_tui.catalog.index.branches import leaf_showing
 from ink_tui.catalog.index.checks import TRUST_SECONDS as TRUST
 from ink_tui.catalog.index.fallback import SearchIndex
 from ink_tui.catalog.query import QueryError, parse_query
-from ink_tui.catalog.roots import Root, mirror_roots
+from ink_tui.catalog.roots import Root
 from ink_tui.catalog.search import SearchHit, SearchResult, search
 from ink_tui.humanize import human_size, plural
 from ink_tui.logs import unforeseen
@@ -130,14 +131,14 @@ class SearchScreen(Screen[None]):
             self.post_message(self.Indexing(done, total))
 
         worker = get_current_worker()
-        mirrors = mirror_roots()
+        mirrors, maps_notice = readable_mirrors()
         try:
             self.searched.update(
                 self.sessions_dir,
                 scope_cwd(scope, self.cwd),
                 progress=progress,
                 cancelled=worker.cancelled_event,
-                mirrors=mirrors if scope == "machines" else (),
+                mirrors=mirrors if scope != "all" else (),
             )
         except IndexUnavailable as error:
             self.post_message(self.Indexed(scope, str(error)))
@@ -145,7 +146,7 @@ class SearchScreen(Screen[None]):
         except Exception as error:  # a bug: logged with its traceback, said in one line
             self.post_message(self.Indexed(scope, unforeseen(error, "the index")))
             return
-        notice = self.searched.notice
+        notice = self.searched.notice or maps_notice
         self.post_message(self.Indexed(scope, notice=notice, mirrors=bool(mirrors)))
 
     def on_unmount(self) -> None:
@@ -199,15 +200,18 @@ class SearchScreen(Screen[None]):
             self.post_message(self.Answered(generation, None, str(error)))
             return
         machines = scope == "machines" or bool(query.machines)
-        everywhere = scope != "project" or machines or bool(query.projects)
-        projects = None if everywhere else [cwd_folder_name(self.cwd)]
-        roots = [Root(self.sessions_dir), *(mirror_roots() if machines else ())]
+        everywhere = scope == "all" or machines or bool(query.projects)
+        mirrors = [] if scope == "all" and not machines else readable_mirrors()[0]
+        roots = [Root(self.sessions_dir), *mirrors]
+        within = None
+        if not everywhere:  # this project, on every machine (the path maps' folders too)
+            within = [folder for root in roots for folder in root.project_folders(self.cwd)]
         try:
             if machines and "machines" not in self.ready:  # machine: asked from another scope
-                self.searched.update(self.sessions_dir, None, mirrors=roots[1:], trust=TRUST)
+                self.searched.update(self.sessions_dir, None, mirrors=mirrors, trust=TRUST)
             with self.searched.open() as index:
                 result = search(
-                    index, query, projects=projects, limit=LIMIT, now=self._now, roots=roots
+                    index, query, limit=LIMIT, now=self._now, roots=roots, within=within
                 )
         except QueryError as error:  # a machine: no mirror is of
             self.post_message(self.Answered(generation, None, str(error)))

@@ -20,8 +20,8 @@ from textual import getters, on
 from textual.app import ComposeResult
 from textual.screen import Screen
 
-from ink_tui.catalog.roots import mirrored_machine
 from ink_tui.humanize import breadcrumb
+from ink_tui.paths import mirrored_machine
 from ink_tui.session.conversation.branchview import LoadedBranch
 from ink_tui.session.conversation.rows import find_item, match_row
 from ink_tui.ui.options import follow_theme

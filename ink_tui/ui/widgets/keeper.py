@@ -157,16 +157,18 @@ class SessionKeeper(Widget):
         """The copy menu: ``message`` (the row as the session view shows it) first when given,
         then the last agent message as Ink's ``/copy`` copies it (of the branch to ``leaf_id``,
         the one shown, else of the current branch; the file is read when it is chosen), the
-        session's id, its path and ``ink -r <id>``; for a session in ``~/.imp``, which Ink
-        never reads, the last choice copies the session into Ink's folder (``ink-tui
-        adopt``)."""
+        session's id, its path and ``ink -r <id>``; for a session Ink cannot resume (one in
+        ``~/.imp``, which Ink never reads, or another machine's copy) the last choice copies
+        the session into Ink's folder (``ink-tui adopt``)."""
         from ink_tui.manage.naming import resume_command
-        from ink_tui.paths import ink_sessions_dir, under_imp
+        from ink_tui.paths import ink_sessions_dir, mirrored_machine, under_imp
 
-        imp = under_imp(path)
+        machine = mirrored_machine(path)
+        elsewhere = "from ~/.imp" if machine is None else f"from {machine}'s copy"
+        adopted = machine is not None or under_imp(path)
         resume = (
-            ("r", "Ink cannot resume it from ~/.imp: copy it into", f"{ink_sessions_dir()}/")
-            if imp
+            ("r", f"Ink cannot resume it {elsewhere}: copy it into", f"{ink_sessions_dir()}/")
+            if adopted
             else ("r", "the command resuming it in Ink", resume_command(session_id))
         )
         choices = [
@@ -185,7 +187,7 @@ class SessionKeeper(Widget):
             if key == "a":
                 self._copy_agent_message(path, leaf_id)
                 return
-            if key == "r" and imp:
+            if key == "r" and adopted:
                 self._adopt(path)
                 return
             self.app.copy_to_clipboard(text)
@@ -229,11 +231,13 @@ class SessionKeeper(Widget):
 
     @work(thread=True, group="keep")
     def _adopt(self, path: Path) -> None:
-        """Copy an ``~/.imp`` session into Ink's folder; ``ink -r <id>`` goes to the clipboard."""
+        """Copy an ``~/.imp`` or mirrored session into Ink's folder; ``ink -r <id>`` goes to the
+        clipboard."""
+        from ink_tui.archive.machines import readable_mirrors
         from ink_tui.manage.adopting import AdoptError, adopt, plan_adopt
 
         try:
-            plan = plan_adopt(path)
+            plan = plan_adopt(path, readable_mirrors()[0])
             adopt(plan)
         except (AdoptError, OSError) as error:
             self.app.call_from_thread(self.notify, str(error), severity="error", markup=False)
@@ -242,9 +246,11 @@ class SessionKeeper(Widget):
             line = unforeseen(error, "copying the session into Ink's folder")
             self.app.call_from_thread(self.notify, line, severity="error", timeout=15)
             return
+        mapped = plan.mapping_note()
         note = (
-            f"copied {plan.describe()} into {plan.target.parent}; Ink resumes it with "
-            f"{plan.resume} (copied to the clipboard)"
+            f"copied {plan.describe()} into {plan.target.parent}"
+            + ("" if mapped is None else f" ({mapped})")
+            + f"; Ink resumes it with {plan.resume} (copied to the clipboard)"
         )
         self.app.call_from_thread(self.app.copy_to_clipboard, plan.resume)
         self.app.call_from_thread(self.notify, note, timeout=8, markup=False)

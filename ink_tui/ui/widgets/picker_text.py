@@ -41,9 +41,12 @@ def status_text(
     indexing: tuple[int, int] | None,
     scanning: bool,
     syncing: int | None = None,
+    machines: tuple[str, ...] = (),
 ) -> Text:
     """``This project · calc-kit  ·  12 sessions · 3 matching  ·  indexing 40% …  Tab: …``."""
     status = plain(scope_label(place.scope, place.project_dir.name), "bold")
+    if place.scope == "project" and machines:  # the same project's sessions on other machines
+        status.append_text(plain(f" (here and on {', '.join(machines)})"))
     status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
     if query:
         status.append(f" · {shown} matching")

@@ -37,8 +37,7 @@ from textual.worker import get_current_worker
 from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
 from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
 from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
-from ink_tui.catalog.roots import Root, machine_of, mirror_roots
-from ink_tui.catalog.scan import project_folders
+from ink_tui.catalog.roots import Root, place_row
 from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
 from ink_tui.session.writing.ownwrites import own_writes
@@ -211,8 +210,18 @@ class SessionRowSource(Widget):
         return self.ahead.take(self.sessions_dir, scope_cwd(scope, self.cwd))
 
     def _roots(self, scope: Scope) -> list[Root]:
-        """The sessions dirs the scope reads (the mirrors are looked for now: in a worker)."""
-        return [Root(self.sessions_dir), *(mirror_roots() if scope == "machines" else ())]
+        """The sessions dirs the scope reads: this project is this project on every machine
+        mirrored here (the same folder, or the one its path map gives); all projects are this
+        machine's. The mirrors and the settings are looked at now: call it in a worker."""
+        here = Root(self.sessions_dir)
+        if scope == "all":
+            return [here]
+        from ink_tui.archive.machines import readable_mirrors
+
+        mirrors, notice = readable_mirrors()
+        if notice is not None:
+            self.post_message(IndexNotice(notice))
+        return [here, *mirrors]
 
     def _first_rows(self, scope: Scope) -> IndexedRows:
         """The rows being read ahead (waiting for them), else the rows the index holds now."""
@@ -288,16 +297,17 @@ class SessionRowSource(Widget):
         batch: list[SessionSummary] = []
         posted = time.monotonic()
         first = True
-        roots = self._roots(scope)
+        cwd = scope_cwd(scope, self.cwd)
         summaries = (
-            summary
-            for root in roots
-            for summary in iter_summaries(root.path, scope_cwd(scope, self.cwd))
+            (summary, root)
+            for root in self._roots(scope)
+            for there in ([None] if cwd is None else root.there(cwd))
+            for summary in iter_summaries(root.path, there)
         )
-        for summary in summaries:
+        for summary, root in summaries:
             if worker.is_cancelled:
                 return
-            summary.machine = machine_of(os.fsencode(summary.path), roots)
+            place_row(summary, root)
             batch.append(summary)
             if first or len(batch) >= _BATCH or time.monotonic() - posted > _BATCH_SECONDS:
                 self.post_message(RowsFound(generation, batch))
@@ -322,16 +332,18 @@ class SessionRowSource(Widget):
             if fresh.notice is not None:
                 self.post_message(IndexNotice(fresh.notice))
         found: dict[Path, tuple[float, int]] = {}
+        rooted: dict[Path, Root] = {}
         for root in roots:
-            for folder in project_folders(root.path, cwd):
+            for folder in root.project_folders(cwd):
                 _stat_folder(folder, found)
+                rooted[folder] = root
         changed = [
             summarize_file(path, mtime=mtime, size=size)
             for path, (mtime, size) in found.items()
             if known.get(path) != (mtime, size)
         ]
         for summary in changed:
-            summary.machine = machine_of(os.fsencode(summary.path), roots)
+            place_row(summary, rooted[summary.path.parent])
         removed = [path for path in known if path not in found]
         if changed or removed:
             self.post_message(RowsRefreshed(generation, scope, changed, removed))

@@ -95,6 +95,7 @@ def fuzzy_ranked(summaries: Iterable[SessionSummary], query: str) -> list[Sessio
                 matcher.match(summary.id or summary.file_name),
                 matcher.match(summary.project_folder),
                 matcher.match(summary.machine or ""),
+                matcher.match(summary.local_project or ""),
             ),
             index,
             summary,

@@ -326,7 +326,7 @@ class SessionList(CursorList, inherit_bindings=False):
         return fit_columns(
             (self.size.width or self.app.size.width) - 2,  # the vertical scrollbar
             show_project=self.scope != "project",
-            show_machine=self.scope == "machines",
+            show_machine=self.scope == "machines" or any(row.machine for row in self.shown),
             needs_state=any(is_live(row, now) or not row.listed_by_ink for row in self.shown),
         )
 
@@ -353,7 +353,7 @@ class SessionList(CursorList, inherit_bindings=False):
 
     def _cells(self, summary: SessionSummary, now: float) -> dict[str, Text]:
         model = summary.model.reference if summary.model is not None else "—"
-        project = self._cell(summary.project_folder, summary)
+        project = self._cell(summary.local_project or summary.project_folder, summary)
         project.stylize(self._style("session-list--muted"))
         machine = self._cell(summary.machine or THIS_MACHINE, summary)
         machine.stylize(self._style("session-list--muted"))

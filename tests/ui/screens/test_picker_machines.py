@@ -13,7 +13,7 @@ from sshserver import ssh_server
 from waiting import wait_for, workers_finished
 
 from ink_tui.archive.machines import add_machine
-from ink_tui.paths import machines_dir
+from ink_tui.paths import config_file, machines_dir
 from ink_tui.ui.screens.picker import PickerScreen
 from ink_tui.ui.widgets.session_list import SessionList
 
@@ -33,6 +33,13 @@ def _status(screen: PickerScreen) -> str:
     return content.plain if isinstance(content, Text) else str(content)
 
 
+def mirrored(path: Path, machine: str) -> Path:
+    """A session moved into ``machine``'s mirror, as a sync brings it (ink-tui writes none)."""
+    target = machines_dir() / machine / path.parent.name / path.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return path.rename(target)
+
+
 def _on_screen(app: Any, text: str) -> bool:
     """Whether ``text`` is on the screen as the user sees it (a notification included)."""
     return text in app.export_screenshot().replace("&#160;", " ")
@@ -48,7 +55,7 @@ async def test_tab_goes_through_every_machine_when_one_is_mirrored(
     base = tmp_path / "sessions"
     write_session(base / "home-me-api", CWD, ["fix the retry here"], age=60)
     write_session(base / "home-me-web", OTHER, ["style the web page"], age=120)
-    write_session(machines_dir() / "devbox" / "home-me-api", CWD, ["fix it on the dev box"])
+    mirrored(write_session(tmp_path / "devbox", CWD, ["fix it on the dev box"]), "devbox")
     app = make_app(sessions_dir=base, cwd=CWD)
     async with app.run_test(size=(140, 30)) as pilot:
         screen = await _settled(pilot)
@@ -121,3 +128,31 @@ async def test_m_syncs_the_machines_and_lists_what_came(
             screen = await _settled(pilot)
             assert screen.scope == "machines"
             assert _rows(screen) == [("fixed over there", "devbox")]
+
+
+async def test_this_project_holds_its_sessions_on_every_machine_by_the_path_map(
+    tmp_path: Path, make_app: Any, write_session: Any
+) -> None:
+    """devbox ran the project in /srv/me/api; the path map says that is /home/me/api here."""
+    base = tmp_path / "sessions"
+    write_session(base / "home-me-api", CWD, ["fix the retry here"], age=60)
+    there = write_session(tmp_path / "devbox" / "srv-me-api", "/srv/me/api", ["fixed there"])
+    mirrored(there, "devbox")
+    add_machine("devbox", "ssh://devbox")
+    config = config_file()
+    config.write_text(config.read_text() + 'paths = { "/srv/me" = "/home/me" }\n')
+    app = make_app(sessions_dir=base, cwd=CWD)
+    async with app.run_test(size=(140, 30)) as pilot:
+        screen = await _settled(pilot)
+        assert _rows(screen) == [("fix the retry here", None), ("fixed there", "devbox")]
+        assert _status(screen).startswith("This project · home-me-api (here and on devbox)")
+        lines = [screen.query_one(SessionList).render_line(y).text for y in range(3)]
+        assert "machine" in lines[0] and "devbox" in lines[2]
+        await pilot.press("tab", "tab")
+        screen = await _settled(pilot)
+        assert screen.scope == "machines"
+        projects = {
+            row.title: row.local_project or row.project_folder
+            for row in screen.query_one(SessionList).shown
+        }
+        assert projects == {"fix the retry here": "home-me-api", "fixed there": "home-me-api"}

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ink_tui.agent.start import ChatRequest, start_chat
 from ink_tui.paths import project_dir
 from ink_tui.session.rules.modelref import ModelRef
@@ -52,18 +54,26 @@ def test_the_model_and_thinking_asked_for_win_over_the_sessions(tmp_path: Path) 
     assert start.model == GPT and start.thinking == "high"
 
 
-def test_a_session_mirrored_from_another_machine_is_read_only_and_says_why() -> None:
+def test_a_session_mirrored_from_another_machine_is_read_only_and_says_why(
+    tmp_path: Path,
+) -> None:
     from ink_tui.agent.start import load_chat
     from ink_tui.paths import machines_dir
+    from ink_tui.session.writing.writer import WriteBlockedError
 
     writer = SessionWriter.new(
-        machines_dir() / "devbox" / "home-me-api",
-        "/home/me/api",
-        model=ModelRef("anthropic", "claude-sonnet-4-5"),
+        tmp_path, "/home/me/api", model=ModelRef("anthropic", "claude-sonnet-4-5")
     )
     writer.append_message({"role": "user", "content": "hello"})
-    read_only = load_chat(writer.path).read_only
+    mirrored = machines_dir() / "devbox" / "home-me-api" / writer.path.name
+    mirrored.parent.mkdir(parents=True)
+    writer.path.rename(mirrored)  # as a sync brings it
+    before = mirrored.read_bytes()
+    read_only = load_chat(mirrored).read_only
     assert read_only is not None
-    assert (
-        "copy of machine devbox's session" in read_only and "go on with it on devbox" in read_only
-    )
+    assert "copy of machine devbox's session" in read_only
+    assert "go on with it on devbox" in read_only
+    writer.path = mirrored
+    with pytest.raises(WriteBlockedError, match="never written here"):
+        writer.append_message({"role": "user", "content": "one more"})
+    assert mirrored.read_bytes() == before

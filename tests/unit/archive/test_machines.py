@@ -14,6 +14,7 @@ from ink_tui.archive.machines import (
     parse_url,
     remove_machine,
 )
+from ink_tui.catalog.roots import Root
 
 
 @pytest.mark.parametrize(
@@ -93,3 +94,42 @@ def test_a_settings_table_that_cannot_be_used_is_one_error_naming_the_file(
     config.write_text("[machines.box\n")
     with pytest.raises(MachineError, match="not valid TOML"):
         load_machines(config)
+
+
+def test_a_path_map_is_read_with_its_machine_and_moves_a_project_here(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        '[machines.devbox]\nurl = "ssh://devbox"\n'
+        'paths = { "/home/me/src" = "/Users/me/src", "/srv/" = "/Volumes/srv" }\n'
+    )
+    (machine,) = load_machines(config)
+    assert machine.paths == (("/home/me/src", "/Users/me/src"), ("/srv", "/Volumes/srv"))
+    root = Root(tmp_path / "mirror", "devbox", machine.paths)
+    assert root.here("/home/me/src/api") == "/Users/me/src/api"
+    assert root.here("/home/me/srcs") == "/home/me/srcs"  # a folder boundary, not a prefix
+    assert root.mapped("/srv") and not root.mapped("/home/me")
+    assert root.there("/Users/me/src/api") == ["/Users/me/src/api", "/home/me/src/api"]
+    assert [folder.name for folder in root.project_folders("/Users/me/src/api")] == [
+        "Users-me-src-api",
+        "home-me-src-api",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("paths", "said"),
+    [
+        ('paths = "/home/me"', "paths must be a table"),
+        ('paths = { "home/me" = "/Users/me" }', "'home/me' is not an absolute folder path"),
+        ('paths = { "/home/me" = 3 }', "3 is not an absolute folder path"),
+    ],
+)
+def test_a_path_map_that_cannot_be_used_is_one_error_naming_the_table(
+    tmp_path: Path, paths: str, said: str
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[machines.devbox]\nurl = "ssh://devbox"\n{paths}\n')
+    with pytest.raises(MachineError) as raised:
+        load_machines(config)
+    message = str(raised.value)
+    assert message.startswith(f"{config}: [machines.devbox]: paths") and said in message
+    assert "\n" not in message

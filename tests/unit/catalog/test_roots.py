@@ -16,11 +16,11 @@ from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.index.listing import indexed_rows, refreshed_rows
 from ink_tui.catalog.prices import load_price_table
 from ink_tui.catalog.query import QueryError
-from ink_tui.catalog.roots import Root, archive_roots, machine_of, mirror_roots, mirrored_machine
+from ink_tui.catalog.roots import Root, archive_roots, machine_of, mirror_roots
 from ink_tui.catalog.search import search
 from ink_tui.catalog.stats import build_report
 from ink_tui.catalog.usage import collect_usage
-from ink_tui.paths import machines_dir, project_dir
+from ink_tui.paths import machines_dir, mirrored_machine, project_dir
 
 CWD = "/home/ada/code/retry"
 
@@ -44,11 +44,11 @@ def _write(base: Path, name: str, words: str, cwd: str = CWD) -> Path:
         "timestamp": "2026-11-20T10:00:02Z",
         "message": {
             "role": "assistant",
-            "content": [{"type": "text", "text": "done"}],
-            "provider": "anthropic",
-            "model": "claude-sonnet-4-5",
-            "usage": {"input": 1000, "output": 10, "cacheRead": 0, "cacheWrite": 0},
+            "blocks": [{"type": "text", "text": "done"}],
+            "usage": {"inputTokens": 1000, "outputTokens": 10},
             "stopReason": "stop",
+            "model": "claude-sonnet-4-5",
+            "modelReference": "anthropic/claude-sonnet-4-5",
         },
     }
     path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
@@ -177,3 +177,20 @@ def test_a_mirrored_session_is_known_by_its_path_alone(tmp_path: Path) -> None:
     assert mirrored_machine(machines_dir() / "devbox") == "devbox"
     assert mirrored_machine(tmp_path / "sessions" / "p" / "s.jsonl") is None
     assert mirrored_machine(machines_dir().parent / "machinesX" / "a" / "s.jsonl") is None
+
+
+def test_this_projects_search_reaches_the_same_project_on_every_machine(here: Path) -> None:
+    mirror = machines_dir() / "devbox"
+    _write(mirror, "mapped", "the flaky retry test, under another path", "/srv/ada/retry")
+    _write(mirror, "other", "a flaky sidebar, another project", "/srv/ada/web")
+    devbox = Root(mirror, "devbox", (("/srv/ada", "/home/ada/code"),))
+    roots = [Root(here), devbox]
+    within = [folder for root in roots for folder in root.project_folders(CWD)]
+    with CatalogIndex.open() as index:
+        for root in roots:
+            update_index(index, root.path, None)
+        found = search(index, "flaky", roots=roots, within=within)
+    assert sorted((hit.session_id, hit.machine) for hit in found.hits) == [
+        ("here", None),
+        ("mapped", "devbox"),
+    ]

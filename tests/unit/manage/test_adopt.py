@@ -104,7 +104,7 @@ def test_adopt_refuses_what_is_not_an_imp_session(home: Path, tmp_path: Path) ->
         plan_adopt(child)
     elsewhere = SessionWriter.new(tmp_path / "elsewhere", CWD)
     elsewhere.append_message({"role": "user", "content": "hi"})
-    with pytest.raises(AdoptError, match=r"is not in .*\.imp/sessions"):
+    with pytest.raises(AdoptError, match=r"is neither in .*\.imp/sessions"):
         plan_adopt(elsewhere.path)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ink_tui.paths import machines_dir, project_dir
+from ink_tui.paths import config_file, machines_dir, project_dir
 
 CWD = "/home/ada/code/retry"
 
@@ -24,10 +24,10 @@ def _write(base: Path, name: str, words: str, when: int) -> Path:
         {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026-11-20T10:00:01Z",
          "message": {"role": "user", "content": words}},
         {"type": "message", "id": "a1", "parentId": "u1", "timestamp": "2026-11-20T10:00:02Z",
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}],
-                     "provider": "anthropic", "model": "claude-sonnet-4-5",
-                     "usage": {"input": 1000, "output": 10, "cacheRead": 0, "cacheWrite": 0},
-                     "stopReason": "stop"}},
+         "message": {"role": "assistant", "blocks": [{"type": "text", "text": "done"}],
+                     "usage": {"inputTokens": 1000, "outputTokens": 10}, "stopReason": "stop",
+                     "model": "claude-sonnet-4-5",
+                     "modelReference": "anthropic/claude-sonnet-4-5"}},
     ]  # fmt: skip
     path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
@@ -87,3 +87,99 @@ def test_stats_by_machine_counts_each_machine(archive: Any) -> None:
     ]
     alone = json.loads(archive.run("stats", "--all", "--json")[1])
     assert alone["total"]["sessions"] == 1
+
+
+# -- one session of another machine -------------------------------------------------------------
+
+REMOTE_CWD = "/home/ada/src/api"
+LOCAL_CWD = "/Users/ada/src/api"
+
+
+def _mirrored(cli: Any, name: str, machine: str = "devbox") -> Path:
+    """A session of ``machine`` that ran in REMOTE_CWD, as a sync brings it (with a write)."""
+    records = [
+        {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z",
+         "cwd": REMOTE_CWD},
+        {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026-11-20T10:00:01Z",
+         "message": {"role": "user", "content": "fix the retry"}},
+        {"type": "message", "id": "a1", "parentId": "u1", "timestamp": "2026-11-20T10:00:02Z",
+         "message": {"role": "assistant", "blocks": [
+             {"type": "toolCall", "id": "c1", "name": "write",
+              "arguments": {"path": "src/retry.ts", "content": "retry()\n"}}],
+             "usage": {"inputTokens": 10, "outputTokens": 5}, "stopReason": "tool_use",
+             "model": "claude-sonnet-4-5", "modelReference": "anthropic/claude-sonnet-4-5"}},
+        {"type": "message", "id": "t1", "parentId": "a1", "timestamp": "2026-11-20T10:00:03Z",
+         "message": {"role": "toolResult", "results": [
+             {"toolCallId": "c1", "toolName": "write", "content": "wrote src/retry.ts",
+              "isError": False}]}},
+    ]  # fmt: skip
+    folder = machines_dir() / machine / "home-ada-src-api"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def test_a_mirrored_session_is_read_by_its_id_like_any_other(cli: Any) -> None:
+    path = _mirrored(cli, "d0d0d0d0-remote")
+    code, out, _ = cli.run("context", "d0d0d0d0", "--json")
+    assert code == 0 and json.loads(out)["messages"][0]["content"] == "fix the retry"
+    code, out, _ = cli.run("check", "d0d0d0d0")
+    assert code == 0 and str(path) in out
+
+
+def test_an_id_on_two_machines_must_be_given_by_its_path(cli: Any) -> None:
+    _mirrored(cli, "e1e1e1e1-twice", "devbox")
+    _mirrored(cli, "e1e1e1e1-twice", "laptop")
+    code, out, err = cli.run("context", "e1e1e1e1")
+    assert (code, out) == (2, "")
+    assert "matches a session on each of devbox, laptop: give its path" in cli.one_error_line(err)
+
+
+def test_a_mirrored_session_is_never_written_here(cli: Any) -> None:
+    path = _mirrored(cli, "f2f2f2f2-remote")
+    with path.open("a") as torn:  # a tail a repair would cut, were it this machine's
+        torn.write('{"type":"message","id":"x')
+    before = path.read_bytes()
+    code, _, err = cli.run("rename", str(path), "mine now")
+    assert code == 2 and "copy of machine devbox's session" in cli.one_error_line(err)
+    code, out, err = cli.run("repair", str(path), "--force")
+    assert code == 2 and "never written here" in out + err
+    assert path.read_bytes() == before
+
+
+def test_adopt_brings_a_mirrored_session_into_its_project_here_by_the_path_map(
+    cli: Any, home: Path
+) -> None:
+    cli.run("machines", "add", "devbox", "ssh://devbox")
+    config = config_file()
+    config.write_text(config.read_text() + 'paths = { "/home/ada/src" = "/Users/ada/src" }\n')
+    path = _mirrored(cli, "a7a7a7a7-adopt")
+    code, out, err = cli.run("adopt", "a7a7a7a7")
+    assert (code, err) == (0, "")
+    target = home / ".ink" / "sessions" / "Users-ada-src-api" / path.name
+    assert out == (
+        f"copied {path.name} into {target.parent}\n"
+        f"it ran in {REMOTE_CWD} on devbox, which is {LOCAL_CWD} here (the machine's path map)\n"
+        f"Ink resumes it now: cd {LOCAL_CWD} && ink -r a7a7a7a7-adopt\n"
+    )
+    assert target.read_bytes() == path.read_bytes()
+    code, out, _ = cli.run("check", str(target))
+    assert code == 0, out
+    code, _, err = cli.run("adopt", str(path))
+    assert code == 2 and "exists already: nothing was copied" in cli.one_error_line(err)
+    code, _, err = cli.run("changes", str(path), "--patch")
+    assert code == 1  # the file written has no known start: left out, and said so
+    assert err.splitlines() == [
+        f"ink-tui: devbox's session ran in {REMOTE_CWD}, which is {LOCAL_CWD} here (the "
+        f"machine's path map): the names are relative to it, so the patch applies in {LOCAL_CWD}",
+        "ink-tui: src/retry.ts: not reconstructed: nothing shows its content before turn 1",
+    ]
