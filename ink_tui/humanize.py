@@ -11,6 +11,7 @@ __all__ = [
     "BREADCRUMB_PARENT",
     "COUNT_WIDTH",
     "ELLIPSIS",
+    "THIS_MACHINE",
     "breadcrumb",
     "cell_width",
     "char_cells",
@@ -28,6 +29,8 @@ COUNT_WIDTH = 5
 """The widest :func:`compact_count` text (``"49.9k"``, ``"-9999"``)."""
 BREADCRUMB_PARENT = 30
 """Characters of a parent session's title in a subagent's breadcrumb."""
+THIS_MACHINE = "(this machine)"
+"""How text names this machine where a machine's name goes (no machine name has brackets)."""
 
 
 def breadcrumb(parent: str, child: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,10 +18,30 @@ from typing import Any, Final
 from ink_tui.configfile import write_whole
 from ink_tui.paths import CHILDREN, SESSION_SUFFIX
 
-__all__ = ["REPLACED", "STATE_FILE", "MirrorState", "SyncReport", "held_sessions"]
+__all__ = [
+    "REPLACED",
+    "STATE_FILE",
+    "MirrorState",
+    "SyncReport",
+    "held_sessions",
+    "plain_session_name",
+]
 
 STATE_FILE: Final = ".ink-tui-mirror.json"
 REPLACED: Final = ".replaced"
+_PART: Final = re.compile(r"^[^./\\][^/\\]*$")  # no dot first, no separator, no backslash
+_UNSAFE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u2400-\u2421\ufffd]")  # controls, and
+# what rclone shows in their place (a control picture, the replacement character)
+
+
+def plain_session_name(rel: str) -> bool:
+    """Whether ``rel`` is ``FOLDER/NAME.jsonl`` or ``FOLDER/children/NAME.jsonl``, every part a
+    plain name (no dot first, no separator, no backslash, no control character): the only
+    names a mirror ever takes from another machine."""
+    parts = rel.split("/")
+    shape = len(parts) == 2 or (len(parts) == 3 and parts[1] == CHILDREN)
+    plain = all(_PART.match(part) and not _UNSAFE.search(part) for part in parts)
+    return shape and plain and rel.endswith(SESSION_SUFFIX)
 
 
 @dataclass(slots=True)
@@ -79,15 +100,17 @@ def _entries(folder: str) -> list[os.DirEntry[str]]:
 class MirrorState:
     mirror: Path
     gone: set[str] = field(default_factory=set)  # FOLDER/NAME.jsonl gone at the source
+    generations: dict[str, int] = field(default_factory=dict)  # an S3 file's, as mirrored
 
     @classmethod
     def load(cls, mirror: Path) -> MirrorState:
         try:
             data = json.loads((mirror / STATE_FILE).read_text(encoding="utf-8"))
             gone = {str(rel) for rel in data.get("gone", [])}
+            generations = {str(rel): int(n) for rel, n in data.get("generations", {}).items()}
         except (OSError, ValueError, AttributeError, TypeError):
-            gone = set()  # none yet, or unreadable: the next sync finds them again
-        return cls(mirror, gone)
+            gone, generations = set(), {}  # none yet, or unreadable: found again next sync
+        return cls(mirror, gone, generations)
 
     def mark_gone(self, listed: set[str]) -> int:
         """Record the mirrored files the source no longer lists; how many went since last time."""
@@ -106,5 +129,8 @@ class MirrorState:
 
     def save(self) -> None:
         """Write the state, whole or not at all. Raises ``ConfigFileError`` (an ``OSError``)."""
-        data = json.dumps({"gone": sorted(self.gone)}, indent=1).encode("utf-8")
+        state: dict[str, Any] = {"gone": sorted(self.gone)}
+        if self.generations:
+            state["generations"] = dict(sorted(self.generations.items()))
+        data = json.dumps(state, indent=1).encode("utf-8")
         write_whole(self.mirror / STATE_FILE, data)

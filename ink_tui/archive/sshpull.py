@@ -36,14 +36,13 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.archive.machines import Machine
-from ink_tui.archive.mirrorstate import MirrorState, SyncReport
-from ink_tui.paths import CHILDREN, SESSION_SUFFIX
+from ink_tui.archive.mirrorstate import MirrorState, SyncReport, plain_session_name
+from ink_tui.paths import SESSION_SUFFIX
 
 __all__ = ["ListedFile", "SyncError", "parse_listing", "pull_ssh", "rsync_shell"]
 
 _FILTERS: Final = ("--include=*/", f"--include=*{SESSION_SUFFIX}", "--exclude=*")
 _LINE: Final = re.compile(r"^(\S)\S{9}\s+([\d,]+) (\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) (.+)$")
-_PART: Final = re.compile(r"^[^./\\][^/\\]*$")  # no dot first, no separator, no rsync escape
 TIMEOUT_SECONDS: Final = 30  # ssh's connect timeout; a transfer itself may take long
 PERSIST_SECONDS: Final = 60  # a shared connection stays this long after its last use
 
@@ -80,17 +79,11 @@ def parse_listing(text: str) -> Listing:
         if kind != "-":
             what = {"l": "a symlink", "p": "a FIFO", "c": "a device", "b": "a device"}
             listing.notes.append(f"{name}: {what.get(kind, 'not a regular file')}, left out")
-        elif not _plain(name):
+        elif not plain_session_name(name):
             listing.notes.append(f"{name}: not a plain session file name, left out")
         else:
             listing.files.append(ListedFile(name, int(size.replace(",", "")), stamp))
     return listing
-
-
-def _plain(rel: str) -> bool:
-    parts = rel.split("/")
-    shape = len(parts) == 2 or (len(parts) == 3 and parts[1] == CHILDREN)
-    return shape and all(_PART.match(part) for part in parts)
 
 
 def rsync_shell(machine: Machine) -> str:

@@ -10,6 +10,8 @@ from typing import Final
 
 from ink_tui.archive.machines import Machine
 from ink_tui.archive.mirrorstate import SyncReport
+from ink_tui.archive.rclone import StoreError
+from ink_tui.archive.s3pull import pull_s3
 from ink_tui.archive.sshpull import SyncError, pull_ssh
 from ink_tui.humanize import human_size
 
@@ -22,12 +24,11 @@ Progress = Callable[[int, int], None]  # (bytes done, percent) of one machine's 
 
 def sync_machine(machine: Machine, progress: Progress | None = None) -> SyncReport:
     """Pull ``machine`` into its mirror; what went wrong is the report's ``error``."""
-    if machine.url.scheme != "ssh":  # written by hand in the settings: not refused there
-        return SyncReport(machine.name, error="s3:// machines are not synced yet: only ssh://")
     notes: list[str] = []
+    pull = pull_ssh if machine.url.scheme == "ssh" else pull_s3
     try:
-        report = pull_ssh(machine, machine.mirror(), note=notes.append, progress=progress)
-    except (SyncError, OSError) as error:
+        report = pull(machine, machine.mirror(), note=notes.append, progress=progress)
+    except (SyncError, StoreError, OSError) as error:
         return SyncReport(machine.name, error=str(error), notes=notes)
     report.notes = notes
     return report

@@ -16,15 +16,14 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.scan import AmbiguousSession, ResolveError, project_folders, resolve_session
+from ink_tui.humanize import THIS_MACHINE
 from ink_tui.paths import MACHINE_NAME, cwd_folder_name, machines_dir, project_dir
 
 __all__ = [
     "MACHINE_NAME",
-    "THIS_MACHINE",
     "PathMap",
     "Root",
     "archive_roots",
@@ -34,9 +33,6 @@ __all__ = [
     "resolve_anywhere",
     "roots_sql",
 ]
-
-THIS_MACHINE: Final = "(this machine)"
-"""How text names this machine where a machine's name goes (no machine name has brackets)."""
 
 
 PathMap = tuple[tuple[str, str], ...]

@@ -18,9 +18,8 @@ from typing import Any, Final, Literal
 from rich.cells import cell_len
 
 from ink_tui.catalog.prices import PRICES_AS_OF, PriceTable
-from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.catalog.usage import ABSURD_TOKENS, Counts, FileUsage
-from ink_tui.humanize import compact_count, cut
+from ink_tui.humanize import THIS_MACHINE, compact_count, cut
 from ink_tui.safetext import visible
 
 __all__ = [

@@ -116,6 +116,13 @@ COMMANDS: tuple[Command, ...] = (
         add_arguments="add_sync_arguments",
         run="run_sync",
     ),
+    command(
+        "push",
+        "put this machine's sessions in an S3 store (for machines nobody can reach)",
+        "machines",
+        add_arguments="add_push_arguments",
+        run="run_push",
+    ),
     command("stats", "tokens, tool calls and estimated cost of the sessions", "stats"),
     command("export", "a branch of a session as Markdown, HTML or JSON", "export"),
     command("changes", "the files a session changed through edit and write, as diffs", "changes"),

@@ -11,9 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.cli.output import CommandError, SafeOutput, columns, fit_end, fit_start, pad
-from ink_tui.humanize import human_size, relative_age
+from ink_tui.humanize import THIS_MACHINE, human_size, relative_age
 from ink_tui.safetext import visible
 
 if TYPE_CHECKING:  # imported when the command runs

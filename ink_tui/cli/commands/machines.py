@@ -1,12 +1,13 @@
-"""``ink-tui machines`` (the other machines whose sessions are mirrored here) and ``ink-tui sync``
-(bring their sessions into the mirrors).
+"""``ink-tui machines`` (the other machines whose sessions are mirrored here), ``ink-tui sync``
+(bring their sessions into the mirrors) and ``ink-tui push`` (put this machine's in an S3 store).
 
 ``machines add NAME URL`` keeps the machine in the settings file, ``machines [list] [--json]``
 lists them with their mirrors, ``machines remove NAME`` takes one out and asks whether to keep
 its mirror (``--keep-mirror``, ``--delete-mirror``: moved to the trash, so it can come back).
 ``sync [NAME...] [--json]`` pulls each machine (every one when none is named; several at once):
 exit 0 when all were reached, 1 when one could not be (the others are still synced), 2 on bad
-arguments.
+arguments. ``push s3://bucket[/prefix] [--as NAME] [--json]`` uploads what is new or grown
+(:mod:`ink_tui.archive.s3push`): exit 0 pushed, 1 the store failed, 2 bad arguments.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from ink_tui.humanize import human_size
 if TYPE_CHECKING:
     from ink_tui.archive.machines import Machine
 
-__all__ = ["add_machines_arguments", "add_sync_arguments", "run_machines", "run_sync"]
+__all__ = [
+    "add_machines_arguments",
+    "add_push_arguments",
+    "add_sync_arguments",
+    "run_machines",
+    "run_push",
+    "run_sync",
+]
 
 EXIT_OK, EXIT_UNREACHED = 0, 1
 
@@ -51,6 +59,71 @@ def add_sync_arguments(sync: argparse.ArgumentParser) -> None:
     sync.add_argument("--json", action="store_true", help="one JSON object per machine")
 
 
+def add_push_arguments(push: argparse.ArgumentParser) -> None:
+    """``push s3://bucket[/prefix] [--as NAME] [--json]``."""
+    push.description = (
+        "Put this machine's sessions in an S3 store under PREFIX/NAME/, only what is new or "
+        "grown since the last push (complete lines only), with credentials that may only "
+        "write there: for machines nobody can reach, such as CI runners. A viewer then adds "
+        "the store as a machine: ink-tui machines add NAME s3://bucket/prefix/NAME. "
+        "Credentials come from AWS's variables and files; AWS_ENDPOINT_URL names any "
+        "S3-compatible store. Needs rclone."
+    )
+    push.add_argument("url", metavar="URL", help="s3://bucket[/prefix]")
+    push.add_argument(
+        "--as",
+        dest="name",
+        metavar="NAME",
+        help="the machine's name in the store (default: this host's name)",
+    )
+    push.add_argument("--json", action="store_true", help="one JSON object")
+
+
+def run_push(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
+    """``ink-tui push s3://bucket[/prefix] [--as NAME] [--json]``: exit 0 pushed, 1 the store
+    could not be reached or written, 2 bad arguments."""
+    from ink_tui.archive.machines import MachineError, check_name, parse_url
+    from ink_tui.archive.s3push import push_s3
+
+    try:
+        url = parse_url(args.url)
+        name = check_name(args.name or _host_name())
+    except MachineError as error:
+        raise CommandError(str(error)) from None
+    if url.scheme != "s3":
+        raise CommandError(
+            f"push puts sessions in an S3 store: give s3://bucket[/prefix], not {url.text}"
+        )
+    shown = sys.stderr.isatty() and not args.json
+    progress = SyncProgress(f"push {name}") if shown else None
+    try:
+        report = push_s3(url, name, base, progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
+    err = SafeOutput(sys.stderr)
+    for note in report.notes:
+        err.line(f"ink-tui: {note}")
+    if args.json:
+        out.json(report.to_json())
+    elif report.error:
+        err.line(f"ink-tui: {name}: not pushed: {report.error}")
+    else:
+        parts = f"{report.new} new, {report.grown} grown, {report.rewritten} rewritten"
+        target = "/".join(part for part in (url.host, url.path, name) if part)
+        out.line(f"{name}: {parts}; {human_size(report.bytes)} put in s3://{target}")
+    return EXIT_UNREACHED if report.error else EXIT_OK
+
+
+def _host_name() -> str:
+    """This host's name as a machine's (its first label, other characters made ``-``)."""
+    import re
+    import socket
+
+    label = socket.gethostname().split(".")[0]
+    return re.sub(r"[^A-Za-z0-9_-]", "-", label).lstrip("-_")[:63] or "this-machine"
+
+
 def run_machines(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.archive.machines import MachineError, add_machine, load_machines
     from ink_tui.configfile import ConfigFileError
@@ -59,8 +132,6 @@ def run_machines(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput
         if args.action == "add":
             if not args.name or not args.url:
                 raise CommandError("machines add needs a NAME and a URL (see ink-tui machines -h)")
-            if args.url.startswith("s3:"):
-                raise CommandError("s3:// machines are not synced yet: only ssh:// for now")
             machine = add_machine(args.name, args.url)
             out.line(
                 f"added {machine.name}: {machine.url.text} (ink-tui sync {machine.name} pulls it)"

@@ -24,9 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ink_tui.catalog.roots import THIS_MACHINE
 from ink_tui.cli.output import CommandError, SafeOutput
-from ink_tui.humanize import human_size, plural
+from ink_tui.humanize import THIS_MACHINE, human_size, plural
 from ink_tui.paths import cwd_folder_name
 
 if TYPE_CHECKING:  # imported when a command runs: the app's start-up never pays for them

@@ -37,7 +37,7 @@ from textual.worker import get_current_worker
 from ink_tui.catalog import SessionSummary, iter_summaries, summarize_file
 from ink_tui.catalog.index.ahead import FIRST_ROWS, RowsAhead
 from ink_tui.catalog.index.listing import IndexedRows, indexed_rows, refreshed_rows
-from ink_tui.catalog.roots import Root, place_row
+from ink_tui.catalog.roots import Root, mirror_roots, place_row
 from ink_tui.logs import unforeseen
 from ink_tui.paths import project_dir
 from ink_tui.session.writing.ownwrites import own_writes
@@ -214,7 +214,7 @@ class SessionRowSource(Widget):
         mirrored here (the same folder, or the one its path map gives); all projects are this
         machine's. The mirrors and the settings are looked at now: call it in a worker."""
         here = Root(self.sessions_dir)
-        if scope == "all":
+        if scope == "all" or not mirror_roots():  # no mirror: the settings are not read
             return [here]
         from ink_tui.archive.machines import readable_mirrors
 

@@ -30,8 +30,7 @@ from textual.message import Message
 from textual.strip import Strip
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.catalog.roots import THIS_MACHINE
-from ink_tui.humanize import compact_count, human_size, relative_age
+from ink_tui.humanize import THIS_MACHINE, compact_count, human_size, relative_age
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import app_now
 from ink_tui.ui.render.cut import cut_label

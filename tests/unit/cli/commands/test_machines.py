@@ -40,7 +40,9 @@ def test_machines_are_added_listed_and_removed(cli: Any) -> None:
     [
         (["machines", "add", "devbox"], "machines add needs a NAME and a URL"),
         (["machines", "add", "x", "ssh://-oProxyCommand=y"], "is not a host name"),
-        (["machines", "add", "x", "s3://bucket"], "s3:// machines are not synced yet"),
+        (["machines", "add", "x", "s3://Bad_Bucket"], "is not an S3 bucket name"),
+        (["push", "ssh://devbox"], "push puts sessions in an S3 store"),
+        (["push", "s3://bucket", "--as=a.b"], "machine name"),
         (["machines", "remove", "nobody"], "no machine is named nobody"),
         (["sync"], "no machine is set up"),
         (["sync", "nobody"], "no machine is named nobody"),
