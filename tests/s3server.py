@@ -86,6 +86,10 @@ class S3Server:
         """An object put as the admin (a test's own, never ink-tui's)."""
         self._rclone("admin", "rcat", self._remote(f"{BUCKET}/{key}"), data=data)
 
+    def delete(self, prefix: str) -> None:
+        """Every object under ``prefix`` deleted, as the admin."""
+        self._rclone("admin", "purge", self._remote(f"{BUCKET}/{prefix}"))
+
     def _remote(self, path: str) -> str:
         return f":s3,provider=Other,env_auth=true,endpoint='{self.endpoint}':{path}"
 

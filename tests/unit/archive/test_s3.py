@@ -225,3 +225,21 @@ def test_push_then_sync_from_the_command_line(
     server.use(monkeypatch, "runner")  # may not list: the sync says so, exit 1
     code, out, _ = cli.run("sync", "--json")
     assert code == 1 and "access denied" in json.loads(out)[0]["error"]
+
+
+def test_a_file_gone_from_the_store_stays_in_the_mirror_marked_gone(
+    server: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = _runner_tree(tmp_path / "runner")
+    server.use(monkeypatch, "runner")
+    push_s3(parse_url(server.url("t7")), "ci", tmp_path / "runner")
+    server.use(monkeypatch, "viewer")
+    machine = _viewer_machine(server, "t7")
+    pull_s3(machine, machine.mirror())
+    rel = "home-me-web/2026-12-01T11-00-00-000Z-b.jsonl"
+    server.delete(f"t7/ci/{rel}")  # someone cleaned the store up
+    report = pull_s3(machine, machine.mirror())
+    assert report.gone == 1 and _mirror_bytes()[rel] == made[rel].read_bytes()
+    state = json.loads((machine.mirror() / ".ink-tui-mirror.json").read_text())
+    assert state["gone"] == [rel]
+    assert pull_s3(machine, machine.mirror()).gone == 0  # said once, kept
