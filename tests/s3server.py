@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from engines import need
 
 BUCKET = "archive"
 KEYS = {
@@ -44,12 +45,7 @@ def missing() -> str | None:
 
 def need_server() -> None:
     """Skip the test (or fail it under ``INK_TUI_REQUIRE_S3=1``) when the server cannot run."""
-    reason = missing()
-    if reason is None:
-        return
-    if os.environ.get("INK_TUI_REQUIRE_S3") == "1":
-        pytest.fail(f"INK_TUI_REQUIRE_S3=1 but {reason}")
-    pytest.skip(reason)
+    need(missing(), "INK_TUI_REQUIRE_S3")
 
 
 @dataclass(frozen=True)

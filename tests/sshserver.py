@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from engines import need
 
 SSHD = "/usr/sbin/sshd"
 
@@ -36,12 +36,7 @@ def missing() -> str | None:
 
 def need_server() -> None:
     """Skip the test (or fail it under ``INK_TUI_REQUIRE_SSHD=1``) when sshd cannot run."""
-    reason = missing()
-    if reason is None:
-        return
-    if os.environ.get("INK_TUI_REQUIRE_SSHD") == "1":
-        pytest.fail(f"INK_TUI_REQUIRE_SSHD=1 but {reason}")
-    pytest.skip(reason)
+    need(missing(), "INK_TUI_REQUIRE_SSHD")
 
 
 @dataclass(frozen=True)

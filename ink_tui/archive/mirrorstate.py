@@ -7,10 +7,13 @@ so listings pass it by), written whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -24,6 +27,7 @@ __all__ = [
     "MirrorState",
     "SyncReport",
     "held_sessions",
+    "mirror_lock",
     "plain_session_name",
 ]
 
@@ -46,27 +50,34 @@ def plain_session_name(rel: str) -> bool:
 
 @dataclass(slots=True)
 class SyncReport:
-    """One machine's sync, as ``ink-tui sync --json`` prints it."""
+    """One machine's sync, as ``ink-tui sync --json`` prints it; or one push (``ink-tui push
+    --json``: ``gone`` left out, as a push never deletes)."""
 
     machine: str
     new: int = 0
     grown: int = 0
     rewritten: int = 0
     gone: int = 0  # gone at the source since the last sync (kept in the mirror)
-    bytes: int = 0  # session bytes brought over (a grown file: only what it grew by)
+    bytes: int = 0  # session bytes brought over or put (a grown file: only what it grew by)
     error: str | None = None
     notes: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "machine": self.machine,
-            "new": self.new,
-            "grown": self.grown,
-            "rewritten": self.rewritten,
-            "gone": self.gone,
-            "bytes": self.bytes,
-            "error": self.error,
-        }
+    def to_json(self, *, pushed: bool = False) -> dict[str, Any]:
+        counts = {"new": self.new, "grown": self.grown, "rewritten": self.rewritten}
+        if not pushed:
+            counts["gone"] = self.gone
+        return {"machine": self.machine, **counts, "bytes": self.bytes, "error": self.error}
+
+
+@contextlib.contextmanager
+def mirror_lock(mirror: Path) -> Iterator[None]:
+    """The mirror's folder made (readable by this user alone), and held by this sync alone: a
+    second sync of the same mirror (another process, the app's) waits for the first."""
+    mirror.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # other users: nothing
+    mirror.mkdir(exist_ok=True, mode=0o700)
+    with open(mirror.parent / f".{mirror.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def held_sessions(mirror: Path) -> set[str]:

@@ -20,7 +20,6 @@ Nothing in the store is written, and the credentials need only read and list the
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import secrets
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.archive.machines import Machine
-from ink_tui.archive.mirrorstate import MirrorState, SyncReport
+from ink_tui.archive.mirrorstate import MirrorState, SyncReport, mirror_lock
 from ink_tui.archive.rclone import (
     NothingThere,
     StoreError,
@@ -90,11 +89,8 @@ def pull_s3(
 ) -> SyncReport:
     """Bring ``machine``'s sessions (``s3://bucket/prefix``) into ``mirror`` (see the module's
     text). One sync of a mirror at a time. Raises :class:`StoreError`."""
-    mirror.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    mirror.mkdir(exist_ok=True, mode=0o700)
     base = store_path(machine.url.host, machine.url.path)
-    with open(mirror.parent / f".{mirror.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with mirror_lock(mirror):
         try:
             text = run_rclone(["lsjson", "-R", "--files-only", "--no-mimetype", remote() + base])
             listed = [(str(item["Path"]), int(item["Size"])) for item in json.loads(text)]

@@ -22,44 +22,21 @@ import os
 import shutil
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final
 
 from ink_tui.archive.machines import MachineUrl
-from ink_tui.archive.mirrorstate import plain_session_name
+from ink_tui.archive.mirrorstate import SyncReport, plain_session_name
 from ink_tui.archive.rclone import remote, run_rclone, staging_folder, store_path
 from ink_tui.archive.segments import segment_key
 from ink_tui.configfile import write_whole
 from ink_tui.paths import CHILDREN, SESSION_SUFFIX, data_dir
 
-__all__ = ["PushReport", "push_s3"]
+__all__ = ["push_s3"]
 
 CHUNK: Final = 1 << 20
 _UPLOAD: Final = ("--no-check-dest", "--s3-no-check-bucket", "--s3-no-head", "--no-traverse")
-
-
-@dataclass(slots=True)
-class PushReport:
-    """One push, as ``ink-tui push --json`` prints it."""
-
-    machine: str
-    new: int = 0
-    grown: int = 0
-    rewritten: int = 0
-    bytes: int = 0  # session bytes uploaded
-    error: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "machine": self.machine,
-            "new": self.new,
-            "grown": self.grown,
-            "rewritten": self.rewritten,
-            "bytes": self.bytes,
-            "error": self.error,
-        }
 
 
 @dataclass(slots=True)
@@ -73,7 +50,7 @@ class _Upload:
     signature: tuple[int, int, int]  # size, mtime_ns, inode when read
 
 
-def _session_files(sessions_dir: Path, report: PushReport) -> list[tuple[str, os.stat_result]]:
+def _session_files(sessions_dir: Path, report: SyncReport) -> list[tuple[str, os.stat_result]]:
     """Every plain session file of the sessions dir, with its stat (never through a link)."""
     found: list[tuple[str, os.stat_result]] = []
     try:
@@ -193,12 +170,12 @@ def push_s3(
     sessions_dir: Path,
     *,
     progress: Callable[[int, int], None] | None = None,
-) -> PushReport:
+) -> SyncReport:
     """Push ``sessions_dir`` to ``url`` as machine ``name`` (see the module's text); what went
     wrong is the report's ``error``. Two pushes of one ledger never run at once."""
     from ink_tui.archive.rclone import StoreError
 
-    report = PushReport(name)
+    report = SyncReport(name)
     ledger = _ledger_path(url, name)
     ledger.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     with open(ledger.with_suffix(".lock"), "w") as lock:
@@ -232,7 +209,7 @@ def push_s3(
 
 
 def _stage(
-    sessions_dir: Path, files: dict[str, Any], stage: Path, report: PushReport
+    sessions_dir: Path, files: dict[str, Any], stage: Path, report: SyncReport
 ) -> list[_Upload]:
     uploads: list[_Upload] = []
     for rel, info in _session_files(sessions_dir, report):

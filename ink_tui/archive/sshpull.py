@@ -22,7 +22,6 @@ Symlinks, FIFOs and devices are never followed or opened on either side.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import shlex
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from ink_tui.archive.machines import Machine
-from ink_tui.archive.mirrorstate import MirrorState, SyncReport, plain_session_name
+from ink_tui.archive.mirrorstate import MirrorState, SyncReport, mirror_lock, plain_session_name
 from ink_tui.paths import SESSION_SUFFIX
 
 __all__ = ["ListedFile", "SyncError", "parse_listing", "pull_ssh", "rsync_shell"]
@@ -187,10 +186,7 @@ def pull_ssh(
     """Bring ``machine``'s sessions into ``mirror`` (see the module's text). One sync of a
     mirror at a time: a second waits for the first. ``note`` hears each name left out;
     ``progress`` (bytes done, percent) the transfer as it goes. Raises :class:`SyncError`."""
-    mirror.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # other users: nothing
-    mirror.mkdir(exist_ok=True, mode=0o700)
-    with open(mirror.parent / f".{mirror.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with mirror_lock(mirror):
         listing = parse_listing(_rsync(machine, ["--list-only", "-r", *_FILTERS, _source(machine)]))
         for line in listing.notes:
             if note is not None:

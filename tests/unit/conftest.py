@@ -160,6 +160,15 @@ def sf(tmp_path: Path) -> SessionFiles:
     return SessionFiles(tmp_path)
 
 
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``$HOME`` a temporary folder (``~/.ink/sessions``, ``~/.imp/sessions`` in it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
 # --- the command line -------------------------------------------------------------------------
 
 

@@ -105,7 +105,7 @@ def run_push(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     for note in report.notes:
         err.line(f"ink-tui: {note}")
     if args.json:
-        out.json(report.to_json())
+        out.json(report.to_json(pushed=True))
     elif report.error:
         err.line(f"ink-tui: {name}: not pushed: {report.error}")
     else:

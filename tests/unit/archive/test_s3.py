@@ -54,6 +54,21 @@ def _viewer_machine(server: S3Server, prefix: str, name: str = "ci") -> Machine:
     return Machine(name, parse_url(server.url(prefix, name)))
 
 
+def _synced(
+    server: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prefix: str
+) -> tuple[dict[str, Path], Any, Machine]:
+    """A runner's tree pushed (write-only) and pulled (read-only) once: its files, the store's
+    address, the viewer's machine; the viewer's credentials are in use at the end."""
+    made = _runner_tree(tmp_path / "runner")
+    url = parse_url(server.url(prefix))
+    machine = _viewer_machine(server, prefix)
+    server.use(monkeypatch, "runner")
+    push_s3(url, "ci", tmp_path / "runner")
+    server.use(monkeypatch, "viewer")
+    pull_s3(machine, machine.mirror())
+    return made, url, machine
+
+
 def _mirror_bytes(name: str = "ci") -> dict[str, bytes]:
     mirror = machines_dir() / name
     return {
@@ -69,7 +84,7 @@ def test_a_write_only_runner_pushes_and_a_read_only_viewer_pulls_the_same_bytes(
     made = _runner_tree(tmp_path / "runner")
     server.use(monkeypatch, "runner")
     pushed = push_s3(parse_url(server.url("t1")), "ci", tmp_path / "runner")
-    assert pushed.to_json() == {
+    assert pushed.to_json(pushed=True) == {
         "machine": "ci", "new": 3, "grown": 0, "rewritten": 0,
         "bytes": sum(path.stat().st_size for path in made.values()), "error": None,
     }  # fmt: skip
@@ -90,13 +105,7 @@ def test_a_write_only_runner_pushes_and_a_read_only_viewer_pulls_the_same_bytes(
 def test_only_new_complete_lines_travel_and_a_rewrite_is_a_new_generation(
     server: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = _runner_tree(tmp_path / "runner")
-    url = parse_url(server.url("t2"))
-    machine = _viewer_machine(server, "t2")
-    server.use(monkeypatch, "runner")
-    push_s3(url, "ci", tmp_path / "runner")
-    server.use(monkeypatch, "viewer")
-    pull_s3(machine, machine.mirror())
+    made, url, machine = _synced(server, tmp_path, monkeypatch, "t2")
     grown = made["home-me-api/2026-12-01T10-00-00-000Z-a.jsonl"]
     with grown.open("a") as stream:
         stream.write(_line(4) + _line(5) + '{"type":"message","id":"torn')  # Ink mid-write
@@ -167,13 +176,7 @@ def test_a_viewer_without_read_rights_or_a_store_that_is_down_is_one_line(
 def test_new_bytes_that_do_not_all_land_are_cut_back_off(
     server: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = _runner_tree(tmp_path / "runner")
-    url = parse_url(server.url("t5"))
-    machine = _viewer_machine(server, "t5")
-    server.use(monkeypatch, "runner")
-    push_s3(url, "ci", tmp_path / "runner")
-    server.use(monkeypatch, "viewer")
-    pull_s3(machine, machine.mirror())
+    made, url, machine = _synced(server, tmp_path, monkeypatch, "t5")
     path = made["home-me-api/2026-12-01T10-00-00-000Z-a.jsonl"]
     with path.open("a") as stream:
         stream.write(_line(7) * 200)
@@ -230,12 +233,7 @@ def test_push_then_sync_from_the_command_line(
 def test_a_file_gone_from_the_store_stays_in_the_mirror_marked_gone(
     server: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = _runner_tree(tmp_path / "runner")
-    server.use(monkeypatch, "runner")
-    push_s3(parse_url(server.url("t7")), "ci", tmp_path / "runner")
-    server.use(monkeypatch, "viewer")
-    machine = _viewer_machine(server, "t7")
-    pull_s3(machine, machine.mirror())
+    made, _, machine = _synced(server, tmp_path, monkeypatch, "t7")
     rel = "home-me-web/2026-12-01T11-00-00-000Z-b.jsonl"
     server.delete(f"t7/ci/{rel}")  # someone cleaned the store up
     report = pull_s3(machine, machine.mirror())

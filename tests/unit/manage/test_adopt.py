@@ -23,14 +23,6 @@ FOLDER = "home-ada-code-old--proj"
 OLD = time.time() - 86_400
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
-
-
 def _imp_family(home: Path) -> tuple[Path, Path, str]:
     """An imp-era session with one subagent session (and its lease folder)."""
     folder = home / ".imp" / "sessions" / FOLDER

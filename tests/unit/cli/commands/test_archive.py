@@ -120,14 +120,6 @@ def _mirrored(cli: Any, name: str, machine: str = "devbox") -> Path:
     return path
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
-
-
 def test_a_mirrored_session_is_read_by_its_id_like_any_other(cli: Any) -> None:
     path = _mirrored(cli, "d0d0d0d0-remote")
     code, out, _ = cli.run("context", "d0d0d0d0", "--json")
