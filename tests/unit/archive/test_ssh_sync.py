@@ -212,3 +212,23 @@ def test_a_sync_leaves_one_shared_connection_for_the_next(
         check=False,
     )
     assert check.returncode == 0, check.stderr  # "Master running"
+
+
+def test_a_50_mb_single_line_is_mirrored_exactly_and_indexed(
+    server: SshServer, source: Path, tmp_path: Path
+) -> None:
+    from ink_tui.catalog.index import CatalogIndex, update_index
+
+    huge = source / "home-me-api" / "2026-12-01T12-00-00-000Z-huge.jsonl"
+    text = "x" * (50 * 1024 * 1024)
+    record = b'{"type":"message","id":"u9","parentId":null,"timestamp":"t","message":'
+    record += b'{"role":"user","content":"' + text.encode() + b'"}}\n'
+    huge.write_bytes(HEADER + record)
+    mirror = tmp_path / "mirror" / "devbox"
+    report = pull_ssh(Machine("devbox", parse_url(server.url(source))), mirror)
+    assert report.error is None and report.bytes >= len(record)
+    copy = mirror / "home-me-api" / huge.name
+    assert copy.read_bytes() == huge.read_bytes()
+    with CatalogIndex.open(tmp_path / "index.sqlite3") as index:
+        indexed = update_index(index, mirror, None)
+    assert indexed.unread == 0 and indexed.added == 4
