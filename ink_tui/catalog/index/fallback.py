@@ -76,7 +76,7 @@ class SearchIndex:
                 at = _checked(index, roots, cwd, trust) if trust > 0 else None
                 if at is not None:
                     return IndexReport(checked_ns=at, trusted=True)
-                from ink_tui.catalog.index.update import update_roots
+                from ink_tui.catalog.index.rootsupdate import update_roots
 
                 return update_roots(index, roots, cwd, progress=progress, cancelled=cancelled)
         except IndexUnavailable as error:
@@ -84,7 +84,7 @@ class SearchIndex:
                 raise
             self.notice = f"{error}: {WITHOUT_IT}"
             self._use_temporary()
-        from ink_tui.catalog.index.update import update_roots
+        from ink_tui.catalog.index.rootsupdate import update_roots
 
         with self.open() as index:
             return update_roots(index, roots, cwd, progress=progress, cancelled=cancelled)

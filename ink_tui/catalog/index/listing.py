@@ -19,8 +19,9 @@ from typing import Any, Final
 
 import orjson
 
+from ink_tui.catalog.index.rootsupdate import update_roots
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, db_text, path_key
-from ink_tui.catalog.index.update import SESSIONS_ONLY, IndexReport, Progress, update_roots
+from ink_tui.catalog.index.update import SESSIONS_ONLY, IndexReport, Progress
 from ink_tui.catalog.roots import Root, place_row, roots_sql
 from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import SUFFIX

@@ -24,7 +24,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -42,7 +42,7 @@ from ink_tui.session.reading.files import open_regular
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
     from ink_tui.catalog.index.filescan import EntryRow, FileScan
 
-__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index", "update_roots"]
+__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index"]
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
@@ -314,40 +314,6 @@ def update_index(
         record_check(index, key, report.checked_ns)
     report.seconds = time.perf_counter() - started
     return report
-
-
-def update_roots(
-    index: CatalogIndex,
-    roots: Sequence[Root],
-    cwd: str | None,
-    *,
-    progress: Progress | None = None,
-    cancelled: threading.Event | None = None,
-) -> IndexReport:
-    """:func:`update_index` for each root in turn (``cwd``'s project of each, under each name a
-    path map gives it there; every project when None), as one report; the progress counts every
-    root's bytes so far."""
-    total: IndexReport | None = None
-    before = [0, 0]  # bytes done and to read in the roots already updated
-
-    def advance(done: int, to_read: int) -> None:
-        if progress is not None:
-            progress(before[0] + done, before[1] + to_read)
-
-    wheres: list[tuple[Root, str | None]] = [
-        (root, there) for root in roots for there in ([None] if cwd is None else root.there(cwd))
-    ]
-    for root, there in wheres:
-        report = update_index(index, root.path, there, progress=advance, cancelled=cancelled)
-        before[0] += report.bytes_read
-        before[1] += report.bytes_read
-        if total is None:
-            total = report
-        else:
-            total.add(report)  # the oldest look stands for the whole
-        if report.cancelled:
-            break
-    return IndexReport(checked_ns=time.time_ns()) if total is None else total
 
 
 def _new_files_in_parallel(
