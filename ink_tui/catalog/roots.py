@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ink_tui.catalog.row import SessionSummary
@@ -67,6 +67,17 @@ class Root:
     path: Path
     machine: str | None = None  # None: this machine
     paths: PathMap = ()
+    key: bytes = field(init=False, repr=False, compare=False)  # the dir's path, as index keys
+    # start (absolute, as bytes); made once: a search asks a root about every matching file
+    key_range: tuple[bytes, bytes] = field(init=False, repr=False, compare=False)
+    """``(low, high)``: a file of this root has a key ``low <= key < high`` (``/`` is followed
+    by ``0`` in byte order, so the range holds exactly the paths under the dir)."""
+
+    def __post_init__(self) -> None:
+        key = os.fsencode(os.path.abspath(self.path))
+        bare = key.rstrip(b"/")
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "key_range", (bare + b"/", bare + b"0"))
 
     def here(self, cwd: str) -> str:
         """``cwd`` (a session's, on that machine) as the same folder is on this machine."""
@@ -89,18 +100,6 @@ class Root:
         if cwd is None:
             return project_folders(self.path, None)
         return [project_dir(self.path, there) for there in self.there(cwd)]
-
-    @property
-    def key(self) -> bytes:
-        """The dir's path as the index's keys start (absolute, as bytes)."""
-        return os.fsencode(os.path.abspath(self.path))
-
-    @property
-    def key_range(self) -> tuple[bytes, bytes]:
-        """``(low, high)``: a file of this root has a key ``low <= key < high`` (``/`` is
-        followed by ``0`` in byte order, so the range holds exactly the paths under the dir)."""
-        key = self.key.rstrip(b"/")
-        return key + b"/", key + b"0"
 
     def holds(self, key: bytes) -> bool:
         """Whether the index key ``key`` is a file under this dir."""

@@ -31,7 +31,9 @@ __all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
 
 _WITHOUT: Final = "sessions are read from the files"  # what the picker does without the index
 
-_Stored = tuple[str, str, Root]  # a file's path, its picker row (JSON), the dir it is in
+_Stored = tuple[str, str | None, Root]  # a file's path, its picker row (JSON; None: not read
+# from the index yet), the dir it is in
+_CHUNK: Final = 500  # paths a query asks for at once
 
 
 @dataclass(slots=True)
@@ -46,9 +48,17 @@ class IndexedRows:
     report: IndexReport | None = None
     later: list[_Stored] = field(default_factory=list)  # not decoded yet, newest first
     spill: list[SessionSummary] = field(default_factory=list)  # read, but older than ``rows``
+    index_path: Path | None = None  # where ``later``'s rows are read from
 
     def rest(self) -> list[SessionSummary]:
-        """The rows after ``rows`` (decoded now), newest first."""
+        """The rows after ``rows`` (read from the index and decoded now), newest first."""
+        missing = [path for path, text, _ in self.later if text is None]
+        if missing:
+            texts = _texts_at(self.index_path, missing)
+            self.later = [
+                (path, texts.get(path, "") if text is None else text, root)
+                for path, text, root in self.later
+            ]  # a row the index no longer holds ("") is read from its file
         rows = _decoded(self.later) + self.spill
         rows.sort(key=_order, reverse=True)
         self.later, self.spill = [], []
@@ -81,14 +91,18 @@ def _decoded(stored: Iterable[_Stored]) -> list[SessionSummary]:
     return rows
 
 
-def _stored_rows(index: CatalogIndex, roots: Sequence[Root], cwd: str | None) -> list[_Stored]:
+def _stored_rows(
+    index: CatalogIndex, roots: Sequence[Root], cwd: str | None, *, texts: bool = True
+) -> list[_Stored]:
     """Every row of ``roots`` (of ``cwd``'s project, every project when None), newest file
     first, as stored (one query a root: the database sorts them; only the rows shown first are
-    decoded at once)."""
+    decoded at once). Without ``texts``, the rows' JSON is left in the index (``None``): the
+    paths of 20,000 files are read at once, their rows are not."""
     found: list[tuple[int, _Stored]] = []
+    column = "row" if texts else "NULL"
     for root in roots:
         where, values = roots_sql([root])
-        query = f"SELECT mtime_ns, path, row FROM files WHERE {SESSIONS_ONLY} AND {where}"
+        query = f"SELECT mtime_ns, path, {column} FROM files WHERE {SESSIONS_ONLY} AND {where}"
         parameters: list[Any] = list(values)
         folders = None if cwd is None else [folder.name for folder in root.project_folders(cwd)]
         if folders is not None:
@@ -99,6 +113,29 @@ def _stored_rows(index: CatalogIndex, roots: Sequence[Root], cwd: str | None) ->
     if len(roots) > 1:  # each root's rows came sorted: merge them
         found.sort(key=lambda item: item[0], reverse=True)
     return [stored for _, stored in found]
+
+
+def _texts(index: CatalogIndex, paths: Sequence[str]) -> dict[str, str]:
+    """The stored rows (JSON) of ``paths``, by path (a path the index does not hold: absent)."""
+    found: dict[str, str] = {}
+    for start in range(0, len(paths), _CHUNK):
+        keys = [path_key(path) for path in paths[start : start + _CHUNK]]
+        marks = ",".join("?" * len(keys))
+        query = f"SELECT path, row FROM files WHERE path IN ({marks})"
+        found.update(
+            (os.fsdecode(path), text) for path, text in index.connection.execute(query, keys)
+        )
+    return found
+
+
+def _texts_at(index_path: Path | None, paths: Sequence[str]) -> dict[str, str]:
+    """:func:`_texts` through a connection of this thread's; ``{}`` when the index cannot be
+    read now (the rows are then read from their files)."""
+    try:
+        with CatalogIndex.open(index_path) as index:
+            return _texts(index, paths)
+    except (IndexUnavailable, sqlite3.Error):
+        return {}
 
 
 def indexed_rows(
@@ -119,9 +156,17 @@ def indexed_rows(
     the others. ``mirrors``: other machines' sessions dirs, listed with this one's (every
     project of each: give them with ``cwd`` None)."""
     roots = [Root(base_dir), *mirrors]
+    present = {path: root for root in roots for path in _present(root.project_folders(cwd))}
     try:
         with CatalogIndex.open(index_path) as index:
-            stored = _stored_rows(index, roots, cwd)
+            stored = _stored_rows(index, roots, cwd, texts=first is None)
+            known = [stored for stored in stored if stored[0] in present]
+            count = len(known) if first is None else first
+            if first is not None:  # only the rows shown first are read now
+                texts = _texts(index, [path for path, _, _ in known[:count]])
+                known[:count] = [
+                    (path, texts.get(path, ""), root) for path, _, root in known[:count]
+                ]
             notice = index.notice
     except IndexUnavailable as error:
         return IndexedRows(None, f"{error}: {_WITHOUT}")
@@ -129,9 +174,6 @@ def indexed_rows(
         return IndexedRows(None, f"the index failed ({error}): {_WITHOUT}")
     if not stored:
         return IndexedRows([], notice)
-    present = {path: root for root in roots for path in _present(root.project_folders(cwd))}
-    known = [stored for stored in stored if stored[0] in present]
-    count = len(known) if first is None else first
     decoded = _decoded(known[:count])
     unknown = set(present).difference(path for path, _, _ in known)
     rows = decoded + _decoded((path, "", present[path]) for path in unknown)  # read now
@@ -142,7 +184,7 @@ def indexed_rows(
     oldest = min(_order(row) for row in decoded)  # every row of ``later`` is older than this one
     shown = [row for row in rows if _order(row) >= oldest]
     spill = [row for row in rows if _order(row) < oldest]
-    return IndexedRows(shown, notice, later=later, spill=spill)
+    return IndexedRows(shown, notice, later=later, spill=spill, index_path=index_path)
 
 
 def _present(folders: list[Path]) -> set[str]:
