@@ -50,6 +50,12 @@ class IndexedRows:
     spill: list[SessionSummary] = field(default_factory=list)  # read, but older than ``rows``
     index_path: Path | None = None  # where ``later``'s rows are read from
 
+    def rows_or_notice(self) -> list[SessionSummary] | str:
+        """The rows, or (when the index could not be used) the one line saying why."""
+        if self.rows is None:
+            return self.notice or f"the index could not be used: {_WITHOUT}"
+        return self.rows
+
     def rest(self) -> list[SessionSummary]:
         """The rows after ``rows`` (read from the index and decoded now), newest first."""
         missing = [path for path, text, _ in self.later if text is None]

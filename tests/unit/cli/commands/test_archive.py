@@ -175,3 +175,17 @@ def test_adopt_brings_a_mirrored_session_into_its_project_here_by_the_path_map(
         f"machine's path map): the names are relative to it, so the patch applies in {LOCAL_CWD}",
         "ink-tui: src/retry.ts: not reconstructed: nothing shows its content before turn 1",
     ]
+
+
+def test_list_machines_reads_the_files_when_the_index_cannot_be_used(archive: Any) -> None:
+    from ink_tui.catalog.index import default_index_path
+
+    default_index_path().parent.mkdir(parents=True, exist_ok=True)
+    default_index_path().mkdir()  # not a database: the index is refused, the files are read
+    code, out, err = archive.run("list", "--machines", "--json")
+    assert code == 0 and "index" in archive.one_error_line(err)
+    assert [(row["id"], row["machine"]) for row in json.loads(out)] == [
+        ("here0000", None),
+        ("devbox00", "devbox"),
+        ("ci000000", "ci"),
+    ]
