@@ -112,6 +112,18 @@ def _free_ports(count: int) -> list[int]:
             probe.close()
 
 
+def _die_with_the_tests() -> None:
+    """In the server's process before ``exec``: on Linux, killed when the test process dies
+    (a run stopped by a timeout leaves no server behind)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _answering(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -143,7 +155,11 @@ def s3_server(folder: Path) -> Iterator[S3Server]:
     ]  # fmt: skip
     log = (folder / "weed.log").open("wb")
     process = subprocess.Popen(
-        command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        command,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=_die_with_the_tests,
     )
     server = S3Server(s3)
     try:
