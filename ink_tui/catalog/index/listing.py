@@ -12,7 +12,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -49,6 +49,7 @@ class IndexedRows:
     later: list[_Stored] = field(default_factory=list)  # not decoded yet, newest first
     spill: list[SessionSummary] = field(default_factory=list)  # read, but older than ``rows``
     index_path: Path | None = None  # where ``later``'s rows are read from
+    more: Callable[[], list[SessionSummary]] | None = None  # rows :meth:`rest` reads besides
 
     def rows_or_notice(self) -> list[SessionSummary] | str:
         """The rows, or (when the index could not be used) the one line saying why."""
@@ -65,9 +66,9 @@ class IndexedRows:
                 (path, texts.get(path, "") if text is None else text, root)
                 for path, text, root in self.later
             ]  # a row the index no longer holds ("") is read from its file
-        rows = _decoded(self.later) + self.spill
+        rows = _decoded(self.later) + self.spill + (self.more() if self.more else [])
         rows.sort(key=_order, reverse=True)
-        self.later, self.spill = [], []
+        self.later, self.spill, self.more = [], [], None
         return rows
 
 
@@ -159,9 +160,16 @@ def indexed_rows(
 
     With ``first``, only the newest ``first`` rows the index holds are decoded now (decoding is
     most of the cost, and a screenful is what is shown first); :meth:`IndexedRows.rest` decodes
-    the others. ``mirrors``: other machines' sessions dirs, listed with this one's (every
-    project of each: give them with ``cwd`` None)."""
-    roots = [Root(base_dir), *mirrors]
+    the others. ``mirrors``: other machines' sessions dirs, listed with this one's."""
+    if first is not None and mirrors:
+        return _first_of_many(Root(base_dir), mirrors, cwd, index_path, first)
+    return _indexed([Root(base_dir), *mirrors], cwd, index_path, first)
+
+
+def _indexed(
+    roots: Sequence[Root], cwd: str | None, index_path: Path | None, first: int | None
+) -> IndexedRows:
+    """:func:`indexed_rows` of ``roots``."""
     present = {path: root for root in roots for path in _present(root.project_folders(cwd))}
     try:
         with CatalogIndex.open(index_path) as index:
@@ -191,6 +199,58 @@ def indexed_rows(
     shown = [row for row in rows if _order(row) >= oldest]
     spill = [row for row in rows if _order(row) < oldest]
     return IndexedRows(shown, notice, later=later, spill=spill, index_path=index_path)
+
+
+def _first_of_many(
+    here: Root, mirrors: Sequence[Root], cwd: str | None, index_path: Path | None, first: int
+) -> IndexedRows:
+    """The first rows of several machines: this machine's as :func:`indexed_rows` gives them
+    alone, and the newest ``first`` of the mirrors' from the index alone (a mirror changes only
+    when synced: its folders are looked at, and its other rows read, by :meth:`rest`). Ten
+    machines' first screen then costs about one machine's."""
+    mine = _indexed([here], cwd, index_path, first)
+    if mine.rows is None:
+        return mine
+    newest: list[tuple[int, str, Root]] = []
+    try:
+        with CatalogIndex.open(index_path) as index:
+            for root in mirrors:
+                where, values = roots_sql([root])
+                query = f"SELECT mtime_ns, path FROM files WHERE {SESSIONS_ONLY} AND {where}"
+                parameters: list[Any] = list(values)
+                if cwd is not None:
+                    names = [db_text(folder.name) for folder in root.project_folders(cwd)]
+                    parameters += names
+                    query += f" AND project IN ({','.join('?' * len(names))})"
+                found = index.connection.execute(
+                    query + " ORDER BY mtime_ns DESC LIMIT ?", [*parameters, first]
+                )
+                newest += [(mtime, os.fsdecode(path), root) for mtime, path in found]
+            newest = sorted(newest, key=lambda item: item[0], reverse=True)[:first]
+            texts = _texts(index, [path for _, path, _ in newest])
+    except (IndexUnavailable, sqlite3.Error):  # this machine's now; the rest when it is read
+        newest, texts = [], {}
+    theirs = _decoded((path, texts.get(path, ""), root) for _, path, root in newest)
+    read = {row.path for row in theirs}
+
+    def more() -> list[SessionSummary]:
+        rows = _indexed(mirrors, cwd, index_path, None).rows or []
+        return [row for row in rows if row.path not in read]
+
+    rows = sorted(mine.rows + theirs, key=_order, reverse=True)
+    # Shown: the rows newer than any not read yet (this machine's later ones, the mirrors' past
+    # the first ``first``); the others wait for :meth:`rest`, so the list stays in order.
+    cuts = []
+    if mine.later and mine.rows:  # this machine's rows not read yet are older than these
+        cuts.append(min(map(_order, mine.rows)))
+    if len(newest) == first and theirs:  # so may the mirrors' be, past their newest ``first``
+        cuts.append(min(map(_order, theirs)))
+    cut = max(cuts) if cuts else None
+    shown = rows if cut is None else [row for row in rows if _order(row) >= cut]
+    spill = mine.spill + ([] if cut is None else [row for row in rows if _order(row) < cut])
+    return IndexedRows(
+        shown, mine.notice, later=mine.later, spill=spill, index_path=index_path, more=more
+    )
 
 
 def _present(folders: list[Path]) -> set[str]:

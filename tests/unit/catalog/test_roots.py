@@ -194,3 +194,29 @@ def test_this_projects_search_reaches_the_same_project_on_every_machine(here: Pa
         ("here", None),
         ("mapped", "devbox"),
     ]
+
+
+def test_the_first_rows_of_many_machines_are_the_newest_and_the_rest_follows_in_order(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    here = tmp_path / "sessions"
+    mirror = machines_dir() / "devbox"
+    for n in range(6):  # this machine's and devbox's sessions, their times interleaved
+        for base, name, when in ((here, f"h{n}", 2 * n), (mirror, f"m{n}", 2 * n + 1)):
+            path = _write(base, name, f"words {name}")
+            os.utime(path, (1_700_000_000 + when, 1_700_000_000 + when))
+    mirrors = mirror_roots()
+    with CatalogIndex.open() as index:
+        for root in [Root(here), *mirrors]:
+            update_index(index, root.path, None)
+    everything = indexed_rows(here, None, mirrors=mirrors).rows
+    assert everything is not None
+    newest_first = [row.id for row in everything]
+    assert newest_first == ["m5", "h5", "m4", "h4", "m3", "h3", "m2", "h2", "m1", "h1", "m0", "h0"]
+    first = indexed_rows(here, None, first=2, mirrors=mirrors)
+    assert first.rows is not None
+    shown = [row.id for row in first.rows]
+    assert shown == newest_first[: len(shown)] and len(shown) >= 2
+    assert shown + [row.id for row in first.rest()] == newest_first
