@@ -28,7 +28,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -150,11 +150,14 @@ def search(
     now: float | None = None,
     roots: Sequence[Root] | None = None,
     within: Sequence[Path] | None = None,
+    text: Callable[[str], str] | None = None,
 ) -> SearchResult:
     """The best ``limit`` hits for ``query`` in the project folders ``projects`` (None: all)
     of the sessions dirs ``roots`` (None: every file indexed), and how many there are in all
     (see the module doc). ``within``: the project folders searched, exactly (those of one
-    project on every machine, whatever their names), instead of ``projects``.
+    project on every machine, whatever their names), instead of ``projects``. ``text``: what
+    each record's text and title go through before the snippet is cut from it (masking secrets:
+    a key cut in half by the snippet's edge would no longer look like one).
 
     A ``project:`` filter in the query searches every project; a ``machine:`` filter keeps the
     roots of the machines it names. Raises :class:`ink_tui.catalog.query.QueryError` for a bad
@@ -177,7 +180,7 @@ def search(
             index.connection, parsed, None if folders else projects, moment, where
         )
         chosen = choose(index.connection, matched, max(0, limit))
-        hits = _hits(index, parsed, matched, chosen)
+        hits = _hits(index, parsed, matched, chosen, text or _as_it_is)
     except sqlite3.Error as exc:
         raise unavailable(index.path, exc) from None
     shown: dict[int, int] = {}
@@ -234,8 +237,16 @@ def _parents(index: CatalogIndex, wanted: set[tuple[str, str]]) -> dict[str, _Pa
     return found
 
 
+def _as_it_is(text: str) -> str:
+    return text
+
+
 def _hits(
-    index: CatalogIndex, query: Query, matched: Matched, chosen: list[tuple[int, int]]
+    index: CatalogIndex,
+    query: Query,
+    matched: Matched,
+    chosen: list[tuple[int, int]],
+    text: Callable[[str], str],
 ) -> list[SearchHit]:
     """The chosen records (``(file id, rowid)``, in the order shown) as hits, with snippets."""
     if not chosen:
@@ -274,7 +285,7 @@ def _hits(
         session = sessions[file_id]
         summary = rows.get(file_id, {})
         parent = parents.get(session.parent or "") if session.child else None
-        snippet, marks = snippet_of(unpack_text(packed), query)
+        snippet, marks = snippet_of(text(unpack_text(packed)), query)
         hits.append(
             SearchHit(
                 session_id=summary.get("id"),
@@ -284,7 +295,7 @@ def _hits(
                 timestamp=timestamp,
                 snippet=snippet,
                 marks=marks,
-                title=str(summary.get("title") or ""),
+                title=text(str(summary.get("title") or "")),
                 project=session.project,
                 score=matched.scores.get(rowid, session.best),
                 session_hits=session.count,

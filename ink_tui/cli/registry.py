@@ -116,6 +116,7 @@ COMMANDS: tuple[Command, ...] = (
         add_arguments="add_sync_arguments",
         run="run_sync",
     ),
+    command("mcp", "serve the archive to coding agents (MCP over stdio, read-only)", "mcp"),
     command(
         "push",
         "put this machine's sessions in an S3 store (for machines nobody can reach)",

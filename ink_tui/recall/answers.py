@@ -1,0 +1,194 @@
+"""What the recall tools answer, as plain data (JSON-ready dicts), with no MCP in sight.
+
+- :func:`search_answer`: the records that match a query (the language of ``ink-tui search``),
+  each with where it is (session, file, entry id, machine) and a snippet; with no hit, never an
+  empty success: ``{"found": false, "searched": {...}}`` says what was searched (the scope, how
+  many sessions, the query as understood).
+- :func:`list_answer`: the newest sessions of a scope, with title, time, size, model, machine.
+
+Session text (titles, snippets) goes through the export's secret masking unless ``redact`` is
+off. The index is brought up to date first, trusting a check of every file made in the last
+few seconds (as ``ink-tui search`` does), so a burst of calls looks at the disk once.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from ink_tui.catalog.index.checks import TRUST_SECONDS
+from ink_tui.catalog.index.fallback import SearchIndex
+from ink_tui.catalog.index.store import IndexUnavailable
+from ink_tui.catalog.index.update import SESSIONS_ONLY
+from ink_tui.catalog.query import Query, QueryError, parse_query
+from ink_tui.catalog.roots import Root, mirror_roots, roots_sql
+from ink_tui.catalog.search import search
+from ink_tui.export.redact import Redactor
+
+__all__ = ["SCOPES", "Recall", "RecallError", "RecallScope"]
+
+RecallScope = Literal["project", "all", "machines"]
+SCOPES: Final[tuple[RecallScope, ...]] = ("project", "all", "machines")
+MAX_LIMIT: Final = 200
+
+
+class RecallError(Exception):
+    """A call that cannot be answered (a bad query, an unknown scope): one line, for the
+    agent to correct its call."""
+
+
+def understood(query: Query) -> dict[str, Any]:
+    """The query as it was understood: its words and phrases, what is left out, the filters."""
+    found: dict[str, Any] = {
+        "terms": [term.text for term in query.terms if not term.negated],
+        "excluded": [term.text for term in query.terms if term.negated],
+    }
+    filters = {
+        "project": query.projects,
+        "model": query.models,
+        "machine": query.machines,
+        "role": query.roles,
+    }
+    found.update({name: values for name, values in filters.items() if values})
+    found.update({name: value for name in ("after", "before") if (value := getattr(query, name))})
+    return found
+
+
+@dataclass
+class Recall:
+    """The archive as the tools see it: this machine's sessions dir, the project the agent
+    works in, whether text is masked, and the index searched (kept between calls)."""
+
+    base: Path
+    cwd: str
+    redact: bool = True
+
+    def __post_init__(self) -> None:
+        self.index = SearchIndex()
+        self.redactor = Redactor(secrets=self.redact)
+
+    def close(self) -> None:
+        self.index.close()
+
+    def _text(self, text: str) -> str:
+        return self.redactor.text(text) if self.redact else text
+
+    def _scope(self, scope: str, query: Query | None = None) -> tuple[list[Root], str | None]:
+        """The roots and the project of ``scope`` (``machine:`` reaches every machine)."""
+        if scope not in SCOPES:
+            raise RecallError(f"scope is one of {', '.join(SCOPES)}, not {scope!r}")
+        machines = scope == "machines" or bool(query is not None and query.machines)
+        roots = [Root(self.base), *(mirror_roots() if machines else ())]
+        everywhere = scope != "project" or machines or bool(query is not None and query.projects)
+        return roots, None if everywhere else self.cwd
+
+    def _fresh(self, roots: list[Root], cwd: str | None) -> None:
+        try:
+            self.index.update(self.base, cwd, trust=TRUST_SECONDS, mirrors=roots[1:])
+        except IndexUnavailable as error:
+            raise RecallError(str(error)) from None
+
+    def _sessions(self, roots: list[Root], cwd: str | None) -> int:
+        """How many sessions the scope holds, as the index knows them."""
+        where, values = roots_sql(roots)
+        query = f"SELECT count(*) FROM files WHERE {SESSIONS_ONLY} AND {where}"
+        parameters: list[Any] = list(values)
+        if cwd is not None:
+            names = [folder.name for root in roots for folder in root.project_folders(cwd)]
+            query += f" AND project IN ({','.join('?' * len(names))})"
+            parameters += names
+        try:
+            with self.index.open() as index:
+                return int(index.connection.execute(query, parameters).fetchone()[0])
+        except (IndexUnavailable, sqlite3.Error):
+            return 0
+
+    def search_answer(self, text: str, scope: str = "project", limit: int = 10) -> dict[str, Any]:
+        """The hits for ``text`` in ``scope`` (see the module's text)."""
+        try:
+            query = parse_query(text)
+        except QueryError as error:
+            raise RecallError(f"query: {error}") from None
+        roots, cwd = self._scope(scope, query)
+        self._fresh(roots, cwd)
+        within = None if cwd is None else [f for root in roots for f in root.project_folders(cwd)]
+        limit = max(1, min(limit, MAX_LIMIT))
+        try:
+            with self.index.open() as index:
+                result = search(
+                    index,
+                    query,
+                    limit=limit,
+                    now=time.time(),
+                    roots=roots,
+                    within=within,
+                    text=self._text,  # masked before the snippet is cut
+                )
+        except QueryError as error:
+            raise RecallError(f"query: {error}") from None
+        except IndexUnavailable as error:
+            raise RecallError(str(error)) from None
+        if not result.hits:
+            searched = {
+                "scope": scope,
+                "sessions": self._sessions(roots, cwd),
+                "machines": [root.label for root in roots],
+                "query": understood(query),
+            }
+            if cwd is not None:
+                searched["project"] = cwd
+            return {"found": False, "searched": searched}
+        return {
+            "found": True,
+            "hits": [self._hit(hit) for hit in result.hits],
+            "totalHits": result.total_hits,
+            "totalSessions": result.total_sessions,
+            "truncated": result.truncated,
+        }
+
+    def _hit(self, hit: Any) -> dict[str, Any]:
+        return {
+            "sessionId": hit.session_id,
+            "file": str(hit.file),
+            "entryId": hit.entry_id,
+            "machine": hit.machine,
+            "project": hit.project,
+            "timestamp": hit.timestamp,
+            "role": hit.role,
+            "title": self._text(hit.heading()),  # a parent's title is masked here
+            "snippet": hit.snippet,
+        }
+
+    def list_answer(
+        self, scope: str = "project", limit: int = 20, query: str | None = None
+    ) -> dict[str, Any]:
+        """The newest sessions of ``scope`` (titles or ids holding ``query``, when given)."""
+        from ink_tui.catalog.index.listing import refreshed_rows
+
+        roots, cwd = self._scope(scope)
+        fresh = refreshed_rows(self.base, cwd, index_path=self.index.path, mirrors=roots[1:])
+        rows = fresh.rows
+        if rows is None:
+            raise RecallError(fresh.notice or "the index could not be used")
+        if query:
+            wanted = query.casefold()
+            rows = [row for row in rows if wanted in f"{row.title} {row.id}".casefold()]
+        limit = max(1, min(limit, MAX_LIMIT))
+        sessions = [
+            {
+                "sessionId": row.id,
+                "file": str(row.path),
+                "title": self._text(row.title or ""),
+                "lastActivity": row.last_activity or row.created,
+                "size": row.size,
+                "messages": row.message_count,
+                "model": None if row.model is None else row.model.reference,
+                "machine": row.machine,
+                "project": row.cwd,
+            }
+            for row in rows[:limit]
+        ]
+        return {"sessions": sessions, "total": len(rows), "scope": scope}
