@@ -20,6 +20,7 @@ from ink_tui.session.reading.jsoncodec import encode_json
 from ink_tui.session.reading.records import USAGE_KEYS
 from ink_tui.session.reading.recordtypes import JsonObject, json_list, json_object, read_message
 from ink_tui.session.rules.content import content_text
+from ink_tui.session.rules.tokens import estimated_tokens
 
 __all__ = [
     "KEEP_RECENT_TOKENS",
@@ -165,7 +166,7 @@ def _chars(value: object) -> int:
 
 
 def message_tokens(message: object) -> int:
-    return math.ceil(_chars(message) / 4)
+    return estimated_tokens(_chars(message))
 
 
 def _reported(usage: JsonObject, key: str) -> int:

@@ -117,6 +117,7 @@ COMMANDS: tuple[Command, ...] = (
         run="run_sync",
     ),
     command("mcp", "serve the archive to coding agents (MCP over stdio, read-only)", "mcp"),
+    command("read", "a session's turns as text for an agent, cut to a budget of tokens", "read"),
     command(
         "push",
         "put this machine's sessions in an S3 store (for machines nobody can reach)",

@@ -162,6 +162,29 @@ class Recall:
             "snippet": hit.snippet,
         }
 
+    def read_answer(
+        self,
+        session: str,
+        turns: str | None = None,
+        entry_id: str | None = None,
+        budget_tokens: int = 4000,
+    ) -> dict[str, Any]:
+        """A session's turns as text, cut to ``budget_tokens`` (:mod:`.reading`)."""
+        from ink_tui.recall.reading import ReadError, read_answer
+
+        try:
+            return read_answer(
+                self.base,
+                self.cwd,
+                session,
+                turns=turns,
+                entry_id=entry_id,
+                budget_tokens=budget_tokens,
+                redactor=self.redactor if self.redact else None,
+            )
+        except ReadError as error:
+            raise RecallError(str(error)) from None
+
     def list_answer(
         self, scope: str = "project", limit: int = 20, query: str | None = None
     ) -> dict[str, Any]:

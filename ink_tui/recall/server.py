@@ -22,7 +22,8 @@ __all__ = ["build_server", "serve"]
 _INSTRUCTIONS = (
     "Read-only recall of past Ink coding-agent sessions on this machine (and the machines "
     "mirrored here). search_sessions finds what was said or done (how a bug was fixed, what the "
-    "user decided); list_sessions lists recent sessions. Every hit cites its session file and "
+    "user decided); read_session reads a session's turns around a hit; list_sessions lists "
+    "recent sessions. Every hit cites its session file and "
     "entry id. A search that finds nothing says exactly what was searched: do not present it "
     "as recalled history."
 )
@@ -55,6 +56,23 @@ def build_server(recall: Recall) -> MCPServer[Any]:
         those whose title or id holds it."""
         try:
             return recall.list_answer(scope, limit, query)
+        except RecallError as error:
+            raise ToolError(str(error)) from None
+
+    @server.tool(annotations=_READ_ONLY, structured_output=True)
+    def read_session(
+        session: str,
+        turns: str | None = None,
+        entry_id: str | None = None,
+        budget_tokens: int = 4000,
+    ) -> dict[str, Any]:
+        """A session's current branch as text: prompts, replies, tool calls, cut results,
+        summaries, each block citing its entryId and turn. session: an id, an id prefix, a
+        file name or a path (as a search hit's file). turns: "A:B" (numbers, first, last),
+        or entry_id: the turn holding that entry. Over budget_tokens (4000), whole blocks are
+        left out from the middle and omitted says which and how to ask for them."""
+        try:
+            return recall.read_answer(session, turns, entry_id, budget_tokens)
         except RecallError as error:
             raise ToolError(str(error)) from None
 

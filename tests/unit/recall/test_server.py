@@ -62,8 +62,8 @@ async def _client(sessions: Path, *extra: str) -> AsyncIterator[ClientSession]:
         yield session
 
 
-async def _call(session: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await session.call_tool(tool, arguments)
+async def _call(client: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return result.structured_content
@@ -72,7 +72,7 @@ async def _call(session: ClientSession, tool: str, **arguments: Any) -> dict[str
 async def test_the_tools_are_listed_read_only(sessions: Path) -> None:
     async with _client(sessions) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-    assert set(tools) == {"search_sessions", "list_sessions"}
+    assert set(tools) == {"search_sessions", "list_sessions", "read_session"}
     for tool in tools.values():
         assert tool.annotations is not None and tool.annotations.read_only_hint
         assert tool.input_schema["type"] == "object"
@@ -134,3 +134,82 @@ async def test_list_sessions_gives_the_newest_of_the_scope(sessions: Path) -> No
     assert sorted(row["sessionId"] for row in here["sessions"]) == ["fix-retry", "keys"]
     assert [row["sessionId"] for row in everywhere["sessions"]] == ["web"]
     assert everywhere["sessions"][0]["project"] == "/home/ada/code/web"
+
+
+def _conversation(base: Path, name: str, turns: int, reply: str = "done") -> Path:
+    """A session of ``turns`` prompts, each answered (in Ink's own record shapes)."""
+    folder = project_dir(base, CWD)
+    folder.mkdir(parents=True, exist_ok=True)
+    records: list[dict[str, Any]] = [
+        {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z",
+         "cwd": CWD},
+    ]  # fmt: skip
+    parent = None
+    for n in range(1, turns + 1):
+        records.append(
+            {"type": "message", "id": f"u{n}", "parentId": parent,
+             "timestamp": f"2026-11-20T11:{n:02d}:00Z",
+             "message": {"role": "user", "content": f"prompt number {n}"}}
+        )  # fmt: skip
+        records.append(
+            {"type": "message", "id": f"a{n}", "parentId": f"u{n}",
+             "timestamp": f"2026-11-20T11:{n:02d}:30Z",
+             "message": {"role": "assistant", "blocks": [{"type": "text", "text": reply}],
+                         "usage": {"inputTokens": 10, "outputTokens": 5},
+                         "stopReason": "stop", "model": "m", "modelReference": "p/m"}}
+        )  # fmt: skip
+        parent = f"a{n}"
+    path = folder / f"2026-11-20T11-00-00-000Z-{name}.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+async def test_read_session_cites_every_block_and_keeps_to_its_budget(sessions: Path) -> None:
+    path = _conversation(sessions, "long", 40, reply="a reply " * 40)
+    async with _client(sessions) as session:
+        whole = await _call(session, "read_session", session="long", budget_tokens=100_000)
+        cut = await _call(session, "read_session", session=str(path), budget_tokens=1000)
+        turn = await _call(session, "read_session", session="long", entry_id="a7")
+        span = await _call(session, "read_session", session="long", turns="39:last")
+    assert whole["omitted"] is None and whole["turns"] == 40 and len(whole["blocks"]) == 80
+    records = {json.loads(line)["id"] for line in path.read_text().splitlines()[1:]}
+    assert {block["entryId"] for block in whole["blocks"]} <= records
+    assert cut["tokens"] <= 1000 and cut["budget"] == 1000
+    kept = [block["entryId"] for block in cut["blocks"]]
+    assert kept[0] == "u1" and kept[-1] == "a40"  # the start and the latest work: the middle goes
+    omitted = cut["omitted"]
+    assert omitted["blocks"] == 80 - len(kept) and omitted["afterEntry"] in kept
+    assert omitted["ask"].startswith(f'read_session with turns="{omitted["turns"]}"')
+    assert [block["entryId"] for block in turn["blocks"]] == ["u7", "a7"]
+    assert [block["turn"] for block in span["blocks"]] == [39, 39, 40, 40]
+
+
+async def test_read_session_cuts_a_huge_record_to_fit_and_says_so(sessions: Path) -> None:
+    _conversation(sessions, "huge", 2, reply="x" * 5_000_000)
+    async with _client(sessions) as session:
+        answer = await _call(session, "read_session", session="huge", budget_tokens=2000)
+        bad = await session.call_tool("read_session", {"session": "huge", "turns": "two:3"})
+        gone = await session.call_tool("read_session", {"session": "nothing-like-it"})
+    assert answer["tokens"] <= 2000 and answer["blocks"][-1]["entryId"] == "a2"
+    assert "more characters cut (the budget)" in answer["blocks"][-1]["text"]
+    for result, said in ((bad, "give A:B with numbers"), (gone, "no session matching")):
+        assert result.is_error
+        (text,) = [block.text for block in result.content if block.type == "text"]
+        assert said in text and "\n" not in text
+
+
+def test_ink_tui_read_gives_agents_without_mcp_the_same_answer(
+    sessions: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _conversation(sessions, "long", 30, reply="a reply " * 40)
+    monkeypatch.setenv("INK_SESSIONS_DIR", str(sessions))
+    code, out, err = cli.run("--cwd", CWD, "read", "long", "--budget", "800")
+    assert (code, err) == (0, "")
+    assert out.startswith("[turn 1 · 11:01:00 · u1] user\nprompt number 1\n")
+    assert "blocks (turns " in out and "left out for the budget: ink-tui read long --turns" in out
+    answer = json.loads(cli.run("--cwd", CWD, "read", "long", "--entry", "u7", "--json")[1])
+    assert [block["entryId"] for block in answer["blocks"]] == ["u7", "a7"]
+    code, _, err = cli.run("--cwd", CWD, "read", "long", "--entry", "u3")  # u3, u30…u39
+    assert code == 2 and "starts several entries" in cli.one_error_line(err)
+    code, out, err = cli.run("--cwd", CWD, "read", "long", "--entry", "zz")
+    assert (code, out) == (2, "") and "no entry 'zz'" in cli.one_error_line(err)
