@@ -22,7 +22,11 @@ CWD = "/home/ada/code/retry"
 SECRET = "sk-ant-api03-" + "Q7" * 40  # a planted key (not a real one)
 
 
-def _write(base: Path, name: str, prompts: list[str], cwd: str = CWD) -> Path:
+def _write(
+    base: Path, name: str, prompts: list[str], cwd: str = CWD, reply: str | None = None
+) -> Path:
+    """A session of ``prompts`` in Ink's record shapes (each answered with ``reply``, if any):
+    ids ``u1``… and ``a1``…, a minute a turn."""
     folder = project_dir(base, cwd)
     folder.mkdir(parents=True, exist_ok=True)
     records: list[dict[str, Any]] = [
@@ -30,13 +34,22 @@ def _write(base: Path, name: str, prompts: list[str], cwd: str = CWD) -> Path:
          "cwd": cwd},
     ]  # fmt: skip
     parent = None
-    for n, prompt in enumerate(prompts):
+    for n, prompt in enumerate(prompts, 1):
         records.append(
             {"type": "message", "id": f"u{n}", "parentId": parent,
-             "timestamp": f"2026-11-20T10:0{n}:01Z",
+             "timestamp": f"2026-11-20T11:{n:02d}:00Z",
              "message": {"role": "user", "content": prompt}}
         )  # fmt: skip
         parent = f"u{n}"
+        if reply is not None:
+            records.append(
+                {"type": "message", "id": f"a{n}", "parentId": parent,
+                 "timestamp": f"2026-11-20T11:{n:02d}:30Z",
+                 "message": {"role": "assistant", "blocks": [{"type": "text", "text": reply}],
+                             "usage": {"inputTokens": 10, "outputTokens": 5},
+                             "stopReason": "stop", "model": "m", "modelReference": "p/m"}}
+            )  # fmt: skip
+            parent = f"a{n}"
     path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
     return path
@@ -137,31 +150,8 @@ async def test_list_sessions_gives_the_newest_of_the_scope(sessions: Path) -> No
 
 
 def _conversation(base: Path, name: str, turns: int, reply: str = "done") -> Path:
-    """A session of ``turns`` prompts, each answered (in Ink's own record shapes)."""
-    folder = project_dir(base, CWD)
-    folder.mkdir(parents=True, exist_ok=True)
-    records: list[dict[str, Any]] = [
-        {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z",
-         "cwd": CWD},
-    ]  # fmt: skip
-    parent = None
-    for n in range(1, turns + 1):
-        records.append(
-            {"type": "message", "id": f"u{n}", "parentId": parent,
-             "timestamp": f"2026-11-20T11:{n:02d}:00Z",
-             "message": {"role": "user", "content": f"prompt number {n}"}}
-        )  # fmt: skip
-        records.append(
-            {"type": "message", "id": f"a{n}", "parentId": f"u{n}",
-             "timestamp": f"2026-11-20T11:{n:02d}:30Z",
-             "message": {"role": "assistant", "blocks": [{"type": "text", "text": reply}],
-                         "usage": {"inputTokens": 10, "outputTokens": 5},
-                         "stopReason": "stop", "model": "m", "modelReference": "p/m"}}
-        )  # fmt: skip
-        parent = f"a{n}"
-    path = folder / f"2026-11-20T11-00-00-000Z-{name}.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
-    return path
+    """A session of ``turns`` prompts, each answered."""
+    return _write(base, name, [f"prompt number {n}" for n in range(1, turns + 1)], reply=reply)
 
 
 async def test_read_session_cites_every_block_and_keeps_to_its_budget(sessions: Path) -> None:
