@@ -72,13 +72,11 @@ class PickerScreen(Screen[None]):
         self.cwd = cwd
         self.project_dir = project_dir(self.sessions_dir, cwd)
         self.scope: Scope = "project"
-        self.mirrors = False  # some machine is mirrored here (Tab then stops at every machine)
         self.scanning = False
         self._generation = 0
         self._started = False
         self._rows = ScopeRows()  # every scope's rows: one row per session, shared
         self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
-        self.syncing: dict[str, int] | None = None  # bytes brought over, by machine
         self._told: set[str] = set()
 
     def compose(self) -> ComposeResult:
@@ -224,7 +222,8 @@ class PickerScreen(Screen[None]):
 
     def _update_status(self) -> None:
         table = self.query_one(SessionList)
-        place = PickerPlace(self.sessions_dir, self.project_dir, self.cwd, self.scope, self.mirrors)
+        sync = self.query_one(MachineSync)
+        place = PickerPlace(self.sessions_dir, self.project_dir, self.cwd, self.scope, sync.mirrors)
         problems_only = table.row_filter is not None
         status = status_text(
             place,
@@ -234,7 +233,7 @@ class PickerScreen(Screen[None]):
             problems_only=problems_only,
             indexing=self.indexing,
             scanning=self.scanning,
-            syncing=None if self.syncing is None else sum(self.syncing.values()),
+            syncing=sync.syncing,
             machines=tuple(sorted({row.machine for row in self._current() if row.machine})),
         )
         self.query_one("#picker-status", Static).update(status)
@@ -332,33 +331,14 @@ class PickerScreen(Screen[None]):
 
     def action_sync_machines(self) -> None:
         """Sync every machine into its mirror (in a worker; the status line shows how far)."""
-        if not self.query_one(MachineSync).sync():
-            self.notify("a sync is running already", timeout=3)
-            return
-        self.syncing = {}
+        self.query_one(MachineSync).sync()
         self._update_status()
 
-    @on(MachineSync.Progress)
-    def _sync_progress(self, message: MachineSync.Progress) -> None:
-        if self.syncing is not None:
-            self.syncing = message.done
-            self._update_status()
-
-    @on(MachineSync.Done)
-    def _sync_done(self, message: MachineSync.Done) -> None:
-        self.syncing = None
-        text = "\n".join(message.lines)
-        if message.reached:
-            self.notify(text, title="sync", timeout=8)
-        else:
-            self.notify(text, title="sync", severity="warning", timeout=8)
+    @on(MachineSync.Changed)
+    def _sync_changed(self, message: MachineSync.Changed) -> None:
         self._update_status()
-        self._refresh()  # the mirrors' new sessions, when they are listed
-
-    @on(MachineSync.Mirrors)
-    def _mirrors(self, message: MachineSync.Mirrors) -> None:
-        self.mirrors = message.present
-        self._update_status()
+        if message.synced:
+            self._refresh()  # the mirrors' new sessions, when they are listed
 
     def action_new_session(self) -> None:
         """A chat on a new session in this project (the file appears with its first record)."""
@@ -379,7 +359,7 @@ class PickerScreen(Screen[None]):
             self.set_focus(table)
 
     def action_toggle_scope(self) -> None:
-        self.scope = next_scope(self.scope, mirrors=self.mirrors)
+        self.scope = next_scope(self.scope, mirrors=self.query_one(MachineSync).mirrors)
         self._start_scan()
 
     def action_toggle_problems(self) -> None:

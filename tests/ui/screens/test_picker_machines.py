@@ -15,6 +15,7 @@ from waiting import wait_for, workers_finished
 from ink_tui.archive.machines import add_machine
 from ink_tui.paths import config_file, machines_dir
 from ink_tui.ui.screens.picker import PickerScreen
+from ink_tui.ui.widgets.machine_sync import MachineSync
 from ink_tui.ui.widgets.session_list import SessionList
 
 CWD = "/home/me/api"
@@ -118,11 +119,12 @@ async def test_m_syncs_the_machines_and_lists_what_came(
         app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD)
         async with app.run_test(size=(140, 30), notifications=True) as pilot:
             screen = await _settled(pilot)
-            assert screen.mirrors is False
+            sync = screen.query_one(MachineSync)
+            assert sync.mirrors is False
             await pilot.press("M")
             assert "syncing machines" in _status(screen)
             screen = await _settled(pilot)
-            assert screen.syncing is None and screen.mirrors is True
+            assert sync.syncing is None and sync.mirrors is True
             await wait_for(pilot, lambda: _on_screen(app, "devbox: 1 new, 0 grown"), "the note")
             await pilot.press("tab", "tab")
             screen = await _settled(pilot)
