@@ -15,17 +15,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ink_tui.catalog.index.listing import load_rows
     from ink_tui.catalog.index.store import (
         CatalogIndex,
         IndexBusy,
         IndexUnavailable,
         default_index_path,
     )
-    from ink_tui.catalog.index.update import IndexReport, load_rows, update_index
+    from ink_tui.catalog.index.update import IndexReport, update_index
 
 _HOMES = {
     "store": ("CatalogIndex", "IndexBusy", "IndexUnavailable", "default_index_path"),
-    "update": ("IndexReport", "load_rows", "update_index"),
+    "update": ("IndexReport", "update_index"),
+    "listing": ("load_rows",),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -27,7 +27,7 @@ from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import SUFFIX
 from ink_tui.catalog.summary import summarize_file
 
-__all__ = ["IndexedRows", "indexed_rows", "indexed_title", "refreshed_rows"]
+__all__ = ["IndexedRows", "indexed_rows", "indexed_title", "load_rows", "refreshed_rows"]
 
 _WITHOUT: Final = "sessions are read from the files"  # what the picker does without the index
 
@@ -290,6 +290,25 @@ def refreshed_rows(
         return IndexedRows(None, f"{error}: {_WITHOUT}")
     except sqlite3.Error as error:
         return IndexedRows(None, f"the index failed ({error}): {_WITHOUT}")
+
+
+def load_rows(index: CatalogIndex, folders: Iterable[str] | None) -> list[SessionSummary]:
+    """Every picker row the index holds, of every sessions dir (of the project ``folders``,
+    else all), newest file mtime first (never a subagent session's); a row this version cannot
+    read is left out (the next update rewrites it)."""
+    query = f"SELECT row FROM files WHERE {SESSIONS_ONLY}"
+    parameters: list[Any] = []
+    if folders is not None:
+        parameters = [db_text(name) for name in folders]
+        query += f" AND project IN ({','.join('?' * len(parameters))})"
+    rows: list[SessionSummary] = []
+    for (stored,) in index.connection.execute(query, parameters):
+        try:
+            rows.append(row_from_index(_loads(stored)))
+        except (KeyError, TypeError, ValueError):
+            continue
+    rows.sort(key=_order, reverse=True)
+    return rows
 
 
 def indexed_title(path: Path, index_path: Path | None = None) -> str:

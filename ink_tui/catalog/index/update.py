@@ -24,7 +24,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -34,7 +34,6 @@ from ink_tui.catalog.index.ondisk import files_on_disk
 from ink_tui.catalog.index.report import IndexReport
 from ink_tui.catalog.index.store import CatalogIndex, IndexBusy, db_text, path_key
 from ink_tui.catalog.roots import Root, mirror_roots, roots_sql
-from ink_tui.catalog.row import SessionSummary, row_from_index
 from ink_tui.catalog.scan import project_folders
 from ink_tui.paths import machines_dir
 from ink_tui.session.reading.files import open_regular
@@ -42,7 +41,7 @@ from ink_tui.session.reading.files import open_regular
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
     from ink_tui.catalog.index.filescan import EntryRow, FileScan
 
-__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "load_rows", "update_index"]
+__all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "update_index"]
 
 Progress = Callable[[int, int], None]  # (bytes done, bytes to read)
 
@@ -386,22 +385,3 @@ def _write(index: CatalogIndex, batch: list[_Read], report: IndexReport) -> None
             report.appended += 1
         else:
             report.reread += 1
-
-
-def load_rows(index: CatalogIndex, folders: Iterable[str] | None) -> list[SessionSummary]:
-    """The picker rows the index holds (of ``folders``, else all), newest file mtime first
-    (never a subagent session's)."""
-    query = f"SELECT row FROM files WHERE {SESSIONS_ONLY}"
-    parameters: list[Any] = []
-    if folders is not None:
-        names = [db_text(name) for name in folders]
-        query += f" AND project IN ({','.join('?' * len(names))})"
-        parameters = names
-    rows: list[SessionSummary] = []
-    for (stored,) in index.connection.execute(query, parameters):
-        try:
-            rows.append(row_from_index(json.loads(stored)))
-        except (KeyError, TypeError, ValueError):
-            continue  # a row this version cannot read: the next update rewrites it
-    rows.sort(key=lambda row: (row.mtime, row.file_name, row.project_folder), reverse=True)
-    return rows

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
         parse_since,
         report_table,
     )
-    from ink_tui.catalog.usage import collect_usage
+    from ink_tui.catalog.usagecache import collect_usage
 
     if args.session is not None:
         given = [name for name, on in (("--all", args.all), ("--machines", args.machines),

@@ -2,7 +2,7 @@
 day or week, and a bar chart of tokens or cost per day.
 
 Opened from the picker (``S``). The sessions are read in a worker (only the files that changed
-since the last look: :func:`ink_tui.catalog.usage.collect_usage`); grouping again and switching
+since the last look: :func:`ink_tui.catalog.usagecache.collect_usage`); grouping again and switching
 the chart use what was read. The figures are those of ``ink-tui stats``.
 """
 
@@ -35,7 +35,8 @@ from ink_tui.catalog.stats import (
     flagged_note,
     row_cells,
 )
-from ink_tui.catalog.usage import FileUsage, collect_usage
+from ink_tui.catalog.usage import FileUsage
+from ink_tui.catalog.usagecache import collect_usage
 from ink_tui.logs import unforeseen
 from ink_tui.paths import cwd_folder_name
 from ink_tui.ui.keymap import bind, key_of

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ink_tui.catalog import usage as usage_module
+from ink_tui.catalog import usagecache as usage_module
 from ink_tui.catalog.index import CatalogIndex, update_index
 from ink_tui.catalog.index.listing import indexed_rows, refreshed_rows
 from ink_tui.catalog.prices import load_price_table
@@ -19,7 +19,7 @@ from ink_tui.catalog.query import QueryError
 from ink_tui.catalog.roots import Root, archive_roots, machine_of, mirror_roots
 from ink_tui.catalog.search import search
 from ink_tui.catalog.stats import build_report
-from ink_tui.catalog.usage import collect_usage
+from ink_tui.catalog.usagecache import collect_usage
 from ink_tui.paths import machines_dir, mirrored_machine, project_dir
 
 CWD = "/home/ada/code/retry"

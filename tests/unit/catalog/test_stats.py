@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from statstree import A_CWD, test_prices, write_tree
 
-from ink_tui.catalog import usage as usage_module
+from ink_tui.catalog import usagecache as usage_module
 from ink_tui.catalog.prices import DEFAULT_PRICES, PRICES_AS_OF, Price, load_price_table
 from ink_tui.catalog.stats import (
     SinceError,
@@ -19,7 +19,8 @@ from ink_tui.catalog.stats import (
     report_table,
     week_of,
 )
-from ink_tui.catalog.usage import FileUsage, collect_usage, model_name, scan_usage
+from ink_tui.catalog.usage import FileUsage, model_name, scan_usage
+from ink_tui.catalog.usagecache import collect_usage
 
 
 @pytest.fixture

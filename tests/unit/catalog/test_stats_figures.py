@@ -19,7 +19,7 @@ from figurestree import (
 
 from ink_tui.catalog.prices import load_price_table
 from ink_tui.catalog.stats import build_report
-from ink_tui.catalog.usage import collect_usage
+from ink_tui.catalog.usagecache import collect_usage
 
 
 @pytest.fixture(autouse=True)

@@ -139,7 +139,7 @@ def test_a_progress_bar_on_a_terminal(
     is done) and prints the same table."""
     import sys
 
-    from ink_tui.catalog import usage
+    from ink_tui.catalog import usagecache as usage
 
     seen: list[tuple[int, int]] = []
     collect = usage.collect_usage
