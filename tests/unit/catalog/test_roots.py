@@ -6,10 +6,10 @@ listed, searched and counted with their machine, and an update of one dir never 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from inksessions import ink_session
 
 from ink_tui.catalog import usagecache as usage_module
 from ink_tui.catalog.index import CatalogIndex, update_index
@@ -20,40 +20,13 @@ from ink_tui.catalog.roots import Root, archive_roots, machine_of, mirror_roots
 from ink_tui.catalog.search import search
 from ink_tui.catalog.stats import build_report
 from ink_tui.catalog.usagecache import collect_usage
-from ink_tui.paths import machines_dir, mirrored_machine, project_dir
+from ink_tui.paths import machines_dir, mirrored_machine
 
 CWD = "/home/ada/code/retry"
 
 
 def _write(base: Path, name: str, words: str, cwd: str = CWD) -> Path:
-    folder = project_dir(base, cwd)
-    folder.mkdir(parents=True, exist_ok=True)
-    header = {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z"}
-    header["cwd"] = cwd
-    prompt = {
-        "type": "message",
-        "id": "u1",
-        "parentId": None,
-        "timestamp": "2026-11-20T10:00:01Z",
-        "message": {"role": "user", "content": words},
-    }
-    reply = {
-        "type": "message",
-        "id": "a1",
-        "parentId": "u1",
-        "timestamp": "2026-11-20T10:00:02Z",
-        "message": {
-            "role": "assistant",
-            "blocks": [{"type": "text", "text": "done"}],
-            "usage": {"inputTokens": 1000, "outputTokens": 10},
-            "stopReason": "stop",
-            "model": "claude-sonnet-4-5",
-            "modelReference": "anthropic/claude-sonnet-4-5",
-        },
-    }
-    path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in (header, prompt, reply)))
-    return path
+    return ink_session(base, cwd, name, [words], reply="done")
 
 
 @pytest.fixture

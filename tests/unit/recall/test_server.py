@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inksessions import ink_session
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-
-from ink_tui.paths import project_dir
 
 CWD = "/home/ada/code/retry"
 SECRET = "sk-ant-api03-" + "Q7" * 40  # a planted key (not a real one)
@@ -25,34 +24,7 @@ SECRET = "sk-ant-api03-" + "Q7" * 40  # a planted key (not a real one)
 def _write(
     base: Path, name: str, prompts: list[str], cwd: str = CWD, reply: str | None = None
 ) -> Path:
-    """A session of ``prompts`` in Ink's record shapes (each answered with ``reply``, if any):
-    ids ``u1``… and ``a1``…, a minute a turn."""
-    folder = project_dir(base, cwd)
-    folder.mkdir(parents=True, exist_ok=True)
-    records: list[dict[str, Any]] = [
-        {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z",
-         "cwd": cwd},
-    ]  # fmt: skip
-    parent = None
-    for n, prompt in enumerate(prompts, 1):
-        records.append(
-            {"type": "message", "id": f"u{n}", "parentId": parent,
-             "timestamp": f"2026-11-20T11:{n:02d}:00Z",
-             "message": {"role": "user", "content": prompt}}
-        )  # fmt: skip
-        parent = f"u{n}"
-        if reply is not None:
-            records.append(
-                {"type": "message", "id": f"a{n}", "parentId": parent,
-                 "timestamp": f"2026-11-20T11:{n:02d}:30Z",
-                 "message": {"role": "assistant", "blocks": [{"type": "text", "text": reply}],
-                             "usage": {"inputTokens": 10, "outputTokens": 5},
-                             "stopReason": "stop", "model": "m", "modelReference": "p/m"}}
-            )  # fmt: skip
-            parent = f"a{n}"
-    path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
-    return path
+    return ink_session(base, cwd, name, prompts, reply=reply, model="p/m", usage=(10, 5))
 
 
 @pytest.fixture

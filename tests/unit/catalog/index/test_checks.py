@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inksessions import ink_session
 
 from ink_tui.catalog.index import CatalogIndex, checks, ondisk, update_index
 from ink_tui.catalog.index import update as update_module
@@ -28,20 +29,7 @@ HOUR = 3600.0
 
 
 def _write(base: Path, cwd: str, name: str, words: str) -> Path:
-    folder = project_dir(base, cwd)
-    folder.mkdir(parents=True, exist_ok=True)
-    header = {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z"}
-    header["cwd"] = cwd
-    prompt = {
-        "type": "message",
-        "id": "u1",
-        "parentId": None,
-        "timestamp": "2026-11-20T10:00:01Z",
-        "message": {"role": "user", "content": words},
-    }
-    path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
-    path.write_text(json.dumps(header) + "\n" + json.dumps(prompt) + "\n")
-    return path
+    return ink_session(base, cwd, name, [words])
 
 
 def _append(path: Path, words: str) -> None:

@@ -4,35 +4,19 @@ each row and hit naming its machine (``null`` in JSON for this machine)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+from inksessions import ink_session
 
-from ink_tui.paths import config_file, machines_dir, project_dir
+from ink_tui.paths import config_file, machines_dir
 
 CWD = "/home/ada/code/retry"
 
 
 def _write(base: Path, name: str, words: str, when: int) -> Path:
-    folder = project_dir(base, CWD)
-    folder.mkdir(parents=True, exist_ok=True)
-    records = [
-        {"type": "session", "version": 1, "id": name, "timestamp": "2026-11-20T10:00:00Z",
-         "cwd": CWD},
-        {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026-11-20T10:00:01Z",
-         "message": {"role": "user", "content": words}},
-        {"type": "message", "id": "a1", "parentId": "u1", "timestamp": "2026-11-20T10:00:02Z",
-         "message": {"role": "assistant", "blocks": [{"type": "text", "text": "done"}],
-                     "usage": {"inputTokens": 1000, "outputTokens": 10}, "stopReason": "stop",
-                     "model": "claude-sonnet-4-5",
-                     "modelReference": "anthropic/claude-sonnet-4-5"}},
-    ]  # fmt: skip
-    path = folder / f"2026-11-20T10-00-00-000Z-{name}.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
-    os.utime(path, (when, when))
-    return path
+    return ink_session(base, CWD, name, [words], reply="done", mtime=when)
 
 
 @pytest.fixture
