@@ -77,6 +77,7 @@ from bench_index import (  # noqa: E402
     ink,
     launch,
     ms,
+    print_rows,
     read_all,
     rg_command,
     run_timed,
@@ -85,6 +86,7 @@ from bench_index import (  # noqa: E402
     verdict,
     wait_after,
     wait_until,
+    wanted_measures,
 )
 from bench_ui import MINIMAL_APP, MINIMAL_MARKER  # noqa: E402
 
@@ -491,13 +493,7 @@ def print_table(bench: Bench) -> None:
         f"\nissue 22 goal: {layout.machines} machines x {layout.tree.sessions:,} sessions within "
         f"{GOAL}x of one machine's (median of {bench.runs}; ratio = {layout.machines} machines / 1)"
     )
-    print(f"| measure | 1 machine | {layout.machines} machines | figure | goal | verdict |")
-    print("|---|---|---|---|---|---|")
-    for row in bench.rows:
-        print(
-            f"| {row.measure} | {row.reference} | {row.ours} | {row.figure} | {row.goal} "
-            f"| {row.verdict} |"
-        )
+    print_rows(bench.rows, "1 machine", f"{layout.machines} machines")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -510,9 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
     args = parser.parse_args(argv)
-    wanted = {name.strip() for name in args.only.split(",") if name.strip()}
-    if unknown := wanted - set(MEASURES):
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))}")
+    wanted = wanted_measures(parser, args.only, MEASURES)
 
     spec = QUICK if args.quick else FULL
     print(f"preparing data ({spec.name}, cached under {CACHE_ROOT}/ink-tui-bench-index-…)")

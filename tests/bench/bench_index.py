@@ -883,16 +883,31 @@ def wait_for_tests(skip: bool) -> None:
         time.sleep(15)
 
 
-def print_table(bench: Bench) -> None:
-    print("\nissue 10 goals (the minimal app's launches in this run:", end=" ")
-    print(f"{fmt_runs(bench.minimal)})" if bench.minimal else "none)")
-    print("| measure | reference | ink-tui | figure | goal | verdict |")
+def print_rows(rows: Sequence[Row], reference: str = "reference", ours: str = "ink-tui") -> None:
+    """The goals' table in Markdown (the benchmarks that compare with a reference share it)."""
+    print(f"| measure | {reference} | {ours} | figure | goal | verdict |")
     print("|---|---|---|---|---|---|")
-    for row in bench.rows:
+    for row in rows:
         print(
             f"| {row.measure} | {row.reference} | {row.ours} | {row.figure} | {row.goal} "
             f"| {row.verdict} |"
         )
+
+
+def wanted_measures(
+    parser: argparse.ArgumentParser, only: str, measures: Sequence[str]
+) -> set[str]:
+    """The measures ``--only`` names (a usage error for one that does not exist)."""
+    wanted = {name.strip() for name in only.split(",") if name.strip()}
+    if unknown := wanted - set(measures):
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))}")
+    return wanted
+
+
+def print_table(bench: Bench) -> None:
+    print("\nissue 10 goals (the minimal app's launches in this run:", end=" ")
+    print(f"{fmt_runs(bench.minimal)})" if bench.minimal else "none)")
+    print_rows(bench.rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -904,9 +919,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
     args = parser.parse_args(argv)
-    wanted = {name.strip() for name in args.only.split(",") if name.strip()}
-    if unknown := wanted - set(MEASURES):
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))}")
+    wanted = wanted_measures(parser, args.only, MEASURES)
 
     spec = QUICK if args.quick else FULL
     print(f"preparing data ({spec.name}, cached under {CACHE_ROOT}/ink-tui-bench-index-…)")
