@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["json_visible", "keep_sgr", "one_line", "utf8_safe", "visible"]
+__all__ = ["json_visible", "keep_sgr", "one_line", "utf8_safe", "visible", "without_colour"]
 
 # C0 except \t and \n; DEL; C1; bidi embeddings, overrides and isolates; line/paragraph separators;
 # lone surrogates (UTF-8 cannot encode them).
@@ -111,3 +111,9 @@ def keep_sgr(text: str) -> str:
         position = match.end()
     out.append(visible(text[position:]))
     return "".join(out)
+
+
+def without_colour(text: str) -> str:
+    """``text`` with its SGR colour sequences removed (``rg --color`` output read by an agent
+    is the words alone), every other control left as it is for :func:`visible` to show."""
+    return _SGR.sub("", text)

@@ -73,12 +73,13 @@ def private_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """Every test gets its own cache dir (the catalog index lives there), data dir (the
-    trash) and config dir (the app's settings, read by every app, a harness's too), never the
-    user's."""
+    trash), config dir (the app's settings, read by every app, a harness's too) and state dir
+    (the log of unforeseen errors), never the user's."""
     folder = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))  # the log
     return folder
 
 

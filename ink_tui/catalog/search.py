@@ -74,6 +74,7 @@ class SearchHit:
     parent_file: Path | None = None  # a child's parent session (None: top-level, or it is gone)
     parent_title: str = ""
     machine: str | None = None  # the mirrored machine it came from (None: this machine)
+    cwd: str | None = None  # the session's working directory (its header's), if known
 
     @property
     def match_start(self) -> int:
@@ -105,6 +106,7 @@ class SearchHit:
             "marks": [list(mark) for mark in self.marks],
             "title": self.title,
             "project": self.project,
+            "cwd": self.cwd,
             "parentFile": None if self.parent_file is None else str(self.parent_file),
             "sessionHits": self.session_hits,
             "machine": self.machine,
@@ -303,6 +305,7 @@ def _hits(
                 parent_file=None if parent is None else parent[0],
                 parent_title="" if parent is None else parent[1],
                 machine=session.machine,
+                cwd=summary.get("cwd"),
             )
         )
     return hits

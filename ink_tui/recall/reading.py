@@ -5,29 +5,39 @@ The blocks are the records of the current branch as ``ink-tui replay`` shows the
 (:func:`ink_tui.session.analysis.playback.build_plan`): prompts, replies (with their tool calls
 named by their key argument), tool results cut to a few thousand characters, summaries, names
 and labels. A turn starts at each prompt (turn 1 is the first prompt; records before it are
-turn 0). Tokens are counted as Ink estimates them (characters / 4, rounded up:
-:func:`ink_tui.session.rules.tokens.estimated_tokens`, on the block as rendered). Over the budget,
-whole blocks are left out **from the middle** (the start of the request and the latest work
-are what an agent needs most), and the answer says which turns and entries were left out and
-how to ask for them.
+turn 0). Tokens are counted as the agent receives them (:mod:`.budget`: the answer's JSON text,
+characters / 4 as Ink estimates). Over the budget, whole blocks are left out **from the middle**
+(the start of the request and the latest work are what an agent needs most), and the answer says
+which turns and entries were left out and how to ask for them.
+
+Session text is untrusted: each block's text is masked (secrets) and made visible (controls
+shown as symbols, :func:`ink_tui.safetext.visible`), so an escape sequence stays text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from ink_tui.catalog.roots import resolve_anywhere
 from ink_tui.catalog.scan import ResolveError
 from ink_tui.export.redact import Redactor
 from ink_tui.paths import mirrored_machine
-from ink_tui.session.rules.tokens import estimated_tokens
+from ink_tui.recall.budget import BudgetTooSmall, clamped, fitted, item_tokens
+from ink_tui.safetext import visible, without_colour
 
-__all__ = ["Block", "ReadError", "read_answer", "read_blocks", "within_budget"]
-
-MIN_BUDGET: Final = 200
-MAX_BUDGET: Final = 100_000
+__all__ = [
+    "Block",
+    "ReadError",
+    "budget_of",
+    "read_answer",
+    "read_blocks",
+    "resolved",
+    "shown_text",
+    "within_budget",
+]
 
 
 class ReadError(Exception):
@@ -44,19 +54,46 @@ class Block:
 
     @property
     def tokens(self) -> int:
-        return estimated_tokens(len(self.rendered()))
+        """What the block adds to an answer, as the agent receives it (:mod:`.budget`)."""
+        return item_tokens(self.to_json())
 
     def rendered(self) -> str:
+        """The block as ``ink-tui read`` prints it."""
         return f"[turn {self.turn} · {self.time} · {self.entry_id}] {self.head}\n{self.text}\n"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, unit: str = "turn") -> dict[str, Any]:
+        """The block as an answer holds it; ``unit`` names what :attr:`turn` counts."""
         return {
             "entryId": self.entry_id,
-            "turn": self.turn,
+            unit: self.turn,
             "time": self.time,
             "head": self.head,
             "text": self.text,
         }
+
+
+def budget_of(tokens: int) -> int:
+    """The budget asked, as the tools take it (:func:`~.budget.clamped`). Raises
+    :class:`ReadError` under the least."""
+    try:
+        return clamped(tokens)
+    except BudgetTooSmall as error:
+        raise ReadError(str(error)) from None
+
+
+def shown_text(text: str, redactor: Redactor | None) -> str:
+    """Session text as an agent may see it: colour codes dropped, secrets masked (unless
+    ``redactor`` is None), every other control character made visible."""
+    text = without_colour(text)
+    return visible(text if redactor is None else redactor.text(text))
+
+
+def resolved(base: Path, cwd: str, session: str) -> Path:
+    """The file ``session`` names, here or on a mirrored machine. Raises :class:`ReadError`."""
+    try:
+        return resolve_anywhere(base, cwd, session)
+    except ResolveError as error:
+        raise ReadError(str(error)) from None
 
 
 def read_blocks(path: Path, redactor: Redactor | None = None) -> tuple[str | None, list[Block]]:
@@ -76,8 +113,10 @@ def read_blocks(path: Path, redactor: Redactor | None = None) -> tuple[str | Non
             for record in plan.records:
                 if record.head == "user":
                     turn += 1
-                text = record.body if redactor is None else redactor.text(record.body)
-                blocks.append(Block(record.entry_id, turn, record.time_of_day, record.head, text))
+                text = shown_text(record.body, redactor)
+                head = shown_text(record.head, redactor)
+                entry_id = visible(record.entry_id)
+                blocks.append(Block(entry_id, turn, record.time_of_day, head, text))
             first += len(plan.records)
     except SessionError as error:
         raise ReadError(error.one_line()) from None
@@ -126,16 +165,33 @@ def _fitted(block: Block, tokens: int) -> Block:
     """``block`` with its text cut to about ``tokens`` tokens, saying how much was cut."""
     if block.tokens <= tokens:
         return block
-    keep = max(0, tokens * 4 - len(block.rendered()) + len(block.text) - 120)
-    more = len(block.text) - keep
-    text = f"{block.text[:keep]}\n… {more:,} more characters cut (the budget)"
-    return Block(block.entry_id, block.turn, block.time, block.head, text)
+    envelope = block.tokens - len(block.text) // 4  # escapes make the text longer: a guess
+    keep = max(0, (tokens - envelope) * 4 - 160)
+    while True:
+        more = len(block.text) - keep
+        text = f"{block.text[:keep]}\n… {more:,} more characters cut (the budget)"
+        cut = Block(block.entry_id, block.turn, block.time, block.head, text)
+        if cut.tokens <= tokens or keep == 0:
+            return cut
+        keep = max(0, keep - (cut.tokens - tokens) * 4 - 16)  # JSON escapes took more room
 
 
-def within_budget(blocks: list[Block], budget: int) -> tuple[list[Block], dict[str, Any] | None]:
+def read_ask(low: int, high: int) -> str:
+    """How to ask ``read_session`` for the turns left out."""
+    return f'read_session with turns="{low}:{high}" (and a budget that fits)'
+
+
+def within_budget(
+    blocks: list[Block],
+    budget: int,
+    ask: Callable[[int, int], str] = read_ask,
+    *,
+    unit: str = "turns",
+) -> tuple[list[Block], dict[str, Any] | None]:
     """The blocks that fit ``budget`` tokens, whole blocks left out from the middle; and what
     was left out (``None``: nothing). A block bigger than half the budget (a 5 MB message) is
     cut to that first, so the latest one always shows."""
+    budget = max(budget, 0)
     blocks = [_fitted(block, budget // 2) for block in blocks]
     total = sum(block.tokens for block in blocks)
     if total <= budget:
@@ -164,11 +220,11 @@ def within_budget(blocks: list[Block], budget: int) -> tuple[list[Block], dict[s
     omitted = {
         "blocks": len(dropped),
         "tokens": sum(block.tokens for block in dropped),
-        "turns": f"{turns[0]}:{turns[-1]}",
+        unit: f"{turns[0]}:{turns[-1]}",
         "fromEntry": dropped[0].entry_id,
         "toEntry": dropped[-1].entry_id,
         "afterEntry": head[-1].entry_id if head else None,  # where they were, among the blocks
-        "ask": f'read_session with turns="{turns[0]}:{turns[-1]}" (and a budget that fits)',
+        "ask": ask(turns[0], turns[-1]),
     }
     return head + tail, omitted
 
@@ -186,21 +242,25 @@ def read_answer(
     """What ``read_session`` answers (see the module's text). Raises :class:`ReadError`."""
     if turns is not None and entry_id is not None:
         raise ReadError("give turns or entry_id, not both")
-    try:
-        path = resolve_anywhere(base, cwd, session)
-    except ResolveError as error:
-        raise ReadError(str(error)) from None
+    path = resolved(base, cwd, session)
     session_id, blocks = read_blocks(path, redactor)
     chosen = _chosen(blocks, turns, entry_id)
-    budget = max(MIN_BUDGET, min(budget_tokens, MAX_BUDGET))
-    kept, omitted = within_budget(chosen, budget)
-    return {
-        "sessionId": session_id,
-        "file": str(path),
-        "machine": mirrored_machine(path),
-        "turns": blocks[-1].turn if blocks else 0,
-        "blocks": [block.to_json() for block in kept],
-        "tokens": sum(block.tokens for block in kept),
-        "budget": budget,
-        "omitted": omitted,
-    }
+    budget = budget_of(budget_tokens)
+
+    def answer(room: int) -> dict[str, Any]:
+        kept, omitted = within_budget(chosen, room)
+        return {
+            "sessionId": None if session_id is None else visible(session_id),
+            "file": visible(str(path)),
+            "machine": mirrored_machine(path),
+            "turns": blocks[-1].turn if blocks else 0,
+            "blocks": [block.to_json() for block in kept],
+            "tokens": sum(block.tokens for block in kept),
+            "budget": budget,
+            "omitted": omitted,
+        }
+
+    try:
+        return fitted(answer, budget)
+    except BudgetTooSmall as error:
+        raise ReadError(str(error)) from None

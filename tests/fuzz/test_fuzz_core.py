@@ -27,11 +27,11 @@ from ink_tui.catalog.index.filescan import new_summary, scan_file
 from ink_tui.catalog.summary import summarize_file
 from ink_tui.catalog.textpieces import record_text
 from ink_tui.cli import main
-from ink_tui.cli.commands.context import transcript
 from ink_tui.cli.commands.verdicts import check_lines, would_repair
 from ink_tui.session import SessionError, SessionFile, build_context, open_session
 from ink_tui.session.conversation.branchview import load_branch
 from ink_tui.session.conversation.context import unframe_summary
+from ink_tui.session.conversation.contexttext import transcript
 from ink_tui.session.conversation.lastturns import read_last_turns
 from ink_tui.session.reading.jsoncodec import decode_line, encode_json
 from ink_tui.session.writing.repair import plan_continuation

@@ -16,7 +16,14 @@ from ink_tui.session.reading.reader import Entry, SessionFile
 from ink_tui.session.reading.records import THINKING_LEVELS
 from ink_tui.session.rules.modelref import ModelRef
 
-__all__ = ["DEFAULT_THINKING", "resumed_model", "resumed_thinking", "thinking_after"]
+__all__ = [
+    "DEFAULT_THINKING",
+    "model_at",
+    "resumed_model",
+    "resumed_thinking",
+    "thinking_after",
+    "thinking_at",
+]
 
 DEFAULT_THINKING: Final = "medium"
 """The level when neither the file nor the command line names one."""
@@ -41,3 +48,22 @@ def thinking_after(level: str, appended: Sequence[Entry]) -> str:
 def resumed_model(session: SessionFile) -> ModelRef | None:
     """The model a resume of ``session`` starts with (no ``--model`` given), if it names one."""
     return restored_model(session)[0]
+
+
+def thinking_at(session: SessionFile, line: int) -> str:
+    """The level a resume of the file cut after ``line`` would start with: the runner's rule
+    (the last ``thinkingLevelChange`` in file order) over the lines up to ``line``."""
+    earlier = [entry for entry in session.entries if entry.line <= line]
+    return thinking_after(DEFAULT_THINKING, earlier)
+
+
+def model_at(session: SessionFile, line: int) -> ModelRef | None:
+    """The model a resume of the file cut after ``line`` would start with: the latest
+    ``session_model`` up to ``line``, else the header's ``model``."""
+    for marker in reversed(session.session_models):
+        if marker.line <= line:
+            return ModelRef(str(marker.record["provider"]), str(marker.record["modelId"]))
+    model = session.header.get("model")
+    if isinstance(model, dict):
+        return ModelRef(str(model["provider"]), str(model["modelId"]))
+    return None

@@ -5,19 +5,16 @@ nothing says what was searched; a bad call is one line; a planted secret never c
 from __future__ import annotations
 
 import json
-import os
-import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inksessions import ink_session
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcpclient import CWD, connected
+from mcpclient import call as _call
 
-CWD = "/home/ada/code/retry"
+from ink_tui.recall.server import TOOLS
+
 SECRET = "sk-ant-api03-" + "Q7" * 40  # a planted key (not a real one)
 
 
@@ -36,35 +33,17 @@ def sessions(tmp_path: Path) -> Path:
     return base
 
 
-@asynccontextmanager
-async def _client(sessions: Path, *extra: str) -> AsyncIterator[ClientSession]:
-    env = {**os.environ, "INK_SESSIONS_DIR": str(sessions)}
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "ink_tui", "--cwd", CWD, "mcp", *extra], env=env
-    )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        yield session
-
-
-async def _call(client: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
-
-
 async def test_the_tools_are_listed_read_only(sessions: Path) -> None:
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-    assert set(tools) == {"search_sessions", "list_sessions", "read_session"}
+    assert set(tools) == set(TOOLS)
     for tool in tools.values():
         assert tool.annotations is not None and tool.annotations.read_only_hint
         assert tool.input_schema["type"] == "object"
 
 
 async def test_every_hit_cites_an_entry_of_its_file_that_holds_the_words(sessions: Path) -> None:
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         answer = await _call(session, "search_sessions", query="backoff")
     assert answer["found"] is True
     (hit,) = answer["hits"]
@@ -75,7 +54,7 @@ async def test_every_hit_cites_an_entry_of_its_file_that_holds_the_words(session
 
 
 async def test_nothing_found_says_exactly_what_was_searched(sessions: Path) -> None:
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         here = await _call(session, "search_sessions", query="sidebar -flaky")
         everywhere = await _call(session, "search_sessions", query="quokka", scope="all")
     assert here == {
@@ -92,7 +71,7 @@ async def test_nothing_found_says_exactly_what_was_searched(sessions: Path) -> N
 
 
 async def test_a_bad_call_is_one_line_to_correct(sessions: Path) -> None:
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         bad_date = await session.call_tool("search_sessions", {"query": "retry after:2026-13"})
         bad_scope = await session.call_tool("search_sessions", {"query": "x", "scope": "moon"})
     for result, said in ((bad_date, "there is no month 13"), (bad_scope, "scope is one of")):
@@ -102,18 +81,18 @@ async def test_a_bad_call_is_one_line_to_correct(sessions: Path) -> None:
 
 
 async def test_a_planted_secret_never_comes_back_unless_asked(sessions: Path) -> None:
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         hits = await _call(session, "search_sessions", query="safe")
         listed = await _call(session, "list_sessions")
     text = json.dumps([hits, listed])
     assert "Q7Q7Q7" not in text and "[redacted]" in hits["hits"][0]["snippet"]
-    async with _client(sessions, "--no-redact") as session:
+    async with connected(sessions, "--no-redact") as session:
         raw = await _call(session, "search_sessions", query="safe")
     assert "Q7Q7Q7" in json.dumps(raw)  # as the session holds it (the snippet cuts it)
 
 
 async def test_list_sessions_gives_the_newest_of_the_scope(sessions: Path) -> None:
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         here = await _call(session, "list_sessions")
         everywhere = await _call(session, "list_sessions", scope="all", query="web")
     assert sorted(row["sessionId"] for row in here["sessions"]) == ["fix-retry", "keys"]
@@ -128,7 +107,7 @@ def _conversation(base: Path, name: str, turns: int, reply: str = "done") -> Pat
 
 async def test_read_session_cites_every_block_and_keeps_to_its_budget(sessions: Path) -> None:
     path = _conversation(sessions, "long", 40, reply="a reply " * 40)
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         whole = await _call(session, "read_session", session="long", budget_tokens=100_000)
         cut = await _call(session, "read_session", session=str(path), budget_tokens=1000)
         turn = await _call(session, "read_session", session="long", entry_id="a7")
@@ -148,7 +127,7 @@ async def test_read_session_cites_every_block_and_keeps_to_its_budget(sessions: 
 
 async def test_read_session_cuts_a_huge_record_to_fit_and_says_so(sessions: Path) -> None:
     _conversation(sessions, "huge", 2, reply="x" * 5_000_000)
-    async with _client(sessions) as session:
+    async with connected(sessions) as session:
         answer = await _call(session, "read_session", session="huge", budget_tokens=2000)
         bad = await session.call_tool("read_session", {"session": "huge", "turns": "two:3"})
         gone = await session.call_tool("read_session", {"session": "nothing-like-it"})

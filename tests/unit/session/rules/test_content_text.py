@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from ink_tui.catalog.titles import first_line_title
-from ink_tui.cli.commands.context import transcript
 from ink_tui.session.conversation.context import Context
+from ink_tui.session.conversation.contexttext import transcript
 from ink_tui.session.rules.content import content_text
 
 ODD: list[Any] = [
