@@ -33,7 +33,6 @@ __all__ = [
 
 MIN_BUDGET: Final = 200
 MAX_BUDGET: Final = 100_000
-_ROUNDS: Final = 12  # rebuilds at most (each removes at least the overshoot)
 
 T = TypeVar("T")
 
@@ -57,20 +56,24 @@ def clamped(budget: int) -> int:
 
 def fitted(build: Callable[[int], dict[str, Any]], budget: int) -> dict[str, Any]:
     """The answer ``build(room)`` gives for the largest room (tokens for its parts, at most
-    ``budget``) whose whole answer is within ``budget``. Raises :class:`BudgetTooSmall`."""
+    ``budget``) found whose whole answer is within ``budget``. Each round that is over takes
+    the overshoot off the room, and twice as much more each time (the parts may not shrink by
+    the overshoot: whole blocks go, or none), down to no room at all. Raises
+    :class:`BudgetTooSmall` when even the answer with no parts is over."""
     room = budget
-    for _ in range(_ROUNDS):
-        answer = build(max(room, 0))
+    extra = 0
+    while True:
+        answer = build(room)
         over = answer_tokens(answer) - budget
         if over <= 0:
             return answer
-        if room <= 0:
-            break
-        room -= over
-    raise BudgetTooSmall(
-        f"budget_tokens {budget} is too small for this answer: give at least "
-        f"{answer_tokens(build(0)) + 50}"
-    )
+        if room == 0:
+            raise BudgetTooSmall(
+                f"budget_tokens {budget} is too small for this answer: give at least "
+                f"{answer_tokens(answer) + MIN_BUDGET // 4}"
+            )
+        room = max(0, room - over - extra)
+        extra = max(2 * extra, 16)
 
 
 def leading(items: Sequence[T], tokens: Callable[[T], int], room: int) -> int:

@@ -17,7 +17,7 @@ shown as symbols, :func:`ink_tui.safetext.visible`), so an escape sequence stays
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +52,12 @@ class Block:
     head: str  # user, assistant MODEL, result of TOOL, compaction…
     text: str
 
-    @property
-    def tokens(self) -> int:
-        """What the block adds to an answer, as the agent receives it (:mod:`.budget`)."""
-        return item_tokens(self.to_json())
+    tokens: int = field(init=False, compare=False)
+    """What the block adds to an answer, as the agent receives it (:mod:`.budget`; one more
+    for the longest name of :attr:`turn`'s unit)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", item_tokens(self.to_json()) + 1)
 
     def rendered(self) -> str:
         """The block as ``ink-tui read`` prints it."""
