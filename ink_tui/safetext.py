@@ -21,7 +21,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["json_visible", "keep_sgr", "one_line", "utf8_safe", "visible", "without_colour"]
+__all__ = [
+    "escape_spans",
+    "json_visible",
+    "keep_sgr",
+    "one_line",
+    "utf8_safe",
+    "visible",
+    "without_colour",
+]
 
 # C0 except \t and \n; DEL; C1; bidi embeddings, overrides and isolates; line/paragraph separators;
 # lone surrogates (UTF-8 cannot encode them).
@@ -117,3 +125,11 @@ def without_colour(text: str) -> str:
     """``text`` with its SGR colour sequences removed (``rg --color`` output read by an agent
     is the words alone), every other control left as it is for :func:`visible` to show."""
     return _SGR.sub("", text)
+
+
+def escape_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s escape sequences are (CSI, OSC, DCS…): what a reader of the words,
+    such as the secrets detector, looks past."""
+    if "\x1b" not in text:
+        return []
+    return [match.span() for match in _ESCAPE.finditer(text)]

@@ -1,0 +1,23 @@
+"""Secrets in session text: one detector for export, the index, the MCP server, sync and push.
+
+- :func:`find_secrets` / :func:`mask_secrets`: the secrets of a text (:mod:`.detect`: provider
+  rules, :mod:`.rules`; keyed rules, :mod:`.keyed`), read past escape codes, line wraps and
+  URL or base64 encoding.
+- :func:`find_in_value` / :func:`mask_value`: the same over a JSON value, key-aware, each
+  finding with its field path (:mod:`.structured`).
+
+Below every other layer but the helpers: nothing here reads a file or knows a session.
+"""
+
+from ink_tui.secrets.detect import Secret, find_secrets, mask_secrets, redaction
+from ink_tui.secrets.structured import Finding, find_in_value, mask_value
+
+__all__ = [
+    "Finding",
+    "Secret",
+    "find_in_value",
+    "find_secrets",
+    "mask_secrets",
+    "mask_value",
+    "redaction",
+]

@@ -1,0 +1,295 @@
+"""Finding the secrets in a text: :func:`find_secrets`, and :func:`mask_secrets` to replace them.
+
+A text is read as a person reading it would: its escape sequences looked past (``rg``'s colours
+around a token do not hide it), its lines joined where a token was wrapped, and its URL-encoded
+and base64 runs decoded and read too. Then the provider rules (:mod:`.rules`: a token's own
+shape) and the keyed rules (:mod:`.keyed`: ``password: …``, credentials in URLs, command-line
+flags) each give spans of the text; overlapping spans keep the first and longest.
+
+Every :class:`Secret` has a kind, where it is in the text given, and a fingerprint (the first 8
+hex digits of the SHA-256 of the secret): the secret itself is kept only to be replaced, never
+shown (its ``repr`` leaves it out).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from ink_tui.safetext import escape_spans
+from ink_tui.secrets.keyed import (
+    NEVER,
+    WEAK,
+    key_strength,
+    key_words,
+    looks_random,
+    secret_value,
+)
+from ink_tui.secrets.rules import RULES
+
+__all__ = ["Secret", "find_secrets", "keyed_kind", "mask_secrets", "redaction"]
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """One secret found: its kind, its span in the text searched, and (hidden) the secret."""
+
+    kind: str
+    start: int
+    end: int
+    value: str = field(repr=False, compare=False)
+
+    @property
+    def fingerprint(self) -> str:
+        """The first 8 hex digits of the SHA-256 of the secret: the same secret, the same
+        fingerprint, wherever it is; the secret cannot be read back from it."""
+        return hashlib.sha256(self.value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def redaction(secret: Secret) -> str:
+    """What replaces a secret in a scrubbed session: ``[REDACTED:<kind>:<fingerprint>]``."""
+    return f"[REDACTED:{secret.kind}:{secret.fingerprint}]"
+
+
+_KEY_CLUES: Final = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat", "sas")
+_ASSIGNMENT: Final = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<key>[A-Za-z0-9_.\-]*(?i:pass|pwd|secret|token|key|auth|cred|pat|sas)"
+    r"[A-Za-z0-9_.\-]*)[\"']?[ \t]*(?::=|=>|=|:)[ \t]*"
+    r"(?P<scheme>(?i:bearer|basic|token|digest|bot|apikey)[ \t]+)?"
+    r"(?:(?P<q>[\"'`])(?P<quoted>[^\"'`\n]{1,1024})(?P=q)|(?P<bare>[^\s\"'`,;)}\]]{1,1024}))"
+)
+_URL_CREDENTIALS: Final = re.compile(
+    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{1,20})://(?P<user>[^\s:/@\"'<>]{0,256}):"
+    r"(?P<secret>[^\s@/\"'<>]{1,256})@(?P<host>[A-Za-z0-9\[\]._\-]+)"
+)
+_DATABASES: Final = frozenset(
+    {"postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss",
+     "amqp", "amqps", "mssql", "sqlserver", "clickhouse", "cockroachdb", "oracle", "jdbc:mysql",
+     "jdbc:postgresql", "snowflake", "neo4j", "couchdb", "memcached"}
+)  # fmt: skip
+_FLAGS: Final = (
+    ("curl", re.compile(r"(?:^|\s)(?:-u|--user)(?:\s+|=)?[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)")),
+    ("mysql", re.compile(
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<secret>[^\s'\"]+)"
+    )),
+    ("sshpass", re.compile(r"\bsshpass\s+-p\s*[\"']?(?P<secret>[^\s\"']+)")),
+    ("login", re.compile(
+        r"\b(?:docker|podman|helm)\s+(?:registry\s+)?login\b[^\n]*?\s-p\s+[\"']?"
+        r"(?P<secret>[^\s\"']+)"
+    )),
+    ("--", re.compile(
+        r"--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|"
+        r"auth-token|private-key|db-password)(?:\s+|=)[\"']?(?P<secret>[^\s\"']+)"
+    )),
+)  # fmt: skip
+_KEY_CHARS: Final = "A-Za-z0-9_\\-+/="
+_WRAP: Final = re.compile(rf"(?<=[{_KEY_CHARS}])\r?\n[ \t]*(?=[{_KEY_CHARS}])")
+_PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
+_BASE64_RUN: Final = re.compile(
+    r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/]{24,4096}={0,2}(?![A-Za-z0-9+/=_\-])"
+)
+
+
+def keyed_kind(key: str) -> str:
+    """The kind a keyed secret is reported as, from its key's words."""
+    words = key_words(key)
+    if any(word.startswith(("pass", "pwd", "pw")) for word in words):
+        return "password"
+    for word, kind in (("token", "token"), ("secret", "secret"), ("auth", "credential")):
+        if any(word in part for part in words):
+            return kind
+    return "key"
+
+
+def _provider(text: str) -> Iterator[Secret]:
+    for rule in RULES:
+        if not any(clue in text for clue in rule.clues):
+            continue
+        for match in rule.pattern.finditer(text):
+            value = match.group("secret")
+            if rule.random and not looks_random(value):
+                continue
+            yield Secret(rule.kind, match.start("secret"), match.end("secret"), value)
+
+
+def _assignments(text: str) -> Iterator[Secret]:
+    lowered = text.lower()
+    if not any(clue in lowered for clue in _KEY_CLUES):
+        return
+    for match in _ASSIGNMENT.finditer(text):
+        key = match.group("key")
+        strength = key_strength(key)
+        if strength == NEVER:
+            continue
+        group = "quoted" if match.group("quoted") is not None else "bare"
+        value = match.group(group)
+        if not secret_value(value, quoted=group == "quoted" or bool(match.group("scheme"))):
+            continue
+        if strength == WEAK and not looks_random(value):
+            continue
+        yield Secret(keyed_kind(key), match.start(group), match.end(group), value)
+
+
+def _url_credentials(text: str) -> Iterator[Secret]:
+    if "://" not in text or "@" not in text:
+        return
+    for match in _URL_CREDENTIALS.finditer(text):
+        value = match.group("secret")
+        if not secret_value(value, quoted=True) or value.lower() in ("pass", "pw", "pwd"):
+            continue
+        scheme = match.group("scheme").lower()
+        kind = "database-password" if scheme in _DATABASES else "url-password"
+        yield Secret(kind, match.start("secret"), match.end("secret"), value)
+
+
+def _flags(text: str) -> Iterator[Secret]:
+    for clue, pattern in _FLAGS:
+        if clue not in text:
+            continue
+        for match in pattern.finditer(text):
+            value = match.group("secret")
+            if (
+                clue == "curl"
+                and "curl" not in text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
+            ):
+                continue  # ``-u user:pw`` of another command
+            if secret_value(value, quoted=True):
+                yield Secret("password", match.start("secret"), match.end("secret"), value)
+
+
+def _plain(text: str) -> list[Secret]:
+    """The secrets of ``text`` as it is (no decoding, no joining)."""
+    return [
+        *_provider(text),
+        *_assignments(text),
+        *_url_credentials(text),
+        *_flags(text),
+    ]
+
+
+def _without(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """``text`` with ``spans`` cut out, and where each kept character was (plus the end)."""
+    kept: list[str] = []
+    where: list[int] = []
+    position = 0
+    for start, end in [*spans, (len(text), len(text))]:
+        kept.append(text[position:start])
+        where.extend(range(position, start))
+        position = end
+    where.append(len(text))
+    return "".join(kept), where
+
+
+def _mapped(secrets: list[Secret], where: list[int]) -> list[Secret]:
+    """``secrets`` of a text made from another, placed back in the other."""
+    return [Secret(s.kind, where[s.start], where[s.end - 1] + 1, s.value) for s in secrets]
+
+
+def _wrapped(text: str) -> list[Secret]:
+    """Tokens cut by a line wrap (an 80-column terminal): the provider rules over the text with
+    such breaks joined, keeping what spans a break."""
+    joined, where = _without(text, [match.span() for match in _WRAP.finditer(text)])
+    found = []
+    for secret in _provider(joined):
+        if where[secret.end - 1] - where[secret.start] != secret.end - 1 - secret.start:
+            found.append(secret)  # it spans a break
+    return _mapped(found, where)
+
+
+def _decoded(text: str, depth: int) -> list[Secret]:
+    """Secrets in the URL-encoded form of ``text`` and in its base64 runs, placed on the
+    encoded text (a base64 run is one secret: what it decodes to is said by its kind)."""
+    found: list[Secret] = []
+    if "%" in text and _PERCENT.search(text):
+        spans = []
+        chars = []
+        position = 0
+        for match in _PERCENT.finditer(text):
+            chars.append(text[position : match.start()])
+            spans.append((match.start(), match.end()))
+            chars.append(chr(int(match.group()[1:], 16)))
+            position = match.end()
+        chars.append(text[position:])
+        decoded_text = "".join(chars)
+        where = _decode_map(text, spans)
+        found += _mapped(_search(decoded_text, depth + 1), where)
+    for match in _BASE64_RUN.finditer(text):
+        run = match.group()
+        try:
+            raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+            decoded = raw.decode("utf-8")
+        except (binascii.Error, ValueError):
+            continue
+        if not decoded.isprintable() and not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+            continue
+        inner = _search(decoded, depth + 1)
+        if not inner and ":" in decoded and len(decoded) < 200 and decoded.count(":") == 1:
+            user, _, password = decoded.partition(":")
+            if user and secret_value(password, quoted=True) and " " not in decoded:
+                inner = [Secret("basic-auth", 0, len(decoded), decoded)]
+        if inner:
+            found.append(Secret(inner[0].kind, match.start(), match.end(), run))
+    return found
+
+
+def _decode_map(text: str, spans: list[tuple[int, int]]) -> list[int]:
+    """For the text decoded from ``text`` (each of ``spans`` one character): where each
+    character of it came from, plus the end."""
+    where: list[int] = []
+    position = 0
+    for start, end in spans:
+        where.extend(range(position, start))
+        where.append(start)
+        position = end
+    where.extend(range(position, len(text)))
+    where.append(len(text))
+    return where
+
+
+def _search(text: str, depth: int) -> list[Secret]:
+    found = _plain(text)
+    if "\n" in text:
+        found += _wrapped(text)
+    if depth == 0:
+        found += _decoded(text, depth)
+    return found
+
+
+def find_secrets(text: str) -> list[Secret]:
+    """Every secret in ``text``, in order, none overlapping (see the module's text)."""
+    spans = escape_spans(text)
+    if spans:
+        clean, where = _without(text, spans)
+        found = _mapped(_search(clean, 0), where)
+    else:
+        found = _search(text, 0)
+    found = [secret for secret in found if "example" not in secret.value.lower()]
+    found.sort(key=lambda secret: (secret.start, -(secret.end - secret.start)))
+    kept: list[Secret] = []
+    for secret in found:
+        if kept and secret.start < kept[-1].end:
+            continue
+        kept.append(secret)
+    return kept
+
+
+def mask_secrets(
+    text: str, replace: Callable[[Secret], str] = redaction
+) -> tuple[str, list[Secret]]:
+    """``text`` with each secret replaced by ``replace(secret)``, and the secrets."""
+    found = find_secrets(text)
+    if not found:
+        return text, found
+    parts: list[str] = []
+    position = 0
+    for secret in found:
+        parts.append(text[position : secret.start])
+        parts.append(replace(secret))
+        position = secret.end
+    parts.append(text[position:])
+    return "".join(parts), found

@@ -1,0 +1,112 @@
+"""Secrets in JSON values (a record, a tool call's arguments), each with where it is.
+
+A value is walked as a tree: every string is read as text (:func:`~.detect.find_secrets`), and
+a string under a secret-named key is a secret in itself (``{"auth": {"password": "…"}}``,
+``{"headers": {"X-Api-Key": "…"}}``), whatever it looks like, unless it is a placeholder (see
+:mod:`.keyed`). An image's base64 ``data`` is never read. Each finding names its field as a
+path: ``message.blocks[0].arguments.headers.X-Api-Key``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ink_tui.secrets.detect import Secret, find_secrets, keyed_kind, redaction
+from ink_tui.secrets.keyed import NEVER, WEAK, key_strength, looks_random, secret_value
+
+__all__ = ["Finding", "find_in_value", "mask_value"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A secret in a JSON value: the field path and the secret (its span in that string)."""
+
+    field: str
+    secret: Secret
+
+
+def _child(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _keyed(key: str | int, text: str) -> Secret | None:
+    """The whole string ``text`` as a secret, when its key says it is one."""
+    if not isinstance(key, str):
+        return None
+    strength = key_strength(key)
+    if strength == NEVER or not secret_value(text, quoted=True):
+        return None
+    if strength == WEAK and not looks_random(text):
+        return None
+    value = text.strip()
+    start = text.index(value)
+    return Secret(keyed_kind(key), start, start + len(value), value)
+
+
+def _strings(value: Any, path: str, key: str | int) -> Iterator[tuple[str, str | int, str]]:
+    """Every string in ``value`` with its path and the key it sits under (an image's data
+    left out)."""
+    if isinstance(value, str):
+        yield path, key, value
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, _child(path, index), key)
+    elif isinstance(value, dict):
+        image = value.get("type") == "image"
+        for name, item in value.items():
+            if image and name == "data":
+                continue
+            yield from _strings(item, _child(path, name), name)
+
+
+def _found(text: str, key: str | int) -> list[Secret]:
+    found = find_secrets(text)
+    if found:
+        return found
+    whole = _keyed(key, text)
+    return [] if whole is None else [whole]
+
+
+def find_in_value(value: Any, path: str = "") -> list[Finding]:
+    """Every secret in the JSON ``value``, with its field path (see the module's text)."""
+    return [
+        Finding(where, secret)
+        for where, key, text in _strings(value, path, "")
+        for secret in _found(text, key)
+    ]
+
+
+def mask_value(
+    value: Any, replace: Callable[[Secret], str] = redaction, key: str | int = ""
+) -> tuple[Any, int]:
+    """``value`` with every secret in its strings replaced, and how many were."""
+    if isinstance(value, str):
+        found = _found(value, key)
+        if not found:
+            return value, 0
+        parts: list[str] = []
+        position = 0
+        for secret in found:
+            parts += [value[position : secret.start], replace(secret)]
+            position = secret.end
+        parts.append(value[position:])
+        return "".join(parts), len(found)
+    if isinstance(value, list):
+        items = [mask_value(item, replace, key) for item in value]
+        return [item for item, _ in items], sum(count for _, count in items)
+    if isinstance(value, dict):
+        image = value.get("type") == "image"
+        masked: dict[str, Any] = {}
+        total = 0
+        for name, item in value.items():
+            if image and name == "data":
+                masked[name] = item
+                continue
+            masked[name], count = mask_value(item, replace, name)
+            total += count
+        return masked, total
+    return value, 0
