@@ -119,6 +119,11 @@ COMMANDS: tuple[Command, ...] = (
     command("mcp", "serve the archive to coding agents (MCP over stdio, read-only)", "mcp"),
     command("read", "a session's turns as text for an agent, cut to a budget of tokens", "read"),
     command(
+        "secrets",
+        "find the secrets in sessions: kind, where, fingerprint (never the secret)",
+        "secrets",
+    ),
+    command(
         "push",
         "put this machine's sessions in an S3 store (for machines nobody can reach)",
         "machines",

@@ -27,6 +27,7 @@ __all__ = [
     "ExportOptions",
     "Exported",
     "Format",
+    "SecretsFound",
     "ToolsMode",
     "default_path",
     "export_session",
@@ -37,6 +38,15 @@ __all__ = [
 FORMATS: Final[tuple[Format, ...]] = ("md", "html", "json")
 TOOLS_MODES: Final[tuple[ToolsMode, ...]] = ("none", "cut", "full")
 _SLUG_DROP: Final = re.compile(r"[^\w]+")
+
+
+class SecretsFound(Exception):
+    """The export would hold secrets, and neither redaction nor ``allow_secrets`` was asked."""
+
+    def __init__(self, count: int, kinds: str) -> None:
+        super().__init__(f"{plural(count, 'secret')} ({kinds})")
+        self.count = count
+        self.kinds = kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +69,30 @@ def export_session(
 ) -> Exported:
     """Read ``path`` and export the branch to ``leaf_id`` (``None``: the one Ink resumes).
 
-    Raises ``SessionError`` (a file Ink cannot open, an entry not found) or ``OSError``.
+    Raises ``SessionError`` (a file Ink cannot open, an entry not found) or ``OSError``;
+    :class:`SecretsFound` when the export would hold secrets, with neither ``options.redact``
+    nor ``options.allow_secrets``.
     ``home`` overrides the home folder that redaction shows as ``~`` (tests); a torn final line
     dropped is noted on ``warn`` (as Ink notes it).
     """
     from ink_tui.session import open_session
-    from ink_tui.session.conversation.tree import entry_named
 
     session = open_session(path, warn=warn)
     redactor = Redactor.for_user(options.redact)
     if options.redact and home is not None:
         redactor.home = home
+    redactor.watch = not options.redact and not options.allow_secrets
+    exported = _exported(session, leaf_id, options, redactor)
+    if redactor.watch and redactor.found:
+        raise SecretsFound(redactor.masked, redactor.kinds())
+    return exported
+
+
+def _exported(
+    session: SessionFile, leaf_id: str | None, options: ExportOptions, redactor: Redactor
+) -> Exported:
+    from ink_tui.session.conversation.tree import entry_named
+
     target = session.leaf_id if leaf_id is None else entry_named(session, leaf_id)
     if options.format == "json":
         return _json_export(session, target, redactor)

@@ -79,6 +79,7 @@ class ExportOptions:
     tools: ToolsMode = "cut"
     thinking: bool = False
     redact: bool = False
+    allow_secrets: bool = False  # without redaction: export even when secrets are found
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,10 @@
-"""Masking secrets in exported text: API keys and tokens, ``Authorization:`` headers,
-``.env``-style assignments, and the home folder shown as ``~``.
+"""Masking secrets in exported text, and the home folder shown as ``~``.
 
 One :class:`Redactor` goes over every piece of session text of one export and counts what it
-masked. The patterns look for the shapes secrets have (a provider's prefix and a long run of key
-characters, a credential after ``Authorization:``, a value assigned to a name ending in ``KEY``,
-``TOKEN``, ``SECRET`` or ``PASSWORD``); they leave alone what only resembles one (``risk-free``,
-``MAX_TOKENS=4096``, ``API_KEY=$API_KEY``, a git hash, a UUID).
+masked. What is a secret is the one detector's to say (:mod:`ink_tui.secrets`: a provider's
+token, a value under a secret-named key, credentials in a URL or a flag, read past colour codes,
+line wraps and encodings); each becomes ``[REDACTED:<kind>:<fingerprint>]``, the kind telling a
+reader what it was and the fingerprint (8 hex digits of its SHA-256) which ones are the same.
 """
 
 from __future__ import annotations
@@ -13,77 +12,15 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Final
+
+from ink_tui.secrets import Secret, mask_value, redaction
+from ink_tui.secrets.structured import secrets_in
 
 __all__ = ["MASK", "Redactor"]
 
-MASK: Final = "[redacted]"
-
-_KEY_CHARS = r"[A-Za-z0-9_\-]"
-_NOT_AFTER = r"(?![A-Za-z0-9_\-])"
-# Each pattern names, in a group, what is kept of a match (a provider's prefix, the header and
-# its scheme, the variable's name): the rest of the match is masked. Case matters, except in
-# header names and schemes (``authorization: bearer``). They run one after the other (a value
-# masked by one is not a secret to the next), each only over text holding its cheap clue
-# (``str.__contains__`` is much faster than a search): a big export spends little time here.
-_SECRET_PATTERNS: Final[tuple[tuple[str, tuple[str, ...], str], ...]] = (
-    # (the group kept, clues (the text holds one; lower case where case is ignored), pattern)
-    (
-        "pem",  # -----BEGIN … PRIVATE KEY----- blocks
-        ("PRIVATE KEY-----",),
-        r"(?P<pem>-----BEGIN [A-Z ]*PRIVATE KEY-----)[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
-    ),
-    (
-        "auth",  # Authorization: Bearer xyz / "Authorization": "Basic xyz" (the scheme kept)
-        ("uthorization",),
-        r"(?P<auth>\b(?i:(?:Proxy-)?Authorization)[\"']?\s*[:=]\s*[\"']?"
-        r"(?i:(?:Bearer|Basic|Token|Digest|Bot)\s+)?)"
-        r"(?![$<{]|\.\.\.)[A-Za-z0-9._~+/=:\-]{8,}",
-    ),
-    (
-        "env",  # NAME_ENDING_IN_KEY=value (upper case, quoted or not); not $X, ${X}, <key>, ...
-        ("KEY", "TOKEN", "SECRET", "PASS", "PWD", "CREDENTIAL"),
-        r"(?P<env>(?<![A-Za-z0-9_])(?:export\s+)?(?:[A-Z0-9_]*_|[A-Z0-9_]*API)?"
-        r"(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)\s*=\s*[\"']?)"
-        r"(?![$<{%\"'\s]|\.\.\.)[^\s\"'`]{4,}",
-    ),
-    (
-        "bearer",
-        ("earer",),
-        r"(?P<bearer>\b(?i:Bearer)\s+)(?![$<{])[A-Za-z0-9._~+/\-]{16,}=*",
-    ),
-    (
-        "prefix",  # Anthropic, OpenAI, GitHub, Slack, Stripe, Google, Hugging Face, GitLab
-        ("sk-", "gh", "xox", "xapp-", "k_live_", "k_test_", "AIza", "hf_", "glpat-"),
-        rf"(?<![A-Za-z0-9])(?P<prefix>sk-ant-(?:api\d\d-|admin\d\d-)?|sk-(?:proj-|svcacct-|admin-)?"
-        rf"|gh[pousr]_|github_pat_|xox[abposr]-|xapp-|[sr]k_(?:live|test)_|AIza|hf_|glpat-)"
-        rf"{_KEY_CHARS}{{20,}}{_NOT_AFTER}",
-    ),
-    (
-        "aws",  # AWS access key ids
-        ("AKIA", "ASIA", "AGPA", "AIDA", "AROA"),
-        r"(?<![A-Z0-9])(?P<aws>AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}(?![A-Z0-9])",
-    ),
-    (
-        "jwt",  # JSON Web Tokens
-        ("eyJ",),
-        r"(?<![A-Za-z0-9_\-])(?P<jwt>eyJ)[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}"
-        r"\.[A-Za-z0-9_\-]{10,}",
-    ),
-)
-_SECRETS: Final = tuple(
-    (group, clues, re.compile(pattern)) for group, clues, pattern in _SECRET_PATTERNS
-)
-_SCHEME: Final = re.compile(r"(?:Bearer|Basic|Token|Digest|Bot)\s+$", re.IGNORECASE)
-
-
-def _credential(header: str, value: str) -> bool:
-    """Whether ``value`` after ``Authorization:`` is a credential, not a word: it follows a
-    scheme (``Bearer``), or it is long and holds a digit."""
-    if _SCHEME.search(header):
-        return True
-    return len(value) >= 12 and any(char.isdigit() for char in value)
+MASK: Final = "[REDACTED:"
+"""How every masked secret starts."""
 
 
 @dataclass(slots=True)
@@ -95,8 +32,9 @@ class Redactor:
 
     secrets: bool = True
     home: str | None = None
+    watch: bool = False  # without masking: only note the secrets (an export that must not hold any)
     homes: int = 0  # home folders shown as ~
-    found: set[str] = field(default_factory=set)  # the secrets masked (never shown)
+    found: dict[str, str] = field(default_factory=dict)  # each secret met (never shown): its kind
 
     @property
     def masked(self) -> int:
@@ -112,7 +50,7 @@ class Redactor:
 
     @property
     def active(self) -> bool:
-        return self.secrets or bool(self._home_pattern())
+        return self.secrets or self.watch or bool(self._home_pattern())
 
     def _home_pattern(self) -> re.Pattern[str] | None:
         home = (self.home or "").rstrip("/")
@@ -120,46 +58,44 @@ class Redactor:
             return None
         return re.compile(re.escape(home) + r"(?![A-Za-z0-9_.\-])")
 
-    def text(self, text: str) -> str:
-        """``text`` with its secrets masked and the home folder as ``~``."""
+    def text(self, text: str, key: str = "") -> str:
+        """``text`` with its secrets masked and the home folder as ``~`` (``key``: the JSON key
+        it sits under, which may make it a secret whole). Watching, the secrets are noted and
+        the text is left as it is."""
         if self.secrets:
-            text = self._mask_secrets(text)
+            text, _ = mask_value(text, self._masked, key)
+        elif self.watch:
+            for secret in secrets_in(text, key):
+                self.found[secret.value] = secret.kind
         pattern = self._home_pattern()
         if pattern is not None:
             text, count = pattern.subn("~", text)
             self.homes += count
         return text
 
-    def _mask_secrets(self, text: str) -> str:
-        lowered: str | None = None  # for the clues of the patterns that ignore case
-        for group, clues, pattern in _SECRETS:
-            if group in ("auth", "bearer"):
-                lowered = text.lower() if lowered is None else lowered
-                holds = any(clue in lowered for clue in clues)
-            else:
-                holds = any(clue in text for clue in clues)
-            if holds:
-                text = pattern.sub(partial(self._mask, group=group), text)
-        return text
+    def _masked(self, secret: Secret) -> str:
+        self.found[secret.value] = secret.kind
+        return redaction(secret)
 
-    def _mask(self, match: re.Match[str], group: str) -> str:
-        kept = match.group(group)
-        if group == "auth" and not _credential(kept, match.group()[len(kept) :]):
-            return match.group()
-        self.found.add(match.group())
-        return f"{kept}{MASK}"
+    def kinds(self) -> str:
+        """The kinds of the secrets met: ``2 github-token, 1 password`` (most first)."""
+        from collections import Counter
 
-    def value(self, value: Any) -> Any:
-        """A JSON value with every string redacted (an image's base64 data left as it is)."""
+        counts = Counter(self.found.values())
+        return ", ".join(f"{count} {kind}" for kind, count in counts.most_common())
+
+    def value(self, value: Any, key: str = "") -> Any:
+        """A JSON value with every string redacted, each read with the key it sits under (an
+        image's base64 data left as it is)."""
         if isinstance(value, str):
-            return self.text(value)
+            return self.text(value, key)
         if isinstance(value, list):
-            return [self.value(item) for item in value]
+            return [self.value(item, key) for item in value]
         if isinstance(value, dict):
             image = value.get("type") == "image"
             return {
-                key: item if image and key == "data" else self.value(item)
-                for key, item in value.items()
+                name: item if image and name == "data" else self.value(item, name)
+                for name, item in value.items()
             }
         return value
 

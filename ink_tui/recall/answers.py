@@ -76,7 +76,6 @@ class Recall:
 
     def __post_init__(self) -> None:
         self.index = SearchIndex(self.index_path)
-        self.redactor = Redactor(secrets=self.redact)
         self.keeper = IndexKeeper(self.index, self.base, mirror_roots)
 
     def close(self) -> None:
@@ -85,7 +84,9 @@ class Recall:
 
     @property
     def _masking(self) -> Redactor | None:
-        return self.redactor if self.redact else None
+        """A masker for one answer (none kept between answers: the secrets it meets are not
+        held for the server's life)."""
+        return Redactor(secrets=True) if self.redact else None
 
     def _text(self, text: str) -> str:
         """Session text as an answer holds it: masked, controls made visible."""

@@ -30,7 +30,7 @@ from ink_tui.secrets.keyed import (
     looks_random,
     secret_value,
 )
-from ink_tui.secrets.rules import RULES
+from ink_tui.secrets.rules import RULES, Rule, literal_trie
 
 __all__ = ["Secret", "find_secrets", "keyed_kind", "mask_secrets", "redaction"]
 
@@ -56,13 +56,19 @@ def redaction(secret: Secret) -> str:
     return f"[REDACTED:{secret.kind}:{secret.fingerprint}]"
 
 
-_KEY_CLUES: Final = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat", "sas")
+_KEY_CLUES: Final = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "_pat", "pat_", "sas")
+_SCHEME: Final = r"(?i:bearer|basic|token|digest|bot|apikey)[ \t]+"  # kept: what the value is
+# From a word that makes a key secret-named to the value: the key's start is found backwards
+# (:func:`_key_start`), which is much faster than a pattern that may start anywhere.
 _ASSIGNMENT: Final = re.compile(
-    r"(?<![A-Za-z0-9_])(?P<key>[A-Za-z0-9_.\-]*(?i:pass|pwd|secret|token|key|auth|cred|pat|sas)"
-    r"[A-Za-z0-9_.\-]*)[\"']?[ \t]*(?::=|=>|=|:)[ \t]*"
-    r"(?P<scheme>(?i:bearer|basic|token|digest|bot|apikey)[ \t]+)?"
-    r"(?:(?P<q>[\"'`])(?P<quoted>[^\"'`\n]{1,1024})(?P=q)|(?P<bare>[^\s\"'`,;)}\]]{1,1024}))"
+    r"(?i:pass|pwd|secret|token|key|auth|cred|sas|_pat(?![a-z])|pat_)[A-Za-z0-9_.\-]*[\"']?[ \t]*"
+    r"(?::=|=>|=|:)"
+    r"[ \t]*"
+    rf"(?:(?P<q>[\"'`])(?:{_SCHEME})?(?P<quoted>[^\"'`\n]{{1,1024}})(?P=q)"
+    rf"|(?P<scheme>{_SCHEME})?(?P<bare>[^\s\"'`,;)}}\]]{{1,1024}}))"
 )
+_KEY_CHAR: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_KEY_END: Final = re.compile(r"[A-Za-z0-9_.\-]*")
 _URL_CREDENTIALS: Final = re.compile(
     r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{1,20})://(?P<user>[^\s:/@\"'<>]{0,256}):"
     r"(?P<secret>[^\s@/\"'<>]{1,256})@(?P<host>[A-Za-z0-9\[\]._\-]+)"
@@ -106,10 +112,29 @@ def keyed_kind(key: str) -> str:
     return "key"
 
 
+_CLUES: Final = re.compile(literal_trie(sorted({clue for rule in RULES for clue in rule.clues})))
+_RULES_BY_CLUE: Final = {
+    clue: tuple(rule for rule in RULES if clue in rule.clues)
+    for rule in RULES
+    for clue in rule.clues
+}
+
+
+_ALWAYS: Final = tuple(rule for rule in RULES if not rule.clues)
+
+
+def _rules_for(text: str) -> list[Rule]:
+    """The provider rules whose clues ``text`` holds (one scan of it), in the rules' order,
+    and those with no clue."""
+    present = set(_CLUES.findall(text))
+    if not present:
+        return list(_ALWAYS)
+    wanted = {id(rule) for clue in present for rule in _RULES_BY_CLUE[clue]}
+    return [rule for rule in RULES if id(rule) in wanted or not rule.clues]
+
+
 def _provider(text: str) -> Iterator[Secret]:
-    for rule in RULES:
-        if not any(clue in text for clue in rule.clues):
-            continue
+    for rule in _rules_for(text):
         for match in rule.pattern.finditer(text):
             value = match.group("secret")
             if rule.random and not looks_random(value):
@@ -117,12 +142,23 @@ def _provider(text: str) -> Iterator[Secret]:
             yield Secret(rule.kind, match.start("secret"), match.end("secret"), value)
 
 
+def _key_start(text: str, position: int) -> int:
+    """Where the key holding ``position`` starts (its characters run back from there)."""
+    while position > 0 and text[position - 1] in _KEY_CHAR:
+        position -= 1
+    return position
+
+
 def _assignments(text: str) -> Iterator[Secret]:
     lowered = text.lower()
     if not any(clue in lowered for clue in _KEY_CLUES):
         return
-    for match in _ASSIGNMENT.finditer(text):
-        key = match.group("key")
+    position = 0
+    while (match := _ASSIGNMENT.search(text, position)) is not None:
+        position = match.start() + 1
+        start = _key_start(text, match.start())
+        key_end = _KEY_END.match(text, match.start())
+        key = text[start : key_end.end() if key_end else match.start()]
         strength = key_strength(key)
         if strength == NEVER:
             continue
@@ -132,6 +168,7 @@ def _assignments(text: str) -> Iterator[Secret]:
             continue
         if strength == WEAK and not looks_random(value):
             continue
+        position = match.end()
         yield Secret(keyed_kind(key), match.start(group), match.end(group), value)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from ink_tui.secrets.detect import Secret, find_secrets, keyed_kind, redaction
 from ink_tui.secrets.keyed import NEVER, WEAK, key_strength, looks_random, secret_value
 
-__all__ = ["Finding", "find_in_value", "mask_value"]
+__all__ = ["Finding", "find_in_value", "mask_value", "secrets_in"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +69,12 @@ def _found(text: str, key: str | int) -> list[Secret]:
         return found
     whole = _keyed(key, text)
     return [] if whole is None else [whole]
+
+
+def secrets_in(text: str, key: str | int = "") -> list[Secret]:
+    """The secrets of one string that sits under ``key`` (the whole string, when the key makes
+    it one and nothing in it is found otherwise)."""
+    return _found(text, key)
 
 
 def find_in_value(value: Any, path: str = "") -> list[Finding]:

@@ -5,6 +5,8 @@ escape sequence and control is shown as a picture, ``␛``; JSON escapes them as
 the same bytes are safe on a terminal, in a pipe and in a file; stdout still goes through
 :class:`~ink_tui.cli.output.SafeOutput`. With ``-o FILE`` the file is written (an existing one only
 with ``--force``) and stderr says what was written and, with ``--redact``, how much was masked.
+Without ``--redact``, a branch holding secrets is not exported (exit 2, one line saying how many
+and of what kind) unless ``--allow-secrets``.
 """
 
 from __future__ import annotations
@@ -49,7 +51,12 @@ def add_arguments(export: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--redact",
         action="store_true",
-        help="mask API keys, tokens, Authorization headers and .env secrets; home folder as ~",
+        help="replace each secret with [REDACTED:kind:fingerprint]; the home folder as ~",
+    )
+    export.add_argument(
+        "--allow-secrets",
+        action="store_true",
+        help="without --redact, export even when the branch holds secrets (by default it stops)",
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write FILE (default: stdout)")
     export.add_argument("--force", action="store_true", help="replace FILE if it exists")
@@ -58,7 +65,8 @@ def add_arguments(export: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     """``ink-tui export SESSION [options]``."""
     from ink_tui.catalog.roots import resolve_anywhere
-    from ink_tui.export import ExportOptions, export_session, format_for, write_new
+    from ink_tui.export import ExportOptions, SecretsFound, export_session, format_for, write_new
+    from ink_tui.safetext import one_line
     from ink_tui.session import SessionError
 
     target = Path(args.output) if args.output else None
@@ -69,11 +77,16 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     path = resolve_anywhere(base, cwd, args.session)
     err = SafeOutput(sys.stderr)
     chosen = args.format or (format_for(target) if target is not None else "md")
-    options = ExportOptions(chosen, args.tools, args.thinking, args.redact)
+    options = ExportOptions(chosen, args.tools, args.thinking, args.redact, args.allow_secrets)
     try:
         exported = export_session(path, args.branch, options, warn=err.as_textio())
     except SessionError as error:
         raise ExportError(error.one_line()) from None
+    except SecretsFound as found:
+        raise ExportError(
+            f"{one_line(path.name)}: the export would hold {found} and nothing was written: "
+            "--redact masks them, --allow-secrets exports them as they are"
+        ) from None
     if target is None:
         out.write(exported.text)
         if args.redact:

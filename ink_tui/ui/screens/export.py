@@ -10,7 +10,7 @@ a failure is one line on the screen, which stays open. Esc cancels. Nothing is e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
@@ -75,6 +75,14 @@ class ExportScreen(ModalScreen[ExportDone | None]):
             super().__init__()
             self.text = text
 
+    class SecretsHeld(Message):
+        """The export would hold secrets (``found``: how many, of what kind) with ``options``."""
+
+        def __init__(self, found: str, options: ExportOptions) -> None:
+            super().__init__()
+            self.found = found
+            self.options = options
+
     def __init__(self, session_path: Path, leaf_id: str | None, session_id: str, title: str):
         super().__init__()
         self.session_path = session_path
@@ -83,6 +91,7 @@ class ExportScreen(ModalScreen[ExportDone | None]):
         self.title_text = title
         self._auto_path = ""  # the path proposed, while the user has not edited it
         self.busy = False
+        self._warned: ExportOptions | None = None  # secrets were found with these options
 
     @property
     def folder(self) -> Path:
@@ -164,19 +173,24 @@ class ExportScreen(ModalScreen[ExportDone | None]):
             return
         target = Path(typed).expanduser()
         target = target if target.is_absolute() else self.folder / target
+        options = self.options()
+        if options == self._warned:  # asked again, knowing: export the secrets as they are
+            options = replace(options, allow_secrets=True)
         self.busy = True
         self.problem.update(plain("exporting…"))
-        self._export(target, self.options())
+        self._export(target, options)
 
     @work(thread=True, exclusive=True, group="export")
     def _export(self, target: Path, options: ExportOptions) -> None:
-        from ink_tui.export import export_session, write_new
+        from ink_tui.export import SecretsFound, export_session, write_new
         from ink_tui.humanize import human_size
         from ink_tui.session import SessionError
 
         try:
             exported = export_session(self.session_path, self.leaf_id, options)
             write_new(target, exported.text)
+        except SecretsFound as found:
+            self.post_message(self.SecretsHeld(str(found), options))
         except FileExistsError:
             self.post_message(self.Failed(f"{target} already exists: choose another name"))
         except SessionError as error:
@@ -203,3 +217,15 @@ class ExportScreen(ModalScreen[ExportDone | None]):
     def _failed(self, message: Failed) -> None:
         self.busy = False
         self.problem.update(plain(message.text, "bold"))
+
+    @on(SecretsHeld)
+    def _secrets_held(self, message: SecretsHeld) -> None:
+        self.busy = False
+        self._warned = message.options
+        self.problem.update(
+            plain(
+                f"the export would hold {message.found}: tick “redact secrets”, or press "
+                "Enter again to export them as they are",
+                "bold",
+            )
+        )

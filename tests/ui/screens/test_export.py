@@ -62,7 +62,15 @@ async def test_e_exports_markdown_to_a_new_file_where_ink_tui_started(
         screen = await _export_screen(pilot)
         expected = started_in / "0c9a7e21-mean-of-an-empty-list.md"
         assert screen.path_input.value == str(expected)
-        await pilot.press("enter")
+        await pilot.press("enter")  # the session holds two secrets: first, it says so
+        problem = screen.query_one("#export-problem")
+        await wait_for(pilot, lambda: "would hold 2 secrets" in str(problem.render()), "the stop")
+        assert str(problem.render()) == (
+            "the export would hold 2 secrets (1 anthropic-key, 1 credential): tick “redact "
+            "secrets”, or press Enter again to export them as they are"
+        )
+        assert not expected.exists()
+        await pilot.press("enter")  # knowing it
         await wait_for(pilot, lambda: "exported" in _notes(app), "the notification")
         assert expected.read_text(encoding="utf-8") == (DATA / "export" / "session.md").read_text(
             encoding="utf-8"
@@ -70,7 +78,7 @@ async def test_e_exports_markdown_to_a_new_file_where_ink_tui_started(
         assert f"exported 3 turns to {expected}" in _notes(app)
         # again: a new name, the first file untouched
         await _export_screen(pilot)
-        await pilot.press("enter")
+        await pilot.press("enter", "enter")
         second = started_in / "0c9a7e21-mean-of-an-empty-list-2.md"
         await wait_for(pilot, second.exists, "the second export")
 
@@ -108,8 +116,10 @@ async def test_a_typed_name_is_kept_and_an_existing_file_refused(
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await _export_screen(pilot)
         screen.path_input.value = "mine.md"  # relative: to the folder ink-tui started in
-        await pilot.press("enter")
         problem = screen.query_one("#export-problem")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "secrets" in str(problem.render()), "the secrets said")
+        await pilot.press("enter")
         await wait_for(pilot, lambda: "already exists" in str(problem.render()), "the refusal")
         assert isinstance(app.screen, ExportScreen)
         assert taken.read_text() == "keep me\n"

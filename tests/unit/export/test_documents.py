@@ -29,7 +29,7 @@ EXPORT = DATA / "export"
 SESSION = EXPORT / "session.jsonl"
 HOME = "/home/ada"
 CASES = {  # expected file -> options
-    "session.md": ExportOptions("md"),
+    "session.md": ExportOptions("md", allow_secrets=True),
     "session-full-redacted.md": ExportOptions("md", "full", thinking=True, redact=True),
     "session.html": ExportOptions("html", "full", thinking=True, redact=True),
     "session.json": ExportOptions("json", redact=True),
@@ -63,7 +63,7 @@ def test_redaction_counts_the_secrets_of_the_branch() -> None:
 
 
 def test_json_is_the_context_of_the_branch() -> None:
-    exported = export_session(SESSION, None, ExportOptions("json"))
+    exported = export_session(SESSION, None, ExportOptions("json", allow_secrets=True))
     context = json.loads(exported.text)
     assert list(context) == ["ok", "leafId", "compacted", "compactionBoundary", "messages"]
     assert (context["leafId"], context["compacted"], context["compactionBoundary"]) == (
@@ -75,25 +75,32 @@ def test_json_is_the_context_of_the_branch() -> None:
 
 
 def test_another_branch_is_exported_up_to_its_entry() -> None:
-    exported = export_session(SESSION, "a2", ExportOptions("md"))
+    exported = export_session(SESSION, "a2", ExportOptions("md", allow_secrets=True))
     assert "leaf `a2`, not the current branch, 1 turn" in exported.text
     assert "Yes, do that." not in exported.text
 
 
 def test_tools_none_leaves_tool_calls_out_and_cut_says_what_it_cut() -> None:
-    none = export_session(SESSION, None, ExportOptions("md", "none")).text
+    none = export_session(SESSION, None, ExportOptions("md", "none", allow_secrets=True)).text
     assert "<details>" not in none and "pytest -v" not in none
-    cut = export_session(SESSION, None, ExportOptions("md", "cut")).text
+    cut = export_session(SESSION, None, ExportOptions("md", "cut", allow_secrets=True)).text
     assert "test_case_38 PASSED" in cut and "test_case_39 PASSED" not in cut
     assert "… 8 more lines (--tools full shows all)" in cut
-    full = export_session(SESSION, None, ExportOptions("md", "full")).text
+    full = export_session(SESSION, None, ExportOptions("md", "full", allow_secrets=True)).text
     assert "1 failed, 45 passed" in full and "more lines" not in full
 
 
 def test_thinking_only_when_asked() -> None:
     thought = "The user wants the failing tests."
-    assert thought not in export_session(SESSION, None, ExportOptions("html")).text
-    assert thought in export_session(SESSION, None, ExportOptions("html", thinking=True)).text
+    assert (
+        thought not in export_session(SESSION, None, ExportOptions("html", allow_secrets=True)).text
+    )
+    assert (
+        thought
+        in export_session(
+            SESSION, None, ExportOptions("html", thinking=True, allow_secrets=True)
+        ).text
+    )
 
 
 def test_a_fence_is_longer_than_any_backtick_run_inside() -> None:

@@ -1,8 +1,10 @@
-"""``--redact``: what looks like a secret is masked (its prefix kept, so a reader knows what it
-was), what only resembles one is left alone, the home folder becomes ``~``, and the count is of
-distinct secrets."""
+"""``--redact``: what the one detector takes for a secret becomes ``[REDACTED:<kind>:<fp>]``
+(the kind says what it was, the fingerprint which ones are the same), what only resembles one
+is left alone, the home folder becomes ``~``, and the count is of distinct secrets."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -10,32 +12,37 @@ from ink_tui.export.redact import MASK, Redactor
 
 HOME = "/home/ada"
 
-MASKED = {  # text -> what it becomes
-    "key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 end": f"key sk-ant-api03-{MASK} end",
-    "OPENAI_KEY is sk-proj-abcdefghijklmnopqrstuvwx12": f"OPENAI_KEY is sk-proj-{MASK}",
-    "old style sk-abcdefghijklmnopqrstuvwxyz012345": f"old style sk-{MASK}",
+MASKED = {  # text -> (what stays before the mask, the kind, what stays after)
+    "key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 end": ("key ", "anthropic-key", " end"),
+    "OPENAI_KEY is sk-proj-abcdefghijklmnopqrstuvwx12": ("OPENAI_KEY is ", "openai-key", ""),
+    "old style sk-abcdefghijklmnopqrstuvwxyz012345": ("old style ", "openai-key", ""),
     "git push https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com": (
-        f"git push https://ghp_{MASK}@github.com"
+        "git push https://", "github-token", "@github.com"
     ),
-    "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz": f"github_pat_{MASK}",
-    "SLACK=xoxb-1234567890-abcdefghijklmnop": f"SLACK=xoxb-{MASK}",
-    "aws_access_key_id = AKIAIOSFODNN7EXAMPLE.": f"aws_access_key_id = AKIA{MASK}.",
+    "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz": (
+        "", "github-fine-grained-token", ""
+    ),
+    "SLACK=xoxb-1234567890-abcdefghijklmnop": ("SLACK=", "slack-token", ""),
+    "aws_access_key_id = AKIAQ4ZD7N2LMBX3TY6W.": ("aws_access_key_id = ", "aws-access-key-id", "."),
     "curl -H 'Authorization: Bearer abc.def-ghi_jkl123456' x": (
-        f"curl -H 'Authorization: Bearer {MASK}' x"
+        "curl -H 'Authorization: Bearer ", "credential", "' x"
     ),
-    '{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}': f'{{"Authorization": "Basic {MASK}"}}',
-    "authorization: 0123456789abcdef0123": f"authorization: {MASK}",
-    "API_KEY=supersecretvalue123": f"API_KEY={MASK}",
-    'export ANTHROPIC_API_KEY="sk-ant-xyz"': f'export ANTHROPIC_API_KEY="{MASK}"',
-    "DB_PASSWORD='hunter2hunter2'": f"DB_PASSWORD='{MASK}'",
-    "CLIENT_SECRET=abcd1234": f"CLIENT_SECRET={MASK}",
+    '{"Authorization": "Basic dXNlcjpwYXNzd29yZA=="}': (
+        '{"Authorization": "Basic ', "credential", '"}'
+    ),
+    "authorization: 0123456789abcdef0123": ("authorization: ", "credential", ""),
+    "API_KEY=supersecretvalue123": ("API_KEY=", "key", ""),
+    'export ANTHROPIC_API_KEY="sk-ant-xyz"': ('export ANTHROPIC_API_KEY="', "key", '"'),
+    "DB_PASSWORD='hunter2hunter2'": ("DB_PASSWORD='", "password", "'"),
+    "CLIENT_SECRET=abcd1234": ("CLIENT_SECRET=", "secret", ""),
     "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9P": (
-        f"jwt eyJ{MASK}"
+        "jwt ", "jwt", ""
     ),
     "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----": (
-        f"-----BEGIN OPENSSH PRIVATE KEY-----{MASK}"
+        "", "private-key", ""
     ),
-}
+}  # fmt: skip
+_MASKED = re.compile(r"\[REDACTED:(?P<kind>[a-z0-9\-]+):[0-9a-f]{8}\]")
 
 KEPT = (
     "risk-free task-management-system-overview-document",
@@ -52,14 +59,19 @@ KEPT = (
     "the header is Authorization: Bearer <token>",
     "sk-short ghp_short",
     "the word akiaiosfodnn7example is lower case",
+    "AKIAIOSFODNN7EXAMPLE, the documentation's example key id",
     "/home/adam/notes and /home/ada.backup",
 )
 
 
 @pytest.mark.parametrize("text", MASKED)
-def test_a_secret_is_masked_keeping_what_it_was(text: str) -> None:
+def test_a_secret_is_masked_saying_what_it_was(text: str) -> None:
     redactor = Redactor(home=HOME)
-    assert redactor.text(text) == MASKED[text]
+    before, kind, after = MASKED[text]
+    said = redactor.text(text)
+    assert said.startswith(before + MASK) and said.endswith(after)
+    mask = _MASKED.fullmatch(said[len(before) : len(said) - len(after)])
+    assert mask is not None and mask.group("kind") == kind
     assert redactor.masked == 1
 
 
@@ -90,7 +102,7 @@ def test_the_count_is_of_distinct_secrets() -> None:
 
 def test_json_values_are_redacted_but_not_image_data() -> None:
     redactor = Redactor(home=HOME)
-    data = "AKIAIOSFODNN7EXAMPLE" + "A" * 8  # base64 that happens to look like a key id
+    data = "AKIAQ4ZD7N2LMBX3TY6W" + "A" * 8  # base64 that happens to look like a key id
     value = {
         "role": "user",
         "content": [
@@ -100,7 +112,8 @@ def test_json_values_are_redacted_but_not_image_data() -> None:
         "n": 3,
     }
     redacted = redactor.value(value)
-    assert redacted["content"][0]["text"] == f"API_KEY={MASK} in ~/x"
+    text = redacted["content"][0]["text"]
+    assert _MASKED.fullmatch(text.removeprefix("API_KEY=").removesuffix(" in ~/x"))
     assert redacted["content"][1]["data"] == data
     assert redacted["n"] == 3
     assert redactor.masked == 1

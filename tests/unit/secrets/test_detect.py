@@ -48,7 +48,7 @@ def test_a_lookalike_is_not_a_secret(text: str) -> None:
 
 
 def test_a_fine_grained_github_token_is_found_without_gh_nearby() -> None:
-    token = f"github_pat_11{'A' * 20}_{'b7' * 29}x"
+    token = f"github_pat_11{'AbC9' * 5}_{'b7Xq' * 14}x"
     (found,) = find_secrets(f"the new one: {token}")
     assert found.kind == "github-fine-grained-token" and found.value == token
 

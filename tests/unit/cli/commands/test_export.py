@@ -22,14 +22,14 @@ def _session(tmp_path: Path) -> Path:
 
 
 def test_markdown_on_stdout_by_default(tmp_path: Path, cli: Any) -> None:
-    code, out, err = cli.run("export", str(_session(tmp_path)))
+    code, out, err = cli.run("export", str(_session(tmp_path)), "--allow-secrets")
     assert (code, err) == (0, "")
     assert out == (DATA / "export" / "session.md").read_text(encoding="utf-8")
 
 
 def test_json_on_stdout_is_the_context(tmp_path: Path, cli: Any) -> None:
     path = _session(tmp_path)
-    code, out, _ = cli.run("export", str(path), "--format", "json")
+    code, out, _ = cli.run("export", str(path), "--format", "json", "--allow-secrets")
     assert code == 0
     assert json.loads(out) == json.loads(cli.run("context", "--json", str(path))[1])
 
@@ -37,9 +37,9 @@ def test_json_on_stdout_is_the_context(tmp_path: Path, cli: Any) -> None:
 def test_redacting_on_stdout_says_the_count_on_stderr(tmp_path: Path, cli: Any) -> None:
     code, out, err = cli.run("export", str(_session(tmp_path)), "--redact")
     assert code == 0
-    assert "sk-ant-api03-[redacted]" not in out  # the .env name is kept, its value masked
-    assert "ANTHROPIC_API_KEY=[redacted]" in out
-    assert "Bearer [redacted]" in out
+    assert "sk-ant-api03-" not in out  # the .env name is kept, its value masked
+    assert "ANTHROPIC_API_KEY=[REDACTED:anthropic-key:" in out
+    assert "Bearer [REDACTED:" in out
     assert err.startswith("ink-tui: 2 secrets masked")
 
 
@@ -57,11 +57,13 @@ def test_output_file_is_written_and_named_on_stderr(tmp_path: Path, cli: Any) ->
 def test_an_existing_file_is_never_replaced_without_force(tmp_path: Path, cli: Any) -> None:
     target = tmp_path / "notes.md"
     target.write_text("my notes\n")
-    code, _, err = cli.run("export", str(_session(tmp_path)), "-o", str(target))
+    code, _, err = cli.run("export", str(_session(tmp_path)), "-o", str(target), "--redact")
     assert code == 2
     assert "already exists; --force replaces it" in cli.one_error_line(err, naming=str(target))
     assert target.read_text() == "my notes\n"
-    code, _, _ = cli.run("export", str(_session(tmp_path)), "-o", str(target), "--force")
+    code, _, _ = cli.run(
+        "export", str(_session(tmp_path)), "-o", str(target), "--force", "--redact"
+    )
     assert code == 0
     assert target.read_text(encoding="utf-8").startswith("# mean of an empty list")
 
@@ -132,3 +134,19 @@ def test_a_dropped_torn_line_is_noted_as_ink_notes_it(tmp_path: Path, cli: Any) 
     code, out, err = cli.run("export", str(path))
     assert (code, err) == (0, torn_note(path))
     assert out.startswith("# Run the tests")
+
+
+def test_secrets_stop_an_export_unless_masked_or_allowed(tmp_path: Path, cli: Any) -> None:
+    path = _session(tmp_path)
+    target = tmp_path / "page.md"
+    code, out, err = cli.run("export", str(path), "-o", str(target))
+    assert (code, out) == (2, "") and not target.exists()
+    assert cli.one_error_line(err) == (
+        "ink-tui: session.jsonl: the export would hold 2 secrets (1 anthropic-key, "
+        "1 credential) and nothing was written: --redact masks them, --allow-secrets exports "
+        "them as they are"
+    )
+    code, _, _ = cli.run("export", str(path), "-o", str(target), "--allow-secrets")
+    assert code == 0 and "sk-ant-api03-Q3vX9mKp2LwR7tYb4NcZ8hJd6FsA1gUe" in target.read_text()
+    code, out, _ = cli.run("export", str(path), "--tools", "none", "--redact")
+    assert code == 0 and "sk-ant-api03-Q3vX" not in out

@@ -1,0 +1,145 @@
+"""The secrets audit: every secret in every session of a scope, with where it is.
+
+Each session file is read as its bytes: the cheap look first (:mod:`ink_tui.secrets.gate`) says
+which lines may hold a secret, and only those are parsed and walked by the detector
+(:func:`ink_tui.secrets.find_in_value`, key-aware, each string read past escape codes, wraps
+and encodings). A line that is not JSON (a torn last line) is passed over, as Ink does. Each
+finding says the session's id, its file, the machine it came from (``None``: this one), the
+entry (``header`` for the first line), the field and the kind, and the secret's fingerprint;
+the secret itself is never kept past the finding.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ink_tui.catalog.index.ondisk import files_on_disk
+from ink_tui.catalog.roots import Root
+from ink_tui.secrets import find_in_value
+from ink_tui.secrets.gate import lines_that_may_hold_secrets
+
+__all__ = ["SecretFinding", "SessionSecrets", "audit_files", "files_of", "kinds_sentence"]
+
+Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
+
+
+@dataclass(frozen=True, slots=True)
+class SecretFinding:
+    """One secret in a session: where it is and what it is, never what it says."""
+
+    session_id: str | None
+    file: Path
+    machine: str | None
+    entry_id: str
+    line: int  # 1-based line of the file
+    field: str
+    kind: str
+    fingerprint: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The shape of ``ink-tui secrets --json``."""
+        return {
+            "sessionId": self.session_id,
+            "file": str(self.file),
+            "machine": self.machine,
+            "entryId": self.entry_id,
+            "line": self.line,
+            "field": self.field,
+            "kind": self.kind,
+            "fingerprint": self.fingerprint,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSecrets:
+    """A session's findings (none: it holds no secret the detector knows)."""
+
+    file: Path
+    machine: str | None
+    findings: list[SecretFinding]
+    unreadable: str | None = None  # why the file could not be read
+
+
+def files_of(roots: Sequence[Root], cwd: str | None) -> list[tuple[Path, str | None, int]]:
+    """Every session file of ``roots`` (``cwd``'s project, every project when None), with its
+    machine and size, subagent sessions included, by path."""
+    found = []
+    for root in roots:
+        for item in files_on_disk(root.project_folders(cwd)):
+            size = item.info.st_size if item.info is not None else 0
+            found.append((item.path, root.machine, size))
+    return sorted(found, key=lambda item: str(item[0]))
+
+
+def _session_id(first_line: bytes) -> str | None:
+    try:
+        header = orjson.loads(first_line)
+    except orjson.JSONDecodeError:
+        return None
+    value = header.get("id") if isinstance(header, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _findings(path: Path, machine: str | None, data: bytes) -> Iterator[SecretFinding]:
+    wanted = lines_that_may_hold_secrets(data)
+    if not wanted:
+        return
+    lines = data.split(b"\n")
+    session_id = _session_id(lines[0])
+    for index in sorted(wanted):
+        try:
+            record = orjson.loads(lines[index])
+        except orjson.JSONDecodeError:
+            continue  # a torn or broken line: no record, as Ink reads it
+        entry = record.get("id") if isinstance(record, dict) else None
+        entry_id = (
+            "header" if index == 0 else entry if isinstance(entry, str) else f"line {index + 1}"
+        )
+        for finding in find_in_value(record):
+            yield SecretFinding(
+                session_id,
+                path,
+                machine,
+                entry_id,
+                index + 1,
+                finding.field,
+                finding.secret.kind,
+                finding.secret.fingerprint,
+            )
+
+
+def audit_files(
+    files: Iterable[tuple[Path, str | None, int]],
+    *,
+    progress: Progress | None = None,
+    cancelled: threading.Event | None = None,
+) -> Iterator[SessionSecrets]:
+    """Each file's findings, in the order given (see the module's text)."""
+    files = list(files)
+    total = sum(size for _, _, size in files)
+    done = 0
+    for path, machine, size in files:
+        if cancelled is not None and cancelled.is_set():
+            return
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            yield SessionSecrets(path, machine, [], error.strerror or str(error))
+        else:
+            yield SessionSecrets(path, machine, list(_findings(path, machine, data)))
+        done += size
+        if progress is not None:
+            progress(done, total)
+
+
+def kinds_sentence(findings: Iterable[SecretFinding]) -> str:
+    """``2 github-token, 1 password`` (most first)."""
+    counts = Counter(finding.kind for finding in findings)
+    return ", ".join(f"{count} {kind}" for kind, count in counts.most_common())
