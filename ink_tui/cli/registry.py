@@ -123,6 +123,7 @@ COMMANDS: tuple[Command, ...] = (
         "find the secrets in sessions: kind, where, fingerprint (never the secret)",
         "secrets",
     ),
+    command("scrub", "replace each secret in a session with [REDACTED:kind:fingerprint]", "scrub"),
     command(
         "push",
         "put this machine's sessions in an S3 store (for machines nobody can reach)",

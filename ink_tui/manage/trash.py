@@ -43,6 +43,7 @@ __all__ = [
     "find_entry",
     "list_trash",
     "put",
+    "put_copy",
     "restore",
     "trash_dir",
 ]
@@ -65,11 +66,12 @@ class TrashItem:
 class TrashEntry:
     id: str
     folder: Path
-    kind: str  # "delete" | "prune"
+    kind: str  # "delete" | "prune" | "scrub"
     deleted_at: str  # ISO UTC
     items: tuple[TrashItem, ...]
     session_id: str = ""
     title: str = ""
+    replaced_by: str = ""  # "scrub": the SHA-256 of the file written in the original's place
 
     @property
     def sessions(self) -> list[Path]:
@@ -83,6 +85,7 @@ class TrashEntry:
             "deletedAt": self.deleted_at,
             "sessionId": self.session_id,
             "title": self.title,
+            **({"replacedBy": self.replaced_by} if self.replaced_by else {}),
             "items": [
                 {"original": os.fsdecode(item.original), "stored": item.stored, "dir": item.is_dir}
                 for item in self.items
@@ -114,20 +117,7 @@ def _failure(error: OSError, where: Path) -> str:
 
 
 def _write_entry_file(path: Path, entry: TrashEntry) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        data = memoryview(encode_json(entry.to_json()) + b"\n")
-        while data:
-            written = os.write(fd, data)
-            if written <= 0:
-                raise OSError(errno.EIO, "the system stopped writing")
-            data = data[written:]
-        os.fsync(fd)
-    except OSError as error:
-        error.filename = str(path) if error.filename is None else error.filename
-        raise
-    finally:
-        os.close(fd)
+    _write_file(path, encode_json(entry.to_json()) + b"\n")
 
 
 def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") -> TrashEntry:
@@ -165,6 +155,53 @@ def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") 
     return entry
 
 
+def put_copy(
+    path: Path, data: bytes, kind: str, *, replaced_by: str, session_id: str = "", title: str = ""
+) -> TrashEntry:
+    """A new trash entry holding ``data`` as the file ``path`` was (the original of a file about
+    to be replaced in place: a scrub), written and fsync-ed before anything else happens; the
+    file that replaces it has the SHA-256 ``replaced_by`` (a restore puts the original back
+    only over that very file). Raises :class:`TrashError` (no entry left behind)."""
+    now = datetime.now(UTC)
+    entry_id = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(4)}"
+    folder = trash_dir() / entry_id
+    items = (TrashItem(path.absolute(), "0", False),)
+    stamp = now.isoformat().replace("+00:00", "Z")
+    entry = TrashEntry(entry_id, folder, kind, stamp, items, session_id, title, replaced_by)
+    made = False
+    try:
+        _private_dir(trash_dir())
+        os.mkdir(folder, 0o700)
+        made = True
+        os.mkdir(folder / "files", 0o700)
+        _write_file(folder / "files" / "0", data)
+        _write_entry_file(folder / ENTRY_FILE, entry)
+        os.close(os.open(folder / LOCK_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as error:
+        if made:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise TrashError(f"not kept in the trash: {_failure(error, folder)}") from None
+    return entry
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    """``data`` in the new file ``path``, fsync-ed."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            if written <= 0:
+                raise OSError(errno.EIO, "the system stopped writing")
+            view = view[written:]
+        os.fsync(fd)
+    except OSError as error:
+        error.filename = str(path) if error.filename is None else error.filename
+        raise
+    finally:
+        os.close(fd)
+
+
 def _read_entry(folder: Path) -> TrashEntry | None:
     try:
         raw = decode_line((folder / ENTRY_FILE).read_bytes().strip())
@@ -187,6 +224,7 @@ def _read_entry(folder: Path) -> TrashEntry | None:
         items,
         str(raw.get("sessionId", "")),
         str(raw.get("title", "")),
+        str(raw.get("replacedBy", "")),
     )
 
 
@@ -235,6 +273,8 @@ def _restore_locked(entry: TrashEntry) -> list[Path]:
         raise TrashError(
             f"not restored: the trash entry {entry.id} is gone (restored or emptied meanwhile)"
         )
+    if entry.replaced_by:
+        return _restore_replaced(entry)
     taken = [item.original for item in entry.items if os.path.lexists(item.original)]
     if taken:
         raise TrashError(
@@ -266,6 +306,43 @@ def _restore_locked(entry: TrashEntry) -> list[Path]:
         os.unlink(entry.folder / ENTRY_FILE)
     shutil.rmtree(entry.folder, ignore_errors=True)
     return [item.original for item in entry.items]
+
+
+def _restore_replaced(entry: TrashEntry) -> list[Path]:
+    """A scrub's original put back over the scrubbed file, only if that file is still exactly
+    what the scrub wrote (else something was written to it since, which a restore would lose)."""
+    import hashlib
+
+    (item,) = entry.items
+    stored = entry.folder / "files" / item.stored
+    try:
+        current = item.original.read_bytes()
+        original = stored.read_bytes()
+    except OSError as error:
+        raise TrashError(
+            f"not restored: {_failure(error, entry.folder)} (nothing was moved)"
+        ) from None
+    if hashlib.sha256(current).hexdigest() != entry.replaced_by:
+        raise TrashError(
+            f"not restored: {one_line(str(item.original))} changed since it was scrubbed "
+            "(restoring would lose what was written since; nothing was moved)"
+        )
+    temporary = item.original.with_name(f".{item.original.name}.restoring-{secrets.token_hex(4)}")
+    try:
+        _write_file(temporary, original)
+        if temporary.read_bytes() != original:
+            raise OSError(errno.EIO, "the copy read back differs", str(temporary))
+        os.replace(temporary, item.original)  # the scrubbed file goes, the original is back
+    except OSError as error:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise TrashError(
+            f"not restored: {_failure(error, entry.folder)} (nothing was moved)"
+        ) from None
+    with suppress(OSError):
+        os.unlink(entry.folder / ENTRY_FILE)
+    shutil.rmtree(entry.folder, ignore_errors=True)
+    return [item.original]
 
 
 def empty_trash(entries: list[TrashEntry] | None = None) -> int:

@@ -51,6 +51,9 @@ class Secret:
         return hashlib.sha256(self.value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
+_MASK: Final = re.compile(r"\[REDACTED:[a-z0-9\-]+:[0-9a-f]{8}\]")
+
+
 def redaction(secret: Secret) -> str:
     """What replaces a secret in a scrubbed session: ``[REDACTED:<kind>:<fingerprint>]``."""
     return f"[REDACTED:{secret.kind}:{secret.fingerprint}]"
@@ -306,6 +309,9 @@ def find_secrets(text: str) -> list[Secret]:
     else:
         found = _search(text, 0)
     found = [secret for secret in found if "example" not in secret.value.lower()]
+    if "[REDACTED:" in text:  # a scrubbed or masked text: its masks are not secrets
+        masks = [match.span() for match in _MASK.finditer(text)]
+        found = [s for s in found if not any(a < s.end and s.start < b for a, b in masks)]
     found.sort(key=lambda secret: (secret.start, -(secret.end - secret.start)))
     kept: list[Secret] = []
     for secret in found:
