@@ -175,8 +175,8 @@ def planted(seed: int = 2412) -> list[tuple[str, str, str]]:
     )
     add(
         "private-key",
-        '"private_key": "{S}"',
-        f"-----BEGIN PRIVATE KEY-----\\n{r(64, b64)}\\n-----END PRIVATE KEY-----\\n",
+        '"private_key": "{S}\\n"',
+        f"-----BEGIN PRIVATE KEY-----\\n{r(64, b64)}\\n-----END PRIVATE KEY-----",
     )
     add(
         "age-secret-key",
@@ -230,11 +230,12 @@ def planted(seed: int = 2412) -> list[tuple[str, str, str]]:
         "echo {S} | base64 -d",
         base64.b64encode(f"aws_access_key_id={secret}".encode()).decode(),
     )
-    secret = f"ghp_{r(36)}"
+    caps = string.ascii_uppercase
+    webhook = f"https://hooks.slack.com/services/T{r(10, caps)}/B{r(10, caps)}/{r(24)}"
     add(
-        "github-token",
-        "https://api.example.com/?token={S}",
-        urllib.parse.quote(f"{secret}+x", safe=""),
+        "slack-webhook",
+        "https://ci.example.net/notify?to={S}",
+        urllib.parse.quote(webhook, safe=""),
     )
     return cases
 

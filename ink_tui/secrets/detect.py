@@ -32,7 +32,7 @@ from ink_tui.secrets.keyed import (
 )
 from ink_tui.secrets.rules import RULES, Rule, literal_trie
 
-__all__ = ["Secret", "find_secrets", "keyed_kind", "mask_secrets", "redaction"]
+__all__ = ["KEYED_KINDS", "Secret", "find_secrets", "keyed_kind", "mask_secrets", "redaction"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +104,17 @@ _BASE64_RUN: Final = re.compile(
 )
 
 
+KEYED_KINDS: Final = frozenset(
+    {"password", "token", "secret", "key", "credential", "database-password", "url-password",
+     "basic-auth"}
+)  # fmt: skip
+"""The kinds a key, a URL or a flag reveals (not a token's own shape)."""
+
+
 def keyed_kind(key: str) -> str:
     """The kind a keyed secret is reported as, from its key's words."""
     words = key_words(key)
-    if any(word.startswith(("pass", "pwd", "pw")) for word in words):
+    if any(word.startswith(("pw",)) or "pass" in word or "pwd" in word for word in words):
         return "password"
     for word, kind in (("token", "token"), ("secret", "secret"), ("auth", "credential")):
         if any(word in part for part in words):
@@ -312,13 +319,13 @@ def find_secrets(text: str) -> list[Secret]:
     if "[REDACTED:" in text:  # a scrubbed or masked text: its masks are not secrets
         masks = [match.span() for match in _MASK.finditer(text)]
         found = [s for s in found if not any(a < s.end and s.start < b for a, b in masks)]
-    found.sort(key=lambda secret: (secret.start, -(secret.end - secret.start)))
+    # A provider's kind says more than a key's: where they overlap, the provider's wins.
+    found.sort(key=lambda s: (s.kind in KEYED_KINDS, s.start, -(s.end - s.start)))
     kept: list[Secret] = []
     for secret in found:
-        if kept and secret.start < kept[-1].end:
-            continue
-        kept.append(secret)
-    return kept
+        if not any(secret.start < other.end and other.start < secret.end for other in kept):
+            kept.append(secret)
+    return sorted(kept, key=lambda secret: secret.start)
 
 
 def mask_secrets(

@@ -202,7 +202,11 @@ RULES: Final[tuple[Rule, ...]] = (
     _rule("sendgrid-key", ("SG.",), _token(r"SG\.", r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}")),
     _rule("mailgun-key", ("key-",), _token("key-", r"[0-9a-zA-Z]{32}"), random=True),
     _rule("mailchimp-key", ("-us",), _token("", r"[0-9a-f]{32}-us\d{1,2}")),
-    _rule("twilio-key", ("SK",), r"(?<![A-Za-z0-9])(?P<secret>SK[0-9a-fA-F]{32})(?![A-Za-z0-9])"),
+    _rule(
+        "twilio-key",
+        tuple(f"SK{digit}" for digit in "0123456789abcdefABCDEF"),
+        r"(?<![A-Za-z0-9])(?P<secret>SK[0-9a-fA-F]{32})(?![A-Za-z0-9])",
+    ),
     _rule(
         "postmark-token", ("X-Postmark",), r"X-Postmark-Server-Token:\s*(?P<secret>[0-9a-f\-]{36})"
     ),

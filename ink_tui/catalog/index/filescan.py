@@ -119,6 +119,7 @@ class FileScan:
             None if summary.parent_session is None else db_text(summary.parent_session),
             info.st_size,
             info.st_mtime_ns,
+            info.st_ctime_ns,
             info.st_ino,
             self.indexed_to,
             self.fingerprint,
@@ -128,7 +129,8 @@ class FileScan:
 
 
 FILE_COLUMNS: Final = (
-    "project, child, session_id, parent, size, mtime_ns, inode, indexed_to, fingerprint, scan, row"
+    "project, child, session_id, parent, size, mtime_ns, ctime_ns, inode, indexed_to, "
+    "fingerprint, scan, row"
 )
 
 

@@ -48,8 +48,8 @@ _SHARD_SCHEMA: Final = """
 CREATE TABLE wfiles(
     seq INTEGER PRIMARY KEY, path BLOB NOT NULL, project TEXT NOT NULL, child INTEGER NOT NULL,
     session_id TEXT, parent TEXT, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-    inode INTEGER NOT NULL, indexed_to INTEGER NOT NULL, fingerprint BLOB NOT NULL, scan TEXT,
-    row TEXT NOT NULL, texts INTEGER NOT NULL
+    ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, indexed_to INTEGER NOT NULL,
+    fingerprint BLOB NOT NULL, scan TEXT, row TEXT NOT NULL, texts INTEGER NOT NULL
 );
 CREATE TABLE wentries(
     fseq INTEGER NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL, parent_id TEXT,
@@ -132,7 +132,7 @@ def write_shard(job: tuple[str, list[tuple[str, bool]]]) -> tuple[str, int]:
         read += info.st_size
         connection.execute(
             f"INSERT INTO wfiles(seq, path, {FILE_COLUMNS}, texts) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (fseq, path_key(path), *found.file_values(path, child, info), len(found.texts)),
         )
         connection.executemany(
@@ -170,9 +170,10 @@ def write_shard(job: tuple[str, list[tuple[str, bool]]]) -> tuple[str, int]:
 _COPY: Final = (
     # files another process indexed meanwhile are left as it wrote them
     "DELETE FROM shard.wfiles WHERE path IN (SELECT path FROM main.files)",
-    "INSERT INTO files(path, project, child, session_id, parent, size, mtime_ns, inode, "
-    "indexed_to, fingerprint, scan, row, texts) SELECT path, project, child, session_id, parent, "
-    "size, mtime_ns, inode, indexed_to, fingerprint, scan, row, texts FROM shard.wfiles "
+    "INSERT INTO files(path, project, child, session_id, parent, size, mtime_ns, ctime_ns, "
+    "inode, indexed_to, fingerprint, scan, row, texts) SELECT path, project, child, session_id, "
+    "parent, size, mtime_ns, ctime_ns, inode, indexed_to, fingerprint, scan, row, texts "
+    "FROM shard.wfiles "
     "ORDER BY seq",
     "CREATE TEMP TABLE ids AS SELECT w.seq AS fseq, f.id AS id, w.project AS project "
     "FROM shard.wfiles w JOIN main.files f ON f.path = w.path",

@@ -63,9 +63,13 @@ class _Known:
     size: int
     mtime_ns: int
     inode: int
+    ctime_ns: int
     indexed_to: int
     fingerprint: bytes
     child: int  # 1: a subagent session
+
+
+_KNOWN_COLUMNS: Final = "path, id, size, mtime_ns, inode, ctime_ns, indexed_to, fingerprint, child"
 
 
 def _known_files(
@@ -74,8 +78,7 @@ def _known_files(
     """Each file's row by its path, of ``base_dir`` (of its ``folders`` only, when given): the
     fields of :class:`_Known`, in order (made into one only for a file that changed)."""
     where, values = roots_sql([Root(base_dir)])
-    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files "
-    query += f"WHERE {where}"
+    query = f"SELECT {_KNOWN_COLUMNS} FROM files WHERE {where}"
     parameters: list[Any] = list(values)
     if folders is not None:
         parameters += [db_text(folder.name) for folder in folders]
@@ -90,7 +93,7 @@ def _stray_files(index: CatalogIndex, base_dir: Path) -> dict[bytes, tuple[Any, 
     if Root(machines_dir()).holds(Root(base_dir).key):
         return {}  # a mirror
     where, values = roots_sql([Root(base_dir), *mirror_roots()])
-    query = "SELECT path, id, size, mtime_ns, inode, indexed_to, fingerprint, child FROM files "
+    query = f"SELECT {_KNOWN_COLUMNS} FROM files"
     rows = index.connection.execute(f"{query} WHERE NOT {where}", values)
     return {row[0]: row[1:] for row in rows}
 
@@ -185,7 +188,8 @@ def _store(index: CatalogIndex, read: _Read) -> None:
     values = found.file_values(path, read.child, info)
     if known is None:
         cursor = connection.execute(
-            f"INSERT INTO files({FILE_COLUMNS}, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO files({FILE_COLUMNS}, path) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*values, path_key(path)),
         )
         file_id = int(cursor.lastrowid or 0)
@@ -194,7 +198,8 @@ def _store(index: CatalogIndex, read: _Read) -> None:
         _drop_rows(index, file_id, found.start)
         connection.execute(
             "UPDATE files SET project = ?, child = ?, session_id = ?, parent = ?, size = ?, "
-            "mtime_ns = ?, inode = ?, indexed_to = ?, fingerprint = ?, scan = ?, row = ? "
+            "mtime_ns = ?, ctime_ns = ?, inode = ?, indexed_to = ?, fingerprint = ?, scan = ?, "
+            "row = ? "
             "WHERE id = ?",
             (*values, file_id),
         )
@@ -263,7 +268,8 @@ def update_index(
             report.sessions_changed += not item.child  # a listing shows it (with why)
             continue
         row = known.get(item.key)
-        if row is not None and row[1:4] == (info.st_size, info.st_mtime_ns, info.st_ino):
+        signature = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+        if row is not None and row[1:5] == signature:
             report.unchanged += 1
         else:
             prior = None if row is None else _Known(*row)
@@ -297,7 +303,7 @@ def update_index(
         strays = _stray_files(index, base_dir)
         known.update(strays)
         gone_paths += strays
-    gone = [known[path][0] for path in gone_paths]
+    gone = [_Known(*known[path]).file_id for path in gone_paths]
     if gone and not report.cancelled:
         try:
             with index.writing():
@@ -305,7 +311,7 @@ def update_index(
                     _drop_file(index, file_id)
                 forget_checks(index)  # they may be another sessions dir's, checked moments ago
             report.dropped = len(gone)
-            report.sessions_changed += sum(not known[path][6] for path in gone_paths)
+            report.sessions_changed += sum(not _Known(*known[path]).child for path in gone_paths)
         except IndexBusy:
             report.busy += len(gone)
     if report.complete:  # every change found is in the index, as read here

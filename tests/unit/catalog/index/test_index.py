@@ -226,7 +226,7 @@ def test_a_torn_tail_cut_by_a_repair_is_read_from_the_indexed_offset(tmp_path: P
         assert _hits(index, "jitter") == ["u2"] and _hits(index, "generic") == ["u1"]
 
 
-@pytest.mark.parametrize("change", ["shrink", "rename", "same-size", "vanish"])
+@pytest.mark.parametrize("change", ["shrink", "rename", "same-size", "mtime-kept", "vanish"])
 def test_a_file_changed_other_than_by_appending_is_read_again(tmp_path: Path, change: str) -> None:
     base = tmp_path / "sessions"
     path = _one_session(base / "home-ada-p")
@@ -243,6 +243,17 @@ def test_a_file_changed_other_than_by_appending_is_read_again(tmp_path: Path, ch
             path.write_bytes(data.replace(b"retry logic", b"queue logic"))
             stamp = path.stat().st_mtime + 5
             os.utime(path, (stamp, stamp))
+        elif change == "mtime-kept":  # edited in place, its size and mtime put back (a scrub
+            # by hand): only its ctime says so
+            before = path.stat()
+            path.write_bytes(data.replace(b"retry logic", b"queue logic"))
+            os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+            after = path.stat()
+            assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
+                before.st_size,
+                before.st_mtime_ns,
+                before.st_ino,
+            )
         else:
             path.unlink()
         report = update_index(index, base, None)
