@@ -120,6 +120,7 @@ def changes_answer(
             "filesOmitted": len(files) - listed,
             "diffsOmitted": omitted,
             "budget": budget,
+            "secretsMasked": 0 if redactor is None else redactor.masked,
             "note": "changes made by bash are not seen; ask with a bigger budget_tokens for "
             "what was cut or omitted",
         }

@@ -145,6 +145,7 @@ def context_answer(
             "messages": [block.to_json(unit="message") for block in kept],
             "budget": budget,
             "omitted": omitted,
+            "secretsMasked": 0 if redactor is None else redactor.masked,
         }
 
     try:

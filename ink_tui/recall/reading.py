@@ -260,6 +260,7 @@ def read_answer(
             "tokens": sum(block.tokens for block in kept),
             "budget": budget,
             "omitted": omitted,
+            "secretsMasked": 0 if redactor is None else redactor.masked,
         }
 
     try:

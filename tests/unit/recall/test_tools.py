@@ -181,6 +181,7 @@ async def test_no_planted_secret_and_no_escape_sequence_comes_back(sessions: Pat
         ]
     strings = _strings(answers)
     assert not [s for s in strings if "R8x2R8x2" in s]
+    assert [answer["secretsMasked"] for answer in answers[2:]] == [1, 1, 1]  # one token, masked
     assert not [s for s in strings if any(c in s for c in "\x1b\x07\x9b\u202e")]
     shown = json.dumps(answers, ensure_ascii=False)
     assert "␛]52;c;cm0gLXJmIH4=␇" in shown  # the attempt stays visible, as text
