@@ -53,3 +53,17 @@ def ink_session(
     if mtime is not None:
         os.utime(path, (mtime, mtime))
     return path
+
+
+def entry_ids(path: Path) -> set[str]:
+    """The ids of every record of the session file ``path`` that is JSON with an id (a torn or
+    broken line is passed over; lines split on ``\\n`` only, never on U+2028)."""
+    ids: set[str] = set()
+    for line in path.read_bytes().split(b"\n"):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("id"), str):
+            ids.add(record["id"])
+    return ids

@@ -42,6 +42,7 @@ __all__ = [
     "rename_noreplace",
     "same_file_system",
     "transfer",
+    "write_all",
 ]
 
 CHUNK: Final = 1024 * 1024
@@ -133,7 +134,8 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd`` (short writes finished; none at all is an error)."""
     view = memoryview(data)
     while view:
         count = os.write(fd, view)
@@ -149,7 +151,7 @@ def _copy_file(source: Path, target: Path, info: os.stat_result) -> None:
         writer = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             while chunk := os.read(reader, CHUNK):
-                _write_all(writer, chunk)
+                write_all(writer, chunk)
             os.fchmod(writer, stat.S_IMODE(info.st_mode))
             os.fsync(writer)
         finally:

@@ -28,6 +28,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ink_tui.manage.moving import write_all
 from ink_tui.secrets import Secret, mask_value, redaction
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.jsoncodec import decode_line, encode_json
@@ -115,9 +116,7 @@ def _write_beside(path: Path, data: bytes) -> Path:
     temporary = path.with_name(f".{path.name}.scrub-{secrets.token_hex(4)}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -30,7 +30,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from ink_tui.manage.moving import LOCK_FILE, Stranded, entry_lock, lock_entry, transfer
+from ink_tui.manage.moving import (
+    LOCK_FILE,
+    Stranded,
+    entry_lock,
+    lock_entry,
+    transfer,
+    write_all,
+)
 from ink_tui.paths import data_dir
 from ink_tui.safetext import one_line
 from ink_tui.session.reading.jsoncodec import decode_line, encode_json
@@ -120,20 +127,27 @@ def _write_entry_file(path: Path, entry: TrashEntry) -> None:
     _write_file(path, encode_json(entry.to_json()) + b"\n")
 
 
+def _new_entry(
+    kind: str, items: tuple[TrashItem, ...], session_id: str, title: str, replaced_by: str = ""
+) -> TrashEntry:
+    """The entry a put makes now (its folder not made yet): named by the time and 8 hex."""
+    now = datetime.now(UTC)
+    entry_id = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(4)}"
+    stamp = now.isoformat().replace("+00:00", "Z")
+    folder = trash_dir() / entry_id
+    return TrashEntry(entry_id, folder, kind, stamp, items, session_id, title, replaced_by)
+
+
 def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") -> TrashEntry:
     """Move ``paths`` (files and lease folders) into a new trash entry, all or nothing: if
     anything fails, everything stays (or is put back) where it was, no entry folder is left,
     and :class:`TrashError` names the path and the reason."""
-    now = datetime.now(UTC)
-    entry_id = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(4)}"
-    folder = trash_dir() / entry_id
     items = tuple(
         TrashItem(path.absolute(), str(index), path.is_dir() and not path.is_symlink())
         for index, path in enumerate(paths)
     )
-    entry = TrashEntry(
-        entry_id, folder, kind, now.isoformat().replace("+00:00", "Z"), items, session_id, title
-    )
+    entry = _new_entry(kind, items, session_id, title)
+    folder = entry.folder
     made = False
     try:
         _private_dir(trash_dir())
@@ -162,12 +176,9 @@ def put_copy(
     to be replaced in place: a scrub), written and fsync-ed before anything else happens; the
     file that replaces it has the SHA-256 ``replaced_by`` (a restore puts the original back
     only over that very file). Raises :class:`TrashError` (no entry left behind)."""
-    now = datetime.now(UTC)
-    entry_id = f"{now.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(4)}"
-    folder = trash_dir() / entry_id
     items = (TrashItem(path.absolute(), "0", False),)
-    stamp = now.isoformat().replace("+00:00", "Z")
-    entry = TrashEntry(entry_id, folder, kind, stamp, items, session_id, title, replaced_by)
+    entry = _new_entry(kind, items, session_id, title, replaced_by)
+    folder = entry.folder
     made = False
     try:
         _private_dir(trash_dir())
@@ -188,12 +199,7 @@ def _write_file(path: Path, data: bytes) -> None:
     """``data`` in the new file ``path``, fsync-ed."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            if written <= 0:
-                raise OSError(errno.EIO, "the system stopped writing")
-            view = view[written:]
+        write_all(fd, data)
         os.fsync(fd)
     except OSError as error:
         error.filename = str(path) if error.filename is None else error.filename

@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.export.redact import Redactor
-from ink_tui.paths import mirrored_machine
 from ink_tui.recall.budget import BudgetTooSmall, fitted, item_tokens, leading
-from ink_tui.recall.reading import ReadError, budget_of, resolved, shown_text
-from ink_tui.safetext import visible
+from ink_tui.recall.reading import ReadError, budget_of, resolved, session_part, shown_text
 
 if TYPE_CHECKING:
     from ink_tui.session.analysis.changes import FileChanges
@@ -108,9 +106,7 @@ def changes_answer(
             left -= item_tokens(cut, depth=3) + 4
             shown.append({**summary, "diff": cut})
         return {
-            "sessionId": None if session_id is None else visible(str(session_id)),
-            "file": visible(str(path)),
-            "machine": mirrored_machine(path),
+            **session_part(session_id, path),
             "cwd": shown_text(opened.cwd, redactor),
             "filesChanged": len(files),
             "added": sum(summary["added"] for summary in known),

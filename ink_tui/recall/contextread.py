@@ -19,9 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.export.redact import Redactor
-from ink_tui.paths import mirrored_machine
 from ink_tui.recall.budget import BudgetTooSmall, fitted
-from ink_tui.recall.reading import Block, ReadError, budget_of, resolved, shown_text, within_budget
+from ink_tui.recall.reading import (
+    Block,
+    ReadError,
+    budget_of,
+    resolved,
+    session_part,
+    shown_text,
+    within_budget,
+)
 from ink_tui.safetext import visible
 
 __all__ = ["context_answer"]
@@ -133,9 +140,7 @@ def context_answer(
     def answer(room: int) -> dict[str, Any]:
         kept, omitted = within_budget(blocks, room, _ask, unit="messages")
         return {
-            "sessionId": None if session_id is None else visible(str(session_id)),
-            "file": visible(str(path)),
-            "machine": mirrored_machine(path),
+            **session_part(session_id, path),
             "atEntry": None if leaf is None else visible(leaf),
             "model": None if model is None else visible(model.reference),
             "thinkingLevel": thinking,

@@ -35,6 +35,7 @@ __all__ = [
     "read_answer",
     "read_blocks",
     "resolved",
+    "session_part",
     "shown_text",
     "within_budget",
 ]
@@ -72,6 +73,15 @@ class Block:
             "head": self.head,
             "text": self.text,
         }
+
+
+def session_part(session_id: object, path: Path) -> dict[str, Any]:
+    """What every answer about one session starts with: its id, file and machine."""
+    return {
+        "sessionId": None if session_id is None else visible(str(session_id)),
+        "file": visible(str(path)),
+        "machine": mirrored_machine(path),
+    }
 
 
 def budget_of(tokens: int) -> int:
@@ -252,9 +262,7 @@ def read_answer(
     def answer(room: int) -> dict[str, Any]:
         kept, omitted = within_budget(chosen, room)
         return {
-            "sessionId": None if session_id is None else visible(session_id),
-            "file": visible(str(path)),
-            "machine": mirrored_machine(path),
+            **session_part(session_id, path),
             "turns": blocks[-1].turn if blocks else 0,
             "blocks": [block.to_json() for block in kept],
             "tokens": sum(block.tokens for block in kept),

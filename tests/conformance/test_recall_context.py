@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inksessions import entry_ids
 from shared_fixtures import require_shared_fixtures
 
 from ink_tui.recall.contextread import context_answer
@@ -22,18 +23,6 @@ CASES = [
     for path in sorted(FIXTURES.glob("*.expected.json"))
     if (FIXTURES / path.name.replace(".expected.json", ".jsonl")).is_file()
 ]
-
-
-def _ids(path: Path) -> set[str]:
-    ids = set()
-    for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):  # not U+2028
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("id"), str):
-            ids.add(record["id"])
-    return ids
 
 
 def _role(message: Any) -> str:
@@ -62,4 +51,4 @@ def test_session_context_matches_the_fixture(name: str, expected: dict[str, Any]
         assert ["user" if head in summaries else head for head in heads] == [
             role if role != "toolResult" else heads[n] for n, role in enumerate(roles)
         ]
-    assert {block["entryId"] for block in answer["messages"]} <= _ids(path)
+    assert {block["entryId"] for block in answer["messages"]} <= entry_ids(path)

@@ -11,17 +11,13 @@ from typing import Any
 
 import changesdata
 import pytest
-from inksessions import ink_session
+from inksessions import entry_ids, ink_session
 from mcpclient import CWD, call, connected, error_line
 
 from ink_tui.paths import project_dir
 
 SECRET = "ghp_" + "R8x2" * 9  # a planted GitHub token shape (not a real one)
 HOSTILE = "done \x1b]52;c;cm0gLXJmIH4=\x07 \x1b[2J\x1b[H \u202egnp.exe\u202c \x9b31m"
-
-
-def _ids(path: Path) -> set[str]:
-    return {json.loads(line).get("id") for line in path.read_text().splitlines()[1:]}
 
 
 def _strings(value: Any) -> list[str]:
@@ -89,7 +85,7 @@ async def test_session_context_is_what_the_model_saw_at_each_point(sessions: Pat
     assert early["compacted"] is False and early["atEntry"] == "a1"
     assert [m["text"] for m in early["messages"]] == ["first request", "first answer"]
     assert (early["model"], early["thinkingLevel"]) == ("anthropic/claude-sonnet-4-5", "medium")
-    assert {m["entryId"] for m in leaf["messages"] + early["messages"]} <= _ids(path)
+    assert {m["entryId"] for m in leaf["messages"] + early["messages"]} <= entry_ids(path)
     assert "no entry 'zz'" in unknown
 
 
@@ -141,7 +137,7 @@ async def test_no_answer_is_over_its_budget_even_for_huge_records(
             changes = await call(client, "session_changes", session=session, budget_tokens=budget)
             assert read["blocks"] or read["omitted"]
             assert context["messages"] or context["omitted"]
-            assert {b["entryId"] for b in read["blocks"]} <= _ids(Path(session))
+            assert {b["entryId"] for b in read["blocks"]} <= entry_ids(Path(session))
         found = await call(
             client, "search_sessions", query="row", scope="all", budget_tokens=budget
         )

@@ -7,13 +7,13 @@ journeys are in ``test_server.py`` and ``test_tools.py``."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import testdata
+from inksessions import entry_ids
 
 from ink_tui.recall.answers import Recall, RecallError
 from ink_tui.recall.budget import answer_tokens
@@ -26,18 +26,6 @@ def answered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recall]:
     recall.keeper.wait = 600.0  # the answers of a complete index
     yield recall
     recall.close()
-
-
-def _ids(path: Path) -> set[str]:
-    ids = set()
-    for line in path.read_bytes().split(b"\n")[1:]:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("id"), str):
-            ids.add(record["id"])
-    return ids
 
 
 def _cited(answer: dict[str, Any]) -> set[str]:
@@ -66,7 +54,7 @@ def test_every_tool_on_every_test_session(answered: Recall, path: Path, budget: 
             assert "\n" not in str(error) and str(error), tool
             continue
         assert answer_tokens(answer) <= budget, tool
-        assert _cited(answer) <= _ids(path), tool
+        assert _cited(answer) <= entry_ids(path), tool
 
 
 def test_searches_and_listings_of_the_tree_cite_their_files(answered: Recall) -> None:
@@ -74,7 +62,7 @@ def test_searches_and_listings_of_the_tree_cite_their_files(answered: Recall) ->
         found = answered.search_answer(query, "all", limit=50, budget_tokens=4000)
         assert answer_tokens(found) <= 4000
         for hit in found.get("hits", []):
-            assert hit["entryId"] in _ids(Path(hit["file"])), (query, hit)
+            assert hit["entryId"] in entry_ids(Path(hit["file"])), (query, hit)
     listed = answered.list_answer("all", limit=200, budget_tokens=100_000)
     assert listed["total"] == len(listed["sessions"]) >= 10
     assert all(Path(row["file"]).is_file() for row in listed["sessions"])
