@@ -136,7 +136,11 @@ def format_for(path: str | Path) -> Format:
 
 def default_path(folder: Path, session_id: str, title: str, format: Format) -> Path:
     """A new file in ``folder`` named from the session's id and title
-    (``0c9a7e21-run-the-tests.md``); ``-2``, ``-3``… when the name is taken."""
+    (``0c9a7e21-run-the-tests.md``); ``-2``, ``-3``… when the name is taken. A secret in the
+    title is named by its kind (``…-deploy-with-github-token``): a file name never holds one."""
+    from ink_tui.secrets import mask_secrets
+
+    title, _ = mask_secrets(title, lambda secret: secret.kind)
     slug = _SLUG_DROP.sub("-", title.lower()).strip("-_")[:48].rstrip("-_")
     stem = "-".join(part for part in (session_id[:8], slug) if part) or "session"
     candidate = folder / f"{stem}.{format}"

@@ -5,6 +5,7 @@ is left alone, the home folder becomes ``~``, and the count is of distinct secre
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,11 @@ def test_without_redaction_nothing_changes() -> None:
     text = "API_KEY=supersecretvalue123 in /home/ada"
     assert redactor.text(text) == text
     assert redactor.summary() == ""
+
+
+def test_a_proposed_file_name_never_holds_a_secret(tmp_path: Path) -> None:
+    from ink_tui.export import default_path
+
+    title = "deploy it with ghp_" + "Vb3Nm8Qw" * 4 + "Zr7p please"
+    proposed = default_path(tmp_path, "0c9a7e21-4f3b", title, "md")
+    assert proposed.name == "0c9a7e21-deploy-it-with-github-token-please.md"
