@@ -61,12 +61,21 @@ class SyncReport:
     bytes: int = 0  # session bytes brought over or put (a grown file: only what it grew by)
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    secrets: dict[str, dict[str, int]] = field(default_factory=dict)  # push: file -> kind -> n
 
     def to_json(self, *, pushed: bool = False) -> dict[str, Any]:
         counts = {"new": self.new, "grown": self.grown, "rewritten": self.rewritten}
         if not pushed:
             counts["gone"] = self.gone
-        return {"machine": self.machine, **counts, "bytes": self.bytes, "error": self.error}
+        said: dict[str, Any] = {
+            "machine": self.machine,
+            **counts,
+            "bytes": self.bytes,
+            "error": self.error,
+        }
+        if pushed:
+            said["secrets"] = self.secrets
+        return said
 
 
 @contextlib.contextmanager

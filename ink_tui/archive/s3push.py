@@ -225,7 +225,32 @@ def _stage(
             continue
         setattr(report, upload.kind, getattr(report, upload.kind) + 1)
         report.bytes += upload.end - upload.start
+        key = segment_key(upload.rel, upload.generation, upload.start, upload.end)
+        kinds = _secrets_in(stage / key)
+        if kinds:
+            report.secrets[rel] = kinds
     return uploads
+
+
+def _secrets_in(segment: Path) -> dict[str, int]:
+    """The secrets the staged segment's lines hold, by kind (the push says so; it still
+    pushes: the store is this user's own)."""
+    from collections import Counter
+
+    from ink_tui.secrets import find_in_value
+    from ink_tui.secrets.gate import lines_that_may_hold_secrets
+    from ink_tui.session.reading.jsoncodec import decode_line
+
+    data = segment.read_bytes()
+    lines = data.split(b"\n")
+    kinds: Counter[str] = Counter()
+    for index in lines_that_may_hold_secrets(data):
+        try:
+            record = decode_line(lines[index])
+        except ValueError:
+            continue
+        kinds.update(finding.secret.kind for finding in find_in_value(record))
+    return dict(kinds)
 
 
 def _upload(

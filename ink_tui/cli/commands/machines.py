@@ -104,6 +104,8 @@ def run_push(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
     err = SafeOutput(sys.stderr)
     for note in report.notes:
         err.line(f"ink-tui: {note}")
+    if report.secrets and not report.error:
+        err.line(f"ink-tui: {_secrets_sentence(report.secrets)}")
     if args.json:
         out.json(report.to_json(pushed=True))
     elif report.error:
@@ -113,6 +115,23 @@ def run_push(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) ->
         target = "/".join(part for part in (url.host, url.path, name) if part)
         out.line(f"{name}: {parts}; {human_size(report.bytes)} put in s3://{target}")
     return EXIT_UNREACHED if report.error else EXIT_OK
+
+
+def _secrets_sentence(secrets: dict[str, dict[str, int]]) -> str:
+    """``2 sessions pushed hold secrets (3 github-token, 1 password): …``."""
+    from collections import Counter
+
+    from ink_tui.humanize import plural
+
+    kinds: Counter[str] = Counter()
+    for found in secrets.values():
+        kinds.update(found)
+    said = ", ".join(f"{count} {kind}" for kind, count in kinds.most_common())
+    return (
+        f"{plural(len(secrets), 'session')} pushed {'holds' if len(secrets) == 1 else 'hold'} "
+        f"secrets ({said}): `ink-tui secrets "
+        "--all` lists them, `ink-tui scrub` replaces them (the next push sends the scrubbed file)"
+    )
 
 
 def _host_name() -> str:

@@ -241,3 +241,34 @@ def test_a_file_gone_from_the_store_stays_in_the_mirror_marked_gone(
     state = json.loads((machine.mirror() / ".ink-tui-mirror.json").read_text())
     assert state["gone"] == [rel]
     assert pull_s3(machine, machine.mirror()).gone == 0  # said once, kept
+
+
+def test_a_push_says_which_sessions_pushed_hold_secrets(
+    server: S3Server, cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = tmp_path / "runner"
+    made = _runner_tree(runner)
+    token = "ghp_" + "Wm5Rk2Tz" * 4 + "Pq7c"  # a GitHub token's shape (not a real one)
+    leaky = made["home-me-web/2026-12-01T11-00-00-000Z-b.jsonl"]
+    with leaky.open("a") as stream:
+        stream.write(
+            json.dumps(
+                {
+                    "type": "message",
+                    "id": "x9",
+                    "parentId": None,
+                    "timestamp": "2026-12-01T11:09:00Z",
+                    "message": {"role": "user", "content": f"GH_TOKEN={token}"},
+                }
+            )
+        )
+        stream.write("\n")  # fmt: skip
+    server.use(monkeypatch, "runner")
+    code, out, err = cli.run("--sessions-dir", str(runner), "push", server.url("t9"), "--json")
+    assert code == 0 and token not in out + err
+    assert json.loads(out)["secrets"] == {"home-me-web/2026-12-01T11-00-00-000Z-b.jsonl": {
+        "github-token": 1}}  # fmt: skip
+    assert cli.one_error_line(err) == (
+        "ink-tui: 1 session pushed holds secrets (1 github-token): `ink-tui secrets --all` lists "
+        "them, `ink-tui scrub` replaces them (the next push sends the scrubbed file)"
+    )
