@@ -87,6 +87,7 @@ def test_a_write_only_runner_pushes_and_a_read_only_viewer_pulls_the_same_bytes(
     assert pushed.to_json(pushed=True) == {
         "machine": "ci", "new": 3, "grown": 0, "rewritten": 0,
         "bytes": sum(path.stat().st_size for path in made.values()), "error": None,
+        "secrets": {},
     }  # fmt: skip
     keys = set(server.objects())
     assert (
