@@ -24,6 +24,7 @@ from ink_tui.catalog.index.ondisk import files_on_disk
 from ink_tui.catalog.roots import Root
 from ink_tui.secrets import find_in_value
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
+from ink_tui.session.reading.jsoncodec import decode_line
 
 __all__ = ["SecretFinding", "SessionSecrets", "audit_files", "files_of", "kinds_sentence"]
 
@@ -95,8 +96,8 @@ def _findings(path: Path, machine: str | None, data: bytes) -> Iterator[SecretFi
     session_id = _session_id(lines[0])
     for index in sorted(wanted):
         try:
-            record = orjson.loads(lines[index])
-        except orjson.JSONDecodeError:
+            record = decode_line(lines[index])  # as JSON.parse: a lone surrogate is kept
+        except ValueError:
             continue  # a torn or broken line: no record, as Ink reads it
         entry = record.get("id") if isinstance(record, dict) else None
         entry_id = (

@@ -34,7 +34,7 @@ class Redactor:
     home: str | None = None
     watch: bool = False  # without masking: only note the secrets (an export that must not hold any)
     homes: int = 0  # home folders shown as ~
-    found: dict[str, str] = field(default_factory=dict)  # each secret met (never shown): its kind
+    found: dict[str, str] = field(default_factory=dict, repr=False)  # each secret met: its kind
 
     @property
     def masked(self) -> int:

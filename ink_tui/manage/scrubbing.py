@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import stat
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -45,8 +46,8 @@ class ScrubPlan:
     """What a scrub of one file would do."""
 
     path: Path
-    original: bytes
-    scrubbed: bytes
+    original: bytes = field(repr=False)  # session text: never in a repr or a traceback
+    scrubbed: bytes = field(repr=False)
     kinds: Counter[str] = field(default_factory=Counter)  # secrets replaced, by kind
     lines: list[int] = field(default_factory=list)  # 1-based lines changed
 
@@ -111,26 +112,35 @@ def _checked(plan: ScrubPlan) -> None:
             raise ScrubError(f"{plan.path}:{number}: the scrub changed a record's id (not written)")
 
 
-def _write_beside(path: Path, data: bytes) -> Path:
-    """``data`` in a new hidden file beside ``path``, fsync-ed and read back."""
+def _write_beside(path: Path, data: bytes, mode: int) -> Path:
+    """``data`` in a new hidden file beside ``path`` (with ``mode``), fsync-ed and read back;
+    on any failure the new file is gone."""
     temporary = path.with_name(f".{path.name}.scrub-{secrets.token_hex(4)}")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        write_all(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if temporary.read_bytes() != data:
-        os.unlink(temporary)
-        raise OSError(f"{temporary}: the file read back differs")
+        try:
+            write_all(fd, data)
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if temporary.read_bytes() != data:
+            raise OSError(f"{temporary}: the file read back differs")
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise
     return temporary
 
 
 def _refusal(path: Path) -> str | None:
     from ink_tui.catalog.checkup import writer_activity
+    from ink_tui.session.rules.leases import lease_note
     from ink_tui.session.writing.writer import mirror_refusal
 
-    return mirror_refusal(path) or writer_activity(path)
+    if path.is_symlink():
+        return "it is a symbolic link: scrub the file it points to"
+    return mirror_refusal(path) or lease_note(path) or writer_activity(path)
 
 
 def scrub_session(path: Path, *, dry_run: bool = False) -> tuple[ScrubPlan, str | None]:
@@ -152,12 +162,17 @@ def scrub_session(path: Path, *, dry_run: bool = False) -> tuple[ScrubPlan, str 
     _checked(plan)
     digest = hashlib.sha256(plan.scrubbed).hexdigest()
     try:
-        entry = put_copy(path, data, "scrub", replaced_by=digest)
+        header = decode_line(data.split(b"\n", 1)[0])
+        session_id = header.get("id") if isinstance(header, dict) else None
+    except ValueError:
+        session_id = None
+    try:
+        entry = put_copy(path, data, "scrub", replaced_by=digest, session_id=str(session_id or ""))
     except TrashError as error:
         raise ScrubError(f"{path}: not scrubbed: {error}") from None
     temporary: Path | None = None
     try:
-        temporary = _write_beside(path, plan.scrubbed)
+        temporary = _write_beside(path, plan.scrubbed, stat.S_IMODE(before.st_mode))
         now = path.stat()
         if (now.st_size, now.st_mtime_ns, now.st_ino) != (
             before.st_size,

@@ -336,6 +336,7 @@ def _restore_replaced(entry: TrashEntry) -> list[Path]:
     temporary = item.original.with_name(f".{item.original.name}.restoring-{secrets.token_hex(4)}")
     try:
         _write_file(temporary, original)
+        os.chmod(temporary, item.original.stat().st_mode & 0o7777)  # the mode it has now
         if temporary.read_bytes() != original:
             raise OSError(errno.EIO, "the copy read back differs", str(temporary))
         os.replace(temporary, item.original)  # the scrubbed file goes, the original is back

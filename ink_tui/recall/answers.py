@@ -29,7 +29,7 @@ from ink_tui.catalog.index.update import SESSIONS_ONLY
 from ink_tui.catalog.query import Query, QueryError, parse_query
 from ink_tui.catalog.roots import Root, mirror_roots, roots_sql
 from ink_tui.catalog.search import search
-from ink_tui.export.redact import Redactor
+from ink_tui.export.redact import MASK, Redactor
 from ink_tui.recall.budget import BudgetTooSmall, clamped, fitted, item_tokens, leading
 from ink_tui.recall.keeper import Freshness, IndexKeeper
 from ink_tui.recall.reading import ReadError, shown_text
@@ -147,17 +147,32 @@ class Recall:
             raise RecallError(f"query: {error}") from None
         except IndexUnavailable as error:
             raise RecallError(str(error)) from None
-        if not result.hits:
-            searched = {
-                "scope": scope,
-                "sessions": self._sessions(roots, cwd),
-                "machines": [root.label for root in roots],
-                "query": understood(query),
-            }
-            if cwd is not None:
-                searched["project"] = cwd
-            return _with_index({"found": False, "searched": searched}, freshness)
-        hits = [self._hit(hit) for hit in result.hits]
+        found = result.hits
+        if self.redact:  # a word that matched only inside a masked secret finds nothing: no
+            # agent learns a secret a prefix at a time (``Lq4Z*``, ``Lq4Y*``…)
+            found = [hit for hit in found if hit.marks or MASK not in hit.snippet]
+        if not found:
+            sessions = self._sessions(roots, cwd)
+
+            def nothing(room: int) -> dict[str, Any]:
+                said = understood(query)
+                for name in ("terms", "excluded"):  # the query echoed as far as it fits
+                    values = [value[:80] for value in said.get(name, [])]
+                    if values:
+                        said[name] = values[: leading(values, item_tokens, (room - 150) // 2)]
+                searched: dict[str, Any] = {
+                    "scope": scope,
+                    "sessions": sessions,
+                    "machines": [root.label for root in roots],
+                    "query": said,
+                }
+                if cwd is not None:
+                    searched["project"] = cwd
+                return _with_index({"found": False, "searched": searched}, freshness)
+
+            return _fitted(nothing, budget_tokens)
+        dropped = len(result.hits) - len(found)
+        hits = [self._hit(hit) for hit in found]
 
         def answer(room: int) -> dict[str, Any]:
             shown = leading(hits, item_tokens, room)
@@ -165,7 +180,7 @@ class Recall:
                 {
                     "found": True,
                     "hits": hits[:shown],
-                    "totalHits": result.total_hits,
+                    "totalHits": result.total_hits - dropped,
                     "totalSessions": result.total_sessions,
                     "truncated": result.truncated or shown < len(hits),
                     "omittedHits": len(hits) - shown,

@@ -87,7 +87,9 @@ def changes_answer(
         raise ReadError(f"{path}: {error.strerror or error}") from None
     files = [change for change in files if change.calls]
     summaries = [_summary(change, redactor) for change in files]
-    diffs = [[shown_text(line, redactor) for line in _diff(change)] for change in files]
+    # Each diff masked whole (a private key spans lines), then split into its lines again.
+    diffs = [shown_text("\n".join(_diff(change)), redactor).split("\n") for change in files]
+    diffs = [[] if lines == [""] else lines for lines in diffs]
     session_id = opened.header.get("id")
     budget = budget_of(budget_tokens)
     known = [s for s in summaries if s["added"] is not None]

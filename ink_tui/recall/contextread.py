@@ -48,6 +48,8 @@ def _block(
 ) -> Block:
     from ink_tui.session.conversation.contexttext import message_text
 
+    if redactor is not None:  # each value read with its key, before arguments become JSON text
+        message = redactor.value(message)
     first, _, rest = message_text(index, message).partition("\n")
     head = first.removeprefix(f"[{index}] ")
     body = "\n".join(line.removeprefix("    ") for line in rest.rstrip("\n").split("\n"))

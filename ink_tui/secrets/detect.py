@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import hashlib
 import re
 from collections.abc import Callable, Iterator
@@ -172,14 +173,18 @@ def _assignments(text: str) -> Iterator[Secret]:
         strength = key_strength(key)
         if strength == NEVER:
             continue
+        if text.endswith("://", 0, start):
+            continue  # a URL's user and password: the URL rule's
         group = "quoted" if match.group("quoted") is not None else "bare"
-        value = match.group(group)
+        value, value_start = match.group(group), match.start(group)
+        if group == "bare" and start > 0 and text[start - 1] in "?&#;":
+            value = re.split(r"[&#]", value, maxsplit=1)[0]  # a URL's parameter ends at & or #
         if not secret_value(value, quoted=group == "quoted" or bool(match.group("scheme"))):
             continue
         if strength == WEAK and not looks_random(value):
             continue
         position = match.end()
-        yield Secret(keyed_kind(key), match.start(group), match.end(group), value)
+        yield Secret(keyed_kind(key), value_start, value_start + len(value), value)
 
 
 def _url_credentials(text: str) -> Iterator[Secret]:
@@ -239,12 +244,22 @@ def _mapped(secrets: list[Secret], where: list[int]) -> list[Secret]:
 
 def _wrapped(text: str) -> list[Secret]:
     """Tokens cut by a line wrap (an 80-column terminal): the provider rules over the text with
-    such breaks joined, keeping what spans a break."""
+    such breaks joined, keeping what spans a break, and only where each line after a break is
+    the token's rest alone (``NAME=value`` on the next line of a ``.env`` is another line, not
+    a wrapped token's rest)."""
     joined, where = _without(text, [match.span() for match in _WRAP.finditer(text)])
     found = []
     for secret in _provider(joined):
-        if where[secret.end - 1] - where[secret.start] != secret.end - 1 - secret.start:
-            found.append(secret)  # it spans a break
+        if where[secret.end - 1] - where[secret.start] == secret.end - 1 - secret.start:
+            continue  # it spans no break
+        start, end = where[secret.start], where[secret.end - 1] + 1
+        rests = text[start:end].split("\n")[1:]
+        if any("=" in rest.strip().rstrip("=") for rest in rests):
+            continue
+        line_end = text.find("\n", end)
+        if text[end : len(text) if line_end < 0 else line_end].strip():
+            continue  # the last line goes on after it: not a token's rest alone
+        found.append(secret)
     return _mapped(found, where)
 
 
@@ -274,11 +289,7 @@ def _decoded(text: str, depth: int) -> list[Secret]:
             continue
         if not decoded.isprintable() and not all(c.isprintable() or c in "\n\r\t" for c in decoded):
             continue
-        inner = _search(decoded, depth + 1)
-        if not inner and ":" in decoded and len(decoded) < 200 and decoded.count(":") == 1:
-            user, _, password = decoded.partition(":")
-            if user and secret_value(password, quoted=True) and " " not in decoded:
-                inner = [Secret("basic-auth", 0, len(decoded), decoded)]
+        inner = _search(decoded, depth + 1)  # (a bare ``user:pass`` is a secret by its key)
         if inner:
             found.append(Secret(inner[0].kind, match.start(), match.end(), run))
     return found
@@ -321,11 +332,17 @@ def find_secrets(text: str) -> list[Secret]:
         found = [s for s in found if not any(a < s.end and s.start < b for a, b in masks)]
     # A provider's kind says more than a key's: where they overlap, the provider's wins.
     found.sort(key=lambda s: (s.kind in KEYED_KINDS, s.start, -(s.end - s.start)))
+    starts: list[int] = []  # the spans kept, by start (none overlaps another)
     kept: list[Secret] = []
     for secret in found:
-        if not any(secret.start < other.end and other.start < secret.end for other in kept):
-            kept.append(secret)
-    return sorted(kept, key=lambda secret: secret.start)
+        at = bisect.bisect_left(starts, secret.start)
+        if at > 0 and kept[at - 1].end > secret.start:
+            continue  # the one before reaches into it
+        if at < len(kept) and kept[at].start < secret.end:
+            continue  # it reaches into the one after
+        starts.insert(at, secret.start)
+        kept.insert(at, secret)
+    return kept
 
 
 def mask_secrets(

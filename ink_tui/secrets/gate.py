@@ -66,7 +66,7 @@ _INK_KEYS: Final = frozenset(
 _INK_FORMS: Final = [b'"' + key.lower() + b'":' for key in sorted(_INK_KEYS)]
 _WORDS: Final = BytesAhoCorasick(_words())
 _KEYS: Final = BytesAhoCorasick([*_KEY_WORDS, *_INK_FORMS], matchkind=MATCHKIND_LEFTMOST_LONGEST)
-_KEY_AFTER: Final = re.compile(rb"[a-z0-9_.\-]*(?:\\?[\"'])?[ \t]*(?::=|=>|=|:)")
+_KEY_AFTER: Final = re.compile(rb"[a-z0-9_.\-]*(?:\\?[\"'])?(?:[ \t]|\\t)*(?::=|=>|=|:)")
 _PATTERNS: Final = (
     re.compile(rb"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}"),  # a Discord bot token's middle
     re.compile(rb"://[^\s\"/@]{1,512}@"),

@@ -72,6 +72,7 @@ _NOT_SECRET_KEY: Final = frozenset(
      "local", "redis", "cursor", "page", "next", "default", "ssh", "gpg"}
 )  # fmt: skip
 
+_NOT_SECRET_TOKEN: Final = frozenset({"page", "continuation", "next", "cursor", "sync", "resume"})
 _WORD_SPLIT: Final = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -92,13 +93,15 @@ def key_strength(key: str) -> Strength:
     if last in _NOT_SECRET_LAST:
         return NEVER
     pair = tuple(words[-2:]) if len(words) >= 2 else None
+    if last == "token" and len(words) >= 2 and words[-2] in _NOT_SECRET_TOKEN:
+        return NEVER  # nextPageToken, continuationToken: a place in a listing
     if pair in _STRONG_PAIRS or last in _STRONG_LAST:
         if last == "key" and len(words) >= 2 and words[-2] in _NOT_SECRET_KEY:
             return NEVER
         return STRONG
     if last == "key":
-        if len(words) >= 2 and words[-2] in _NOT_SECRET_KEY:
-            return NEVER
+        if len(words) < 2 or words[-2] in _NOT_SECRET_KEY:
+            return NEVER  # ``key: …`` alone names too many things; a real key is found by shape
         return WEAK
     if joined.endswith(("password", "passwd", "secret", "token", "apikey")):
         return STRONG  # ``dbpassword``, ``githubtoken``
@@ -112,14 +115,23 @@ _PLACEHOLDERS: Final = frozenset(
      "secretstr", "text", "value", "xxx", "todo", "tbd", "na", "n/a", "empty", "default",
      "your_password", "yourpassword", "your_token", "your_api_key", "mypassword", "pass",
      "secret_key", "api_key", "apikey", "enter", "env", "object", "unknown", "number", "date",
-     "optional[str]", "str | none", "string | null", "string | undefined"}
+     "optional[str]", "str | none", "string | null", "string | undefined", "oauth", "oauth2",
+     "basic", "bearer", "digest", "ntlm", "kerberos", "jwt", "saml", "sso", "ldap"}
+)  # fmt: skip
+_PLACEHOLDER_MARKS: Final = (
+    "example", "your", "xxxx", "****", "...", "…", "redacted", "replace_me", "replace-me",
+    "replaceme", "insert", "placeholder", "changeme", "change_me",
 )  # fmt: skip
 _REFERENCE: Final = re.compile(
-    r"^(?:\$|%[A-Za-z_]|<|\{\{|\{%|\{[A-Za-z_]|\[\[|process\.env|os\.environ|os\.getenv|env\(|"
+    r"^(?:\$|%[A-Za-z_]|<|!|\{\{|\{%|\{[A-Za-z_]|\[\[|process\.env|os\.environ|os\.getenv|env\(|"
     r"ENV\[|secrets\.|vault:|op://|arn:aws:secretsmanager|projects/[^/]+/secrets/)"
 )
 _BARE_NAME: Final = re.compile(r"^[A-Za-z_][A-Za-z_]*$")  # no digit: a name, not a password
-_DOTTED: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_DOTTED: Final = re.compile(  # a.b, a?.b, a!.b, a&.b: a property, not a value
+    r"^[A-Za-z_$][\w$]*(?:(?:\?\.|!\.|&\.|\.)[A-Za-z_$][\w$]*)+;?$"
+)
+_RELATIVE_FILE: Final = re.compile(r"^[\w.\-]+(?:/[\w.\-]+)+\.[A-Za-z0-9]{1,6}$")
+_NUMBER: Final = re.compile(r"^\d+$")
 _PATH: Final = re.compile(r"^(?:~/|\.\.?/|[A-Za-z]:\\|file:)|\.(?:pub|pem|key|crt|txt|json|env)$")
 _SAME: Final = re.compile(r"^(.)\1+$")
 
@@ -133,10 +145,12 @@ def secret_value(value: str, *, quoted: bool) -> bool:
     lowered = value.lower()
     if lowered in _PLACEHOLDERS or _SAME.match(value):
         return False
-    if any(mark in lowered for mark in ("example", "your", "xxxx", "****", "...", "…", "redacted")):
+    if any(mark in lowered for mark in _PLACEHOLDER_MARKS):
         return False
     if _REFERENCE.match(value) or _PATH.search(value) or _absolute_path(value):
         return False
+    if _RELATIVE_FILE.match(value) or _NUMBER.match(value):
+        return False  # backups/2024-05-01/db.sql.gz, 8080
     if not quoted:
         if any(char in value for char in "()[]") or _DOTTED.match(value):
             return False  # code: get_token(), os.environ["X"], settings.API_KEY

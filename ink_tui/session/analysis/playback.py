@@ -179,10 +179,20 @@ def _row_keys(turns: list[Turn], first_line: int, last_line: int) -> dict[str, l
     return keys
 
 
+WORD_BACK = 256  # characters a cut goes back to leave a cut word out (a key is shorter)
+
+
 def _cut(text: str) -> str:
+    """``text`` cut to :data:`BODY_LIMIT` characters, at a word's start when one is near: a
+    word cut in half (a key, a token) is left out whole, never shown in part."""
     if len(text) <= BODY_LIMIT:
         return text
-    return f"{text[:BODY_LIMIT]}\n… {len(text) - BODY_LIMIT} more characters"
+    kept = text[:BODY_LIMIT]
+    if not text[BODY_LIMIT].isspace():
+        space = max(kept.rfind(" "), kept.rfind("\n"), kept.rfind("\t"))
+        if space >= BODY_LIMIT - WORD_BACK:
+            kept = kept[: space + 1]
+    return f"{kept}\n… {len(text) - len(kept)} more characters"
 
 
 def _assistant_body(message: ReadMessage) -> str:

@@ -74,3 +74,19 @@ def test_ink_s_own_keys_do_not_open_the_gate() -> None:
                           "stopReason": "stop"}}  # fmt: skip
     line = json.dumps(record).encode()
     assert lines_that_may_hold_secrets(line + b"\n" + line) == set()
+
+
+def test_a_lone_surrogate_or_a_tab_does_not_hide_a_secret(tmp_path: Path) -> None:
+    token = "ghp_" + "Lq4Zx8Rw" * 4 + "Tn2k"
+    path = tmp_path / "odd.jsonl"
+    header = '{"type":"session","version":1,"id":"s","timestamp":"2026-11-21T09:00:00Z","cwd":"/x"}'
+    cut = '{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user",'
+    path.write_text(
+        header + "\n"
+        + cut + f'"content":"\\ud83d cut emoji and {token}"}}}}\n'
+        + cut.replace('"a"', '"b"') + '"content":"password\\t= Hn3Jk8Lp2Qw"}}\n'
+    )  # fmt: skip
+    (audited,) = audit_files([(path, None, path.stat().st_size)])
+    assert [(f.entry_id, f.kind) for f in audited.findings] == [
+        ("a", "github-token"), ("b", "password")
+    ]  # fmt: skip

@@ -130,3 +130,33 @@ def test_secrets_in_tool_calls_and_results_are_scrubbed_keeping_the_pairing(
     assert [json.loads(line).get("id") for line in path.read_text().splitlines()] == ids
     assert cli.run("--cwd", CWD, "check", str(path))[0] == 0  # Ink opens it as before
     assert cli.run("--cwd", CWD, "secrets", str(path))[0] == 0
+
+
+def test_a_link_a_lease_or_a_failed_write_leaves_the_session_as_it_was(
+    cli: Any, sessions: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ink_tui.manage import scrubbing
+
+    path = _leaky(sessions)
+    before = path.read_bytes()
+    link = path.with_name("2026-11-20T10-00-00-000Z-link.jsonl")
+    link.symlink_to(path)
+    code, _, err = cli.run("--cwd", CWD, "scrub", str(link))
+    assert code == 2 and "symbolic link" in cli.one_error_line(err) and link.is_symlink()
+    link.unlink()
+    lease = path.with_name(path.name + ".lease")
+    lease.mkdir()
+    (lease / f"lease-{os.getpid()}-abcd1234-1").write_text(json.dumps({"pid": os.getpid()}))
+    code, _, err = cli.run("--cwd", CWD, "scrub", "leaky")
+    assert code == 2 and "lease held by process" in cli.one_error_line(err)
+    (lease / f"lease-{os.getpid()}-abcd1234-1").unlink()
+    lease.rmdir()
+
+    def full(fd: int, data: bytes) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(scrubbing, "write_all", full)
+    code, _, err = cli.run("--cwd", CWD, "scrub", "leaky")
+    assert code == 2 and "No space left on device" in cli.one_error_line(err)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    assert path.read_bytes() == before and list_trash() == []

@@ -72,3 +72,20 @@ def test_a_failed_update_is_said_and_the_index_still_answers(recall: Recall) -> 
     answer = recall.search_answer("backoff")
     assert answer["found"] is True
     assert "internal error in the MCP server's index update" in answer["index"]["error"]
+
+
+def test_a_masked_secret_cannot_be_found_a_prefix_at_a_time(recall: Recall, tmp_path: Path) -> None:
+    token = "ghp_" + "Lq4Zx8Rw" * 4 + "Tn2k"
+    ink_session(tmp_path / "sessions", CWD, "keys", [f"my token is {token}"])
+    assert recall.search_answer("Lq4Zx8*")["found"] is False  # the word matched only the secret
+    assert recall.search_answer("Lq4Zx9*")["found"] is False  # no way to tell the two apart
+    assert recall.search_answer("token")["found"] is True
+
+
+def test_an_answer_with_nothing_found_keeps_to_its_budget(recall: Recall) -> None:
+    from ink_tui.recall.budget import answer_tokens
+
+    long_query = " ".join(f"word{n:03d}xyz" for n in range(300))
+    answer = recall.search_answer(long_query, "project", 10, 200)
+    assert answer["found"] is False and answer_tokens(answer) <= 200
+    assert 0 < len(answer["searched"]["query"]["terms"]) < 300

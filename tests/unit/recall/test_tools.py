@@ -204,3 +204,18 @@ async def test_a_session_still_being_written_is_read_as_far_as_it_is_whole(
     assert context["atEntry"] == "a1"
     assert [b["entryId"] for b in after["blocks"]] == ["u1", "a1", "u2"]
     assert after["turns"] == 2
+
+
+async def test_arguments_and_written_keys_are_masked_whole(sessions: Path) -> None:
+    script = changesdata.SessionScript(project_dir(sessions, CWD), CWD)
+    script.prompt("set up the deploy")
+    body = "\n".join("Tq9Lm2Xw" * 8 for _ in range(5))
+    key = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{body}\n-----END OPENSSH PRIVATE KEY-----\n"
+    script.write("deploy/id_ed25519", key)
+    script.call("bash", {"command": 'export API_TOKEN="Zx9Kq2Lm7Wq3Vb8N" && ./deploy'}, "ok")
+    script.answer("done")
+    async with connected(sessions) as client:
+        context = await call(client, "session_context", session=str(script.path))
+        changes = await call(client, "session_changes", session=str(script.path))
+    assert "Zx9Kq2Lm7Wq3Vb8N" not in json.dumps(context)
+    assert "Tq9Lm2Xw" not in json.dumps(changes) and changes["filesChanged"] == 1

@@ -120,3 +120,25 @@ def test_any_text_gives_ordered_spans_and_masking_removes_them(parts: list[str])
     for secret in found:
         if len(secret.value) >= 12:
             assert secret.value not in masked
+
+
+def test_a_dotenv_file_is_not_read_as_one_wrapped_token() -> None:
+    openai = "sk-proj-" + "Ab3dE5fG7h" * 7
+    anthropic = "sk-ant-api03-" + "Xy7Kq2" * 16 + "AA"
+    text = f"OPENAI_API_KEY={openai}\nANTHROPIC_API_KEY={anthropic}\nDEBUG=true\n"
+    masked, found = mask_secrets(text)
+    assert [s.kind for s in found] == ["openai-key", "anthropic-key"]
+    assert masked.endswith("\nDEBUG=true\n") and "ANTHROPIC_API_KEY=[REDACTED:" in masked
+    assert found[0].fingerprint == find_secrets(openai)[0].fingerprint  # the same key
+
+
+def test_a_url_parameter_ends_at_the_next_one() -> None:
+    masked, _ = mask_secrets("https://app/cb#access_token=Zx9Kq2Lm7Wq3Vb8N&token_type=Bearer&x=1")
+    assert masked.endswith("&token_type=Bearer&x=1")
+    masked, (found,) = mask_secrets("https://x-access-token:Zx9Kq2Lm7Wq3Vb8NxQ@github.com/o/r.git")
+    assert found.kind == "url-password" and masked.endswith("@github.com/o/r.git")
+
+
+def test_twenty_thousand_findings_in_one_text_are_all_kept() -> None:
+    text = "".join(f"password: x{n:06d}Q\n" for n in range(20_000))
+    assert len(find_secrets(text)) == 20_000
