@@ -237,20 +237,9 @@ def _secrets_in(segment: Path) -> dict[str, int]:
     pushes: the store is this user's own)."""
     from collections import Counter
 
-    from ink_tui.secrets import find_in_value
-    from ink_tui.secrets.gate import lines_that_may_hold_secrets
-    from ink_tui.session.reading.jsoncodec import decode_line
+    from ink_tui.catalog.secretsaudit import findings_in
 
-    data = segment.read_bytes()
-    lines = data.split(b"\n")
-    kinds: Counter[str] = Counter()
-    for index in lines_that_may_hold_secrets(data):
-        try:
-            record = decode_line(lines[index])
-        except ValueError:
-            continue
-        kinds.update(finding.secret.kind for finding in find_in_value(record))
-    return dict(kinds)
+    return dict(Counter(found.kind for found in findings_in(segment, None, segment.read_bytes())))
 
 
 def _upload(

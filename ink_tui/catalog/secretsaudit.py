@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -26,7 +26,16 @@ from ink_tui.secrets import find_in_value
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.jsoncodec import decode_line
 
-__all__ = ["SecretFinding", "SessionSecrets", "audit_files", "files_of", "kinds_sentence"]
+__all__ = [
+    "NOT_A_RECORD",
+    "SecretFinding",
+    "SessionSecrets",
+    "audit_files",
+    "files_of",
+    "findings_in",
+    "gated_records",
+    "kinds_sentence",
+]
 
 Progress = Callable[[int, int], None]  # (bytes read, bytes to read)
 
@@ -88,17 +97,33 @@ def _session_id(first_line: bytes) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _findings(path: Path, machine: str | None, data: bytes) -> Iterator[SecretFinding]:
+NOT_A_RECORD: Final = object()
+"""What :func:`gated_records` gives for a line that is not JSON (a torn or broken line)."""
+
+
+def gated_records(data: bytes) -> Iterator[tuple[int, object]]:
+    """Each line of the session bytes ``data`` that may hold a secret (the gate's first look),
+    in order: its index and its record, read as ``JSON.parse`` reads it (a lone surrogate
+    kept), or :data:`NOT_A_RECORD`. The one reader of the audit, the scrub and the push."""
     wanted = lines_that_may_hold_secrets(data)
     if not wanted:
         return
     lines = data.split(b"\n")
-    session_id = _session_id(lines[0])
     for index in sorted(wanted):
         try:
-            record = decode_line(lines[index])  # as JSON.parse: a lone surrogate is kept
+            yield index, decode_line(lines[index])
         except ValueError:
+            yield index, NOT_A_RECORD
+
+
+def findings_in(path: Path, machine: str | None, data: bytes) -> Iterator[SecretFinding]:
+    """The findings of the session bytes ``data`` (the file ``path``, of ``machine``)."""
+    session_id: str | None = None
+    for index, record in gated_records(data):
+        if record is NOT_A_RECORD:
             continue  # a torn or broken line: no record, as Ink reads it
+        if session_id is None:
+            session_id = _session_id(data.split(b"\n", 1)[0])
         entry = record.get("id") if isinstance(record, dict) else None
         entry_id = (
             "header" if index == 0 else entry if isinstance(entry, str) else f"line {index + 1}"
@@ -134,7 +159,7 @@ def audit_files(
         except OSError as error:
             yield SessionSecrets(path, machine, [], error.strerror or str(error))
         else:
-            yield SessionSecrets(path, machine, list(_findings(path, machine, data)))
+            yield SessionSecrets(path, machine, list(findings_in(path, machine, data)))
         done += size
         if progress is not None:
             progress(done, total)

@@ -31,7 +31,6 @@ from pathlib import Path
 
 from ink_tui.manage.moving import write_all
 from ink_tui.secrets import Secret, mask_value, redaction
-from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.jsoncodec import decode_line, encode_json
 
 __all__ = ["ScrubError", "ScrubPlan", "plan_scrub", "scrub_session"]
@@ -68,22 +67,18 @@ def _identity(record: object) -> tuple[object, object, object]:
 def plan_scrub(path: Path, data: bytes) -> ScrubPlan:
     """The scrubbed bytes of ``data`` (the file ``path``). Raises :class:`ScrubError` when a
     line that may hold a secret is not a record."""
+    from ink_tui.catalog.secretsaudit import NOT_A_RECORD, gated_records
+
     lines = data.split(b"\n")
     plan = ScrubPlan(path, data, data)
-    wanted = lines_that_may_hold_secrets(data)
-    for index in sorted(wanted):
-        line = lines[index]
-        try:
-            record = decode_line(line)
-        except ValueError:
+    for index, record in gated_records(data):
+        if record is NOT_A_RECORD:
             if index == len(lines) - 1:
                 raise ScrubError(
                     f"{path}: its last line is cut short and may hold a secret: "
                     "`ink-tui repair` it first"
                 ) from None
-            raise ScrubError(
-                f"{path}:{index + 1}: not a record, and it may hold a secret"
-            ) from None
+            raise ScrubError(f"{path}:{index + 1}: not a record, and it may hold a secret")
         met: list[Secret] = []
 
         def masked(secret: Secret, met: list[Secret] = met) -> str:

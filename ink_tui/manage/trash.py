@@ -24,7 +24,8 @@ import errno
 import os
 import secrets
 import shutil
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -138,6 +139,28 @@ def _new_entry(
     return TrashEntry(entry_id, folder, kind, stamp, items, session_id, title, replaced_by)
 
 
+@contextmanager
+def _made(entry: TrashEntry, failed: str, tail: str = "") -> Iterator[Path]:
+    """The entry's folder made, with its ``files/`` folder, ``entry.json`` and ``.lock``, for
+    the body to fill. If anything fails (but a move stranded in the entry, which stays), no
+    entry folder is left and :class:`TrashError` says ``failed: <path>: <reason><tail>``."""
+    made = False
+    try:
+        _private_dir(trash_dir())
+        os.mkdir(entry.folder, 0o700)
+        made = True
+        os.mkdir(entry.folder / "files", 0o700)
+        _write_entry_file(entry.folder / ENTRY_FILE, entry)
+        os.close(os.open(entry.folder / LOCK_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        yield entry.folder
+    except Stranded as error:  # files are in the entry: it stays
+        raise TrashError(f"{failed}: {error}") from None
+    except OSError as error:
+        if made:
+            shutil.rmtree(entry.folder, ignore_errors=True)
+        raise TrashError(f"{failed}: {_failure(error, entry.folder)}{tail}") from None
+
+
 def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") -> TrashEntry:
     """Move ``paths`` (files and lease folders) into a new trash entry, all or nothing: if
     anything fails, everything stays (or is put back) where it was, no entry folder is left,
@@ -147,25 +170,9 @@ def put(paths: list[Path], kind: str, *, session_id: str = "", title: str = "") 
         for index, path in enumerate(paths)
     )
     entry = _new_entry(kind, items, session_id, title)
-    folder = entry.folder
-    made = False
-    try:
-        _private_dir(trash_dir())
-        os.mkdir(folder, 0o700)
-        made = True
-        os.mkdir(folder / "files", 0o700)
-        _write_entry_file(folder / ENTRY_FILE, entry)
-        os.close(os.open(folder / LOCK_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    with _made(entry, "not moved to the trash", " (nothing was moved)") as folder:
         moves = [(item.original, folder / "files" / item.stored) for item in items]
         transfer(moves, make_parents=False, drop_sources=True)
-    except Stranded as error:  # files are in the entry: it stays
-        raise TrashError(f"not moved to the trash: {error}") from None
-    except OSError as error:
-        if made:
-            shutil.rmtree(folder, ignore_errors=True)
-        raise TrashError(
-            f"not moved to the trash: {_failure(error, folder)} (nothing was moved)"
-        ) from None
     return entry
 
 
@@ -178,20 +185,8 @@ def put_copy(
     only over that very file). Raises :class:`TrashError` (no entry left behind)."""
     items = (TrashItem(path.absolute(), "0", False),)
     entry = _new_entry(kind, items, session_id, title, replaced_by)
-    folder = entry.folder
-    made = False
-    try:
-        _private_dir(trash_dir())
-        os.mkdir(folder, 0o700)
-        made = True
-        os.mkdir(folder / "files", 0o700)
+    with _made(entry, "not kept in the trash") as folder:
         _write_file(folder / "files" / "0", data)
-        _write_entry_file(folder / ENTRY_FILE, entry)
-        os.close(os.open(folder / LOCK_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except OSError as error:
-        if made:
-            shutil.rmtree(folder, ignore_errors=True)
-        raise TrashError(f"not kept in the trash: {_failure(error, folder)}") from None
     return entry
 
 

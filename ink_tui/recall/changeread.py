@@ -15,8 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ink_tui.export.redact import Redactor
-from ink_tui.recall.budget import BudgetTooSmall, fitted, item_tokens, leading
-from ink_tui.recall.reading import ReadError, budget_of, resolved, session_part, shown_text
+from ink_tui.recall.budget import item_tokens, leading
+from ink_tui.recall.reading import (
+    ReadError,
+    budget_of,
+    fitted_answer,
+    resolved,
+    session_part,
+    shown_text,
+)
 
 if TYPE_CHECKING:
     from ink_tui.session.analysis.changes import FileChanges
@@ -123,7 +130,4 @@ def changes_answer(
             "what was cut or omitted",
         }
 
-    try:
-        return fitted(answer, budget)
-    except BudgetTooSmall as error:
-        raise ReadError(str(error)) from None
+    return fitted_answer(answer, budget)

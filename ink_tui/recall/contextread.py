@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from ink_tui.export.redact import Redactor
-from ink_tui.recall.budget import BudgetTooSmall, fitted
 from ink_tui.recall.reading import (
     Block,
     ReadError,
     budget_of,
+    fitted_answer,
     resolved,
     session_part,
     shown_text,
@@ -155,7 +155,4 @@ def context_answer(
             "secretsMasked": 0 if redactor is None else redactor.masked,
         }
 
-    try:
-        return fitted(answer, budget)
-    except BudgetTooSmall as error:
-        raise ReadError(str(error)) from None
+    return fitted_answer(answer, budget)

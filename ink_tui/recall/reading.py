@@ -32,6 +32,7 @@ __all__ = [
     "Block",
     "ReadError",
     "budget_of",
+    "fitted_answer",
     "read_answer",
     "read_blocks",
     "resolved",
@@ -82,6 +83,14 @@ def session_part(session_id: object, path: Path) -> dict[str, Any]:
         "file": visible(str(path)),
         "machine": mirrored_machine(path),
     }
+
+
+def fitted_answer(build: Callable[[int], dict[str, Any]], budget: int) -> dict[str, Any]:
+    """:func:`~.budget.fitted`, a budget too small said as a :class:`ReadError`."""
+    try:
+        return fitted(build, budget)
+    except BudgetTooSmall as error:
+        raise ReadError(str(error)) from None
 
 
 def budget_of(tokens: int) -> int:
@@ -271,7 +280,4 @@ def read_answer(
             "secretsMasked": 0 if redactor is None else redactor.masked,
         }
 
-    try:
-        return fitted(answer, budget)
-    except BudgetTooSmall as error:
-        raise ReadError(str(error)) from None
+    return fitted_answer(answer, budget)
