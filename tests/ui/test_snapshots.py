@@ -321,3 +321,32 @@ def test_screenshots_match_the_snapshots(name: str) -> None:
     assert screenshot.read_bytes() == snapshot.read_bytes(), (
         f"docs/screenshots/{name}.svg differs from its snapshot; {refresh}"
     )
+
+
+def test_export_secrets(
+    snap_compare: SnapCompare, tmp_path: Path, make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export screen (e in the session view) over a session holding a token and a password,
+    Enter pressed: it says how many secrets, of what kind, and how to go on; nothing written."""
+    from inksessions import ink_session
+
+    sessions = tmp_path / "sessions"
+    prompts = [
+        "deploy it with ghp_" + "Vb3Nm8Qw" * 4 + "Zr7p please",
+        "and DB_PASSWORD=hunter22 for the db",
+    ]
+    path = ink_session(sessions, "/home/ada/code/deploy", "leaky", prompts, reply="done")
+    monkeypatch.chdir("/")  # the proposed file's folder: the same on every machine
+    app = make_app(sessions_dir=sessions, cwd="/home/ada/code/deploy", open_path=path, clock=clock)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from ink_tui.ui.screens.export import ExportScreen
+
+        await press_and_settle(pilot, "e")
+        screen = pilot.app.screen
+        assert isinstance(screen, ExportScreen)
+        await press_and_settle(pilot, "enter")
+        problem = screen.query_one("#export-problem")
+        await wait_for(pilot, lambda: "secrets" in str(problem.render()), "the secrets said")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
