@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import random
 import string
 import urllib.parse
 import uuid
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
-__all__ = ["KINDS_AT_LEAST", "lookalikes", "planted"]
+__all__ = ["KINDS_AT_LEAST", "STAMP", "lookalikes", "placed_record", "planted", "session_file"]
 
 KINDS_AT_LEAST: Final = 30
 
@@ -297,3 +299,41 @@ def lookalikes(seed: int = 2412) -> list[str]:
         "token: 12345",
         "pass: 8080",
     ]
+
+
+STAMP = "2026-11-21T09:00:00Z"
+
+
+def placed_record(index: int, text: str) -> dict[str, Any]:
+    """A record holding ``text`` in one of the fields a session has, in turn."""
+    entry = {"id": f"e{index}", "parentId": None if index == 0 else f"e{index - 1}",
+             "timestamp": STAMP}  # fmt: skip
+    role_message = [
+        {"role": "user", "content": text},
+        {"role": "user", "content": [{"type": "text", "text": text}]},
+        {"role": "assistant", "blocks": [{"type": "text", "text": text}]},
+        {"role": "assistant", "blocks": [{"type": "thinking", "thinking": text}]},
+        {"role": "assistant", "blocks": [
+            {"type": "toolCall", "id": f"c{index}", "name": "bash", "arguments": {"command": text}}
+        ]},
+        {"role": "toolResult", "results": [
+            {"toolCallId": f"c{index}", "toolName": "bash", "isError": False, "content": text}
+        ]},
+    ]  # fmt: skip
+    slot = index % 9
+    if slot < len(role_message):
+        return {"type": "message", **entry, "message": role_message[slot]}
+    if slot == 6:
+        return {"type": "compaction", **entry, "summary": text, "tokensBefore": 1,
+                "retainedTail": []}  # fmt: skip
+    if slot == 7:
+        return {"type": "branchSummary", **entry, "summary": text}
+    return {"type": "session_info", **entry, "name": text}
+
+
+def session_file(path: Path, texts: list[str]) -> Path:
+    header = {"type": "session", "version": 1, "id": "s", "timestamp": STAMP, "cwd": "/x"}
+    records = [header, *(placed_record(n, text) for n, text in enumerate(texts))]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path

@@ -44,6 +44,13 @@ class SessionSummary:
     problem: str | None = None  # a torn tail, dangling calls (see ink_tui.catalog.problems)
     machine: str | None = None  # the mirrored machine it came from (None: this machine)
     local_project: str | None = None  # this machine's folder for its project (a path map's)
+    # The secrets it holds, by kind (masked in the index; None: not counted, read without it)
+    secrets: dict[str, int] | None = None
+
+    @property
+    def secret_count(self) -> int | None:
+        """How many secrets it holds (None: not counted)."""
+        return None if self.secrets is None else sum(self.secrets.values())
 
     @property
     def has_problem(self) -> bool:
@@ -100,6 +107,7 @@ class SessionSummary:
             "problem": self.problem,
             "machine": self.machine,
             "localProject": self.local_project,
+            "secrets": self.secrets,
         }
 
 
@@ -126,6 +134,7 @@ _PLAIN_FIELDS: Final = (
     "tokens_in",
     "tokens_out",
     "problem",
+    "secrets",
 )
 
 

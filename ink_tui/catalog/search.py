@@ -75,6 +75,7 @@ class SearchHit:
     parent_title: str = ""
     machine: str | None = None  # the mirrored machine it came from (None: this machine)
     cwd: str | None = None  # the session's working directory (its header's), if known
+    secrets: int = 0  # how many secrets the session holds (masked in the index, and here)
 
     @property
     def match_start(self) -> int:
@@ -110,6 +111,7 @@ class SearchHit:
             "parentFile": None if self.parent_file is None else str(self.parent_file),
             "sessionHits": self.session_hits,
             "machine": self.machine,
+            "sessionSecrets": self.secrets,
         }
 
 
@@ -306,6 +308,7 @@ def _hits(
                 parent_title="" if parent is None else parent[1],
                 machine=session.machine,
                 cwd=summary.get("cwd"),
+                secrets=sum((summary.get("secrets") or {}).values()),
             )
         )
     return hits

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any, Final
 
@@ -31,6 +32,7 @@ __all__ = [
     "SecretFinding",
     "SessionSecrets",
     "audit_files",
+    "counts_sentence",
     "files_of",
     "findings_in",
     "gated_records",
@@ -52,6 +54,7 @@ class SecretFinding:
     field: str
     kind: str
     fingerprint: str
+    context: str = dataclass_field(default="", compare=False)  # around it, masked (when asked)
 
     def to_json(self) -> dict[str, Any]:
         """The shape of ``ink-tui secrets --json``."""
@@ -116,8 +119,11 @@ def gated_records(data: bytes) -> Iterator[tuple[int, object]]:
             yield index, NOT_A_RECORD
 
 
-def findings_in(path: Path, machine: str | None, data: bytes) -> Iterator[SecretFinding]:
-    """The findings of the session bytes ``data`` (the file ``path``, of ``machine``)."""
+def findings_in(
+    path: Path, machine: str | None, data: bytes, *, context: bool = False
+) -> Iterator[SecretFinding]:
+    """The findings of the session bytes ``data`` (the file ``path``, of ``machine``), each
+    with the text around it, masked, when ``context``."""
     session_id: str | None = None
     for index, record in gated_records(data):
         if record is NOT_A_RECORD:
@@ -138,6 +144,7 @@ def findings_in(path: Path, machine: str | None, data: bytes) -> Iterator[Secret
                 finding.field,
                 finding.secret.kind,
                 finding.secret.fingerprint,
+                finding.context() if context else "",
             )
 
 
@@ -167,5 +174,10 @@ def audit_files(
 
 def kinds_sentence(findings: Iterable[SecretFinding]) -> str:
     """``2 github-token, 1 password`` (most first)."""
-    counts = Counter(finding.kind for finding in findings)
-    return ", ".join(f"{count} {kind}" for kind, count in counts.most_common())
+    return counts_sentence(Counter(finding.kind for finding in findings))
+
+
+def counts_sentence(counts: Mapping[str, int]) -> str:
+    """``2 github-token, 1 password``: counts by kind, most first (then by name)."""
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{count} {kind}" for kind, count in ordered)

@@ -43,7 +43,13 @@ from ink_tui.catalog.scannode import (
     USAGE_UNKNOWN,
     ScanNode,
 )
-from ink_tui.catalog.titles import EMPTY_TITLE, first_line_title, js_trim, model_title
+from ink_tui.catalog.titles import (
+    EMPTY_TITLE,
+    first_line_title,
+    js_trim,
+    masked_name,
+    model_title,
+)
 from ink_tui.session.reading.errors import EngineError, RecordError, SessionError
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import JsonDecodeError, decode_line
@@ -184,7 +190,7 @@ class ListingScan:
                 elif node.role == "assistant":
                     node.usage = _usage_state(message)
             elif node.kind == "session_info":
-                node.name = str(record["name"])
+                node.name = masked_name(str(record["name"]))
             self._add_node(str(record["id"]), node, seq)
 
     def leaf(self) -> str | None:

@@ -10,6 +10,9 @@
   selection and a model;
 - else ``(empty session)``.
 
+Titles never show a secret: the line is masked (``[REDACTED:<kind>:<fp8>]``) before it is cut,
+so a key cut short by the 80 units is masked too (the title then differs from Ink's).
+
 Printable titles: JavaScript's ``slice`` counts UTF-16 code units, so a cut can fall inside a
 surrogate pair and keep a lone high surrogate (and a lone ``\\udXXX`` escape in the file gives
 one too). Python cannot encode a lone surrogate to UTF-8, and Node itself writes a lone
@@ -23,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ink_tui.safetext import utf8_safe
+from ink_tui.secrets import masked_text
 from ink_tui.session.conversation.skills import skill_summary
 from ink_tui.session.conversation.tree import explicit_model_selection, restored_model
 from ink_tui.session.reading.lines import JS_WHITESPACE
@@ -36,6 +40,7 @@ __all__ = [
     "first_line_title",
     "js_slice",
     "js_trim",
+    "masked_name",
     "model_title",
     "session_title",
     "skill_summary",
@@ -67,7 +72,12 @@ def first_line_title(content: Any) -> str:
     if skill is not None:
         return utf8_safe(skill)
     first = next((line for line in text.split("\n") if js_trim(line)), "")
-    return utf8_safe(js_slice(first, TITLE_UNITS))
+    return utf8_safe(js_slice(masked_text(first), TITLE_UNITS))
+
+
+def masked_name(name: str) -> str:
+    """A session's name (``session_info``) as shown: its secrets masked."""
+    return masked_text(name)
 
 
 def model_title(model: ModelRef) -> str:

@@ -13,7 +13,8 @@ The safety of Ink's own writes and of a repair:
 - the original's bytes go to the trash first, fsync-ed (``ink-tui trash restore`` puts them
   back byte for byte, over the scrubbed file only if that is unchanged);
 - the scrubbed file is written beside the original, fsync-ed, read back and checked (every line
-  decodes, the same ids and parents in the same order), then renamed over it, but only if the
+  decodes, the same ids and parents in the same order), given the original's times (it keeps
+  its place in Ink's list, newest first), then renamed over it, but only if the
   original's size and mtime are still those that were read (a writer appending meanwhile
   means no scrub: the trash entry is dropped and the file is left as it is).
 """
@@ -55,7 +56,10 @@ class ScrubPlan:
         return sum(self.kinds.values())
 
     def kinds_sentence(self) -> str:
-        return ", ".join(f"{count} {kind}" for kind, count in self.kinds.most_common())
+        """``2 github-token, 1 password``."""
+        from ink_tui.catalog.secretsaudit import counts_sentence
+
+        return counts_sentence(self.kinds)
 
 
 def _identity(record: object) -> tuple[object, object, object]:
@@ -168,6 +172,9 @@ def scrub_session(path: Path, *, dry_run: bool = False) -> tuple[ScrubPlan, str 
     temporary: Path | None = None
     try:
         temporary = _write_beside(path, plan.scrubbed, stat.S_IMODE(before.st_mode))
+        # The original's times kept: the session keeps its place in Ink's list (newest first)
+        # and is not taken for one being written (the index sees the change: size, inode)
+        os.utime(temporary, ns=(before.st_atime_ns, before.st_mtime_ns))
         now = path.stat()
         if (now.st_size, now.st_mtime_ns, now.st_ino) != (
             before.st_size,

@@ -182,11 +182,14 @@ def put_copy(
     """A new trash entry holding ``data`` as the file ``path`` was (the original of a file about
     to be replaced in place: a scrub), written and fsync-ed before anything else happens; the
     file that replaces it has the SHA-256 ``replaced_by`` (a restore puts the original back
-    only over that very file). Raises :class:`TrashError` (no entry left behind)."""
+    only over that very file). The copy keeps the file's times (a restore puts them back).
+    Raises :class:`TrashError` (no entry left behind)."""
     items = (TrashItem(path.absolute(), "0", False),)
     entry = _new_entry(kind, items, session_id, title, replaced_by)
     with _made(entry, "not kept in the trash") as folder:
+        was = path.stat()
         _write_file(folder / "files" / "0", data)
+        os.utime(folder / "files" / "0", ns=(was.st_atime_ns, was.st_mtime_ns))
     return entry
 
 
@@ -334,6 +337,8 @@ def _restore_replaced(entry: TrashEntry) -> list[Path]:
         os.chmod(temporary, item.original.stat().st_mode & 0o7777)  # the mode it has now
         if temporary.read_bytes() != original:
             raise OSError(errno.EIO, "the copy read back differs", str(temporary))
+        was = stored.stat()  # the original's times, kept by the copy
+        os.utime(temporary, ns=(was.st_atime_ns, was.st_mtime_ns))
         os.replace(temporary, item.original)  # the scrubbed file goes, the original is back
     except OSError as error:
         with suppress(OSError):

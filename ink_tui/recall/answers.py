@@ -29,7 +29,7 @@ from ink_tui.catalog.index.update import SESSIONS_ONLY
 from ink_tui.catalog.query import Query, QueryError, parse_query
 from ink_tui.catalog.roots import Root, mirror_roots, roots_sql
 from ink_tui.catalog.search import search
-from ink_tui.export.redact import MASK, Redactor
+from ink_tui.export.redact import Redactor
 from ink_tui.recall.budget import BudgetTooSmall, clamped, fitted, item_tokens, leading
 from ink_tui.recall.keeper import Freshness, IndexKeeper
 from ink_tui.recall.reading import ReadError, shown_text
@@ -147,10 +147,7 @@ class Recall:
             raise RecallError(f"query: {error}") from None
         except IndexUnavailable as error:
             raise RecallError(str(error)) from None
-        found = result.hits
-        if self.redact:  # a word that matched only inside a masked secret finds nothing: no
-            # agent learns a secret a prefix at a time (``Lq4Z*``, ``Lq4Y*``…)
-            found = [hit for hit in found if hit.marks or MASK not in hit.snippet]
+        found = result.hits  # the index holds no secret: no prefix search (``Lq4Z*``) finds one
         if not found:
             sessions = self._sessions(roots, cwd)
 
@@ -171,7 +168,6 @@ class Recall:
                 return _with_index({"found": False, "searched": searched}, freshness)
 
             return _fitted(nothing, budget_tokens)
-        dropped = len(result.hits) - len(found)
         hits = [self._hit(hit) for hit in found]
 
         def answer(room: int) -> dict[str, Any]:
@@ -180,7 +176,7 @@ class Recall:
                 {
                     "found": True,
                     "hits": hits[:shown],
-                    "totalHits": result.total_hits - dropped,
+                    "totalHits": result.total_hits,
                     "totalSessions": result.total_sessions,
                     "truncated": result.truncated or shown < len(hits),
                     "omittedHits": len(hits) - shown,
@@ -201,6 +197,7 @@ class Recall:
             "role": hit.role,
             "title": self._text(hit.heading()),  # a parent's title is masked here
             "snippet": hit.snippet,  # masked and made visible by the search (``text``)
+            "sessionSecrets": hit.secrets,  # masked in every answer; ``ink-tui scrub`` removes
         }
 
     def list_answer(
@@ -233,6 +230,7 @@ class Recall:
                 "model": None if row.model is None else visible(row.model.reference),
                 "machine": row.machine,
                 "project": _shown(row.cwd),
+                "secrets": row.secrets or {},  # by kind: masked in every answer
             }
             for row in rows[:limit]
         ]

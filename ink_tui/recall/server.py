@@ -68,7 +68,9 @@ def build_server(recall: Recall) -> MCPServer[Any]:
         all (every project here), machines (every mirrored machine too). after (on or after),
         before (strictly before): a UTC date, 2026, 2026-10, 2026-10-05 or 2026-10-05T14:30.
         Each hit: sessionId, file, entryId, machine, project, timestamp, role, title,
-        snippet. With no hit: found is false and searched says what was searched."""
+        snippet, sessionSecrets (how many secrets the session holds; every one is masked as
+        [REDACTED:kind:fingerprint]). With no hit: found is false and searched says what was
+        searched."""
         dates = [
             f"{name}:{value}" for name, value in (("after", after), ("before", before)) if value
         ]
@@ -86,8 +88,9 @@ def build_server(recall: Recall) -> MCPServer[Any]:
         budget_tokens: int = 4000,
     ) -> dict[str, Any]:
         """The newest sessions of a scope (project, all, machines), each with sessionId,
-        file, title, lastActivity, size, messages, model, machine and project; query keeps
-        those whose title or id holds it."""
+        file, title, lastActivity, size, messages, model, machine, project and secrets (how
+        many it holds, by kind; masked in every answer); query keeps those whose title or id
+        holds it."""
         try:
             return recall.list_answer(scope, limit, query, budget_tokens)
         except RecallError as error:

@@ -5,11 +5,13 @@
   URL or base64 encoding.
 - :func:`find_in_value` / :func:`mask_value`: the same over a JSON value, key-aware, each
   finding with its field path (:mod:`.structured`).
+- :func:`masked_text`: text on its way to the screen, the cheap look first (:mod:`.masking`).
 
 Below every other layer but the helpers: nothing here reads a file or knows a session.
 """
 
 from ink_tui.secrets.detect import Secret, find_secrets, mask_secrets, redaction
+from ink_tui.secrets.masking import masked_text
 from ink_tui.secrets.structured import Finding, find_in_value, mask_value
 
 __all__ = [
@@ -19,5 +21,6 @@ __all__ = [
     "find_secrets",
     "mask_secrets",
     "mask_value",
+    "masked_text",
     "redaction",
 ]

@@ -20,7 +20,7 @@ import bisect
 import re
 from typing import Final
 
-from ahocorasick_rs import MATCHKIND_LEFTMOST_LONGEST, BytesAhoCorasick
+from ahocorasick_rs import MATCHKIND_LEFTMOST_LONGEST, BytesAhoCorasick, Implementation
 
 from ink_tui.secrets.keyed import NEVER, key_strength
 from ink_tui.secrets.rules import RULES
@@ -64,8 +64,14 @@ _INK_KEYS: Final = frozenset(
 # Ink's own keys as a record holds them (``"inputTokens":``), lower-cased: matched whole
 # (leftmost, longest), the key word inside each is never reported (there are millions of them).
 _INK_FORMS: Final = [b'"' + key.lower() + b'":' for key in sorted(_INK_KEYS)]
-_WORDS: Final = BytesAhoCorasick(_words())
-_KEYS: Final = BytesAhoCorasick([*_KEY_WORDS, *_INK_FORMS], matchkind=MATCHKIND_LEFTMOST_LONGEST)
+# A DFA: built once at import (~1 ms), it reads 1.7 times as fast as the default NFA (the
+# bench tree's 132 MB: 0.42 -> 0.24 s for the clues).
+_WORDS: Final = BytesAhoCorasick(_words(), implementation=Implementation.DFA)
+_KEYS: Final = BytesAhoCorasick(
+    [*_KEY_WORDS, *_INK_FORMS],
+    matchkind=MATCHKIND_LEFTMOST_LONGEST,
+    implementation=Implementation.DFA,
+)
 _KEY_AFTER: Final = re.compile(rb"[a-z0-9_.\-]*(?:\\?[\"'])?(?:[ \t]|\\t)*(?::=|=>|=|:)")
 _PATTERNS: Final = (
     re.compile(rb"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}"),  # a Discord bot token's middle

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 __all__ = ["RULES", "Rule", "literal_trie"]
@@ -30,12 +31,23 @@ _START: Final = r"(?<![A-Za-z0-9_\-])"  # and starts here
 class Rule:
     kind: str
     clues: tuple[str, ...]  # none: the pattern runs on every text (it starts with no literal)
-    pattern: re.Pattern[str]
+    source: str  # the pattern, compiled when first needed (:attr:`pattern`)
     random: bool = False  # the secret must look random (:func:`looks_random`)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled pattern. Compiled the first time a text holds one of the rule's clues:
+        most rules never are in a run, and compiling them all cost 10 ms at every start."""
+        return _compiled(self.source)
+
+
+@cache
+def _compiled(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 def _rule(kind: str, clues: tuple[str, ...], pattern: str, *, random: bool = False) -> Rule:
-    return Rule(kind, clues, re.compile(pattern), random)
+    return Rule(kind, clues, pattern, random)
 
 
 def _token(prefix: str, body: str) -> str:

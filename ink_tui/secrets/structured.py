@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from dataclasses import field as dataclass_field
+from typing import Any, Final
 
 from ink_tui.secrets.detect import Secret, find_secrets, keyed_kind, redaction
 from ink_tui.secrets.keyed import NEVER, WEAK, key_strength, looks_random, secret_value
 
 __all__ = ["Finding", "find_in_value", "mask_value", "secrets_in"]
+
+
+CONTEXT_ROOM: Final = 40  # characters of context each side of a finding's mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +29,26 @@ class Finding:
 
     field: str
     secret: Secret
+    text: str = dataclass_field(default="", repr=False, compare=False)  # the string it is in
+    key: str | int = dataclass_field(default="", repr=False, compare=False)  # that string's key
+
+    def context(self, room: int = CONTEXT_ROOM) -> str:
+        """The string around the secret, every secret in it masked, cut to ``room`` characters
+        each side of this one's mask (``…`` where cut): what a person may be shown."""
+        masked: list[str] = []
+        at = length = 0
+        position = 0
+        for secret in _found(self.text, self.key):
+            masked.append(self.text[position : secret.start])
+            mask = redaction(secret)
+            if secret.start == self.secret.start:
+                at, length = sum(map(len, masked)), len(mask)
+            masked.append(mask)
+            position = secret.end
+        masked.append(self.text[position:])
+        whole = "".join(masked)
+        start, end = max(0, at - room), min(len(whole), at + length + room)
+        return ("…" if start else "") + whole[start:end] + ("…" if end < len(whole) else "")
 
 
 def _child(path: str, key: str | int) -> str:
@@ -80,7 +104,7 @@ def secrets_in(text: str, key: str | int = "") -> list[Secret]:
 def find_in_value(value: Any, path: str = "") -> list[Finding]:
     """Every secret in the JSON ``value``, with its field path (see the module's text)."""
     return [
-        Finding(where, secret)
+        Finding(where, secret, text, key)
         for where, key, text in _strings(value, path, "")
         for secret in _found(text, key)
     ]

@@ -17,6 +17,7 @@ from textual.theme import Theme
 
 from ink_tui.paths import styles_dir
 from ink_tui.safetext import utf8_safe, visible
+from ink_tui.secrets import masked_text
 from ink_tui.ui.config import save_config
 from ink_tui.ui.keymap import key_name
 from ink_tui.ui.keys import APP_BINDINGS, working_keys
@@ -114,21 +115,22 @@ class InkApp(InkAppBase):
         markup: bool = True,
     ) -> None:
         """Every notification of the app (``Screen.notify`` and ``Widget.notify`` come here):
-        plain text, never markup, with controls made visible. Notices quote session text (a torn
-        line's type, a reason, a file name), so none may reach the terminal as it is."""
+        plain text, never markup, secrets masked, controls made visible. Notices quote session
+        text (a torn line's type, a reason, a file name), so none may reach the terminal as it
+        is."""
         del markup  # never parsed: ``[/]`` in a session would crash the app, ``[b]`` restyle it
         super().notify(
-            visible(message),
-            title=visible(title),
+            visible(masked_text(message)),
+            title=visible(masked_text(title)),
             severity=severity,
             timeout=timeout,
             markup=False,
         )
 
     def format_title(self, title: str, sub_title: str) -> Content:
-        """A screen's title and sub-title (a session's name, a file name) with controls made
-        visible; Textual shows them as plain text already."""
-        return super().format_title(visible(title), visible(sub_title))
+        """A screen's title and sub-title (a session's name, a file name) with secrets masked and
+        controls made visible; Textual shows them as plain text already."""
+        return super().format_title(visible(masked_text(title)), visible(masked_text(sub_title)))
 
     def copy_to_clipboard(self, text: str) -> None:
         """Copy ``text``; a lone surrogate (UTF-8 cannot encode it) is copied as U+FFFD."""

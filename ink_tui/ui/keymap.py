@@ -152,6 +152,9 @@ VERBS: Final[tuple[Verb, ...]] = (
         "problems", ("exclamation_mark",), "only the sessions with a problem, or all", "picker", _F
     ),
     Verb(
+        "secrets_only", ("dollar_sign",), "only the sessions holding secrets, or all", "picker", _F
+    ),
+    Verb(
         "copy",
         ("y", "Y"),
         "the copy menu: the message as shown (session view), the last agent message (as Ink's "
@@ -168,7 +171,21 @@ VERBS: Final[tuple[Verb, ...]] = (
         _S,
     ),
     Verb("delete", ("d",), "delete the session (to the trash, after a question)", "picker", _S),
-    Verb("undo", ("u",), "undo the last delete or prune", "picker", _S),
+    Verb("undo", ("u",), "undo the last delete, prune or scrub", "picker, secrets", _S),
+    Verb(
+        "secrets",
+        ("x",),
+        "the secrets the session holds, masked: Enter goes to the record",
+        f"picker, {_SESSION}",
+        _S,
+    ),
+    Verb(
+        "scrub",
+        ("X",),
+        "scrub the session's secrets from its file (the original to the trash first)",
+        "picker, secrets",
+        _S,
+    ),
     Verb("prune", ("P",), "prune orphaned child sessions (to the trash)", "picker", _S),
     Verb(
         "chat",

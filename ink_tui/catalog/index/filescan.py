@@ -5,6 +5,11 @@ Every line read is decoded and checked as Ink's ``open()`` checks it
 (:class:`ink_tui.catalog.summary.ListingScan`), so the row equals what
 :func:`ink_tui.catalog.summary.summarize_file` gives for the same bytes.
 
+Secrets never reach the index: each chunk of lines read goes through the detector's cheap look
+first (:func:`ink_tui.secrets.gate.lines_that_may_hold_secrets`), and a record on a line it lets
+through has its secrets masked (``[REDACTED:<kind>:<fp8>]``) before its searchable text is taken;
+the row counts them by kind (``SessionSummary.secrets``, the count ``ink-tui secrets`` gives).
+
 The last non-blank line is special, as in Ink: it may be a record Ink is still writing, and a torn
 one is dropped. So the index keeps what it read up to the START of that line (``indexed_to``, with
 the scan's state there), and the last line's entry and text are stored as provisional: the next
@@ -17,6 +22,8 @@ import hashlib
 import json
 import math
 import os
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple
@@ -31,8 +38,11 @@ from ink_tui.catalog.summary import (
     set_title,
 )
 from ink_tui.catalog.textpieces import cjk_grams, record_role, record_text
+from ink_tui.secrets import Secret, mask_value, redaction
+from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.errors import SessionError
-from ink_tui.session.reading.lines import RawLine, is_blank, iter_lines
+from ink_tui.session.reading.jsoncodec import decode_line
+from ink_tui.session.reading.lines import RawLine, is_blank, iter_line_batches
 from ink_tui.session.reading.records import LineKind
 from ink_tui.session.rules.modelref import ModelRef
 
@@ -178,6 +188,7 @@ class _FileReader:
         self.markers: list[MarkerRow] = []
         self.texts: list[TextRow] = []
         self.lossy = False  # an id or name had a lone surrogate: stored changed (U+FFFD)
+        self.secrets: Counter[str] = Counter()  # the secrets masked, by kind
 
     def resume(self, resume: Resume) -> None:
         state = resume.state
@@ -191,6 +202,7 @@ class _FileReader:
         model = state["last_model"]
         scan.last_model = None if model is None else ModelRef(model[0], model[1])
         self.line = state["line"]
+        self.secrets = Counter(state["secrets"])
         self.last_timestamp = state["last_timestamp"]
         header = state["header"]
         summary = self.summary
@@ -223,6 +235,7 @@ class _FileReader:
             "last_model": None if model is None else [model.provider, model.model_id],
             "explicit_model": summary.explicit_model,
             "last_timestamp": self.last_timestamp,
+            "secrets": dict(self.secrets),
             "header": {
                 "id": summary.id,
                 "cwd": summary.cwd,
@@ -235,15 +248,26 @@ class _FileReader:
             },
         }
 
-    def add(self, raw: RawLine, *, last: bool) -> None:
+    def masked(self, record: Any) -> Any:
+        """``record`` with its secrets masked, each one counted."""
+
+        def mask(secret: Secret) -> str:
+            self.secrets[secret.kind] += 1
+            return redaction(secret)
+
+        return mask_value(record, mask)[0]
+
+    def add(self, raw: RawLine, *, last: bool, gated: bool) -> None:
         """One non-blank line after the header (``last``: the file's final one, maybe torn),
-        read in full and checked as ``open()`` checks it."""
+        read in full and checked as ``open()`` checks it; ``gated``: the line may hold a
+        secret."""
         self.line += 1
         parsed = self.scan.add(raw, self.line, last=last, whole=True)
         if parsed is None:
             return
+        shown = self.masked(parsed[0]) if gated else parsed[0]
         if parsed[1] is LineKind.ENTRY:
-            self._entry(parsed[0], raw, self.line)
+            self._entry(parsed[0], raw, self.line, shown)
         else:
             seq = self.scan.seq - 1
             self.markers.append(
@@ -259,7 +283,8 @@ class _FileReader:
             self.lossy = True
         return safe
 
-    def _entry(self, record: dict[str, Any], raw: RawLine, line: int) -> None:
+    def _entry(self, record: dict[str, Any], raw: RawLine, line: int, shown: Any) -> None:
+        """One tree entry; ``shown`` is the record with its secrets masked (its text's source)."""
         entry_id = str(record["id"])
         parent = record["parentId"]
         node = self.scan.nodes[entry_id]
@@ -293,7 +318,7 @@ class _FileReader:
                 spent[1],
             )
         )
-        text = record_text(kind, record)
+        text = record_text(kind, shown)
         if text:
             role = str(self._safe(record_role(kind, record)))
             self.texts.append(
@@ -315,6 +340,16 @@ class _FileReader:
         return spent_in, spent_out
 
 
+def _gated_lines(stream: BinaryIO, start: int) -> Iterator[tuple[RawLine, bool]]:
+    """Each line from ``start``, and whether it may hold a secret (the gate, a chunk at a time:
+    called per line, its setup would cost more than the look itself)."""
+    for offset, parts, terminated in iter_line_batches(stream, start, chunk_size=_CHUNK):
+        wanted = lines_that_may_hold_secrets(b"\n".join(parts))
+        for index, part in enumerate(parts):
+            yield RawLine(part, offset, terminated), index in wanted
+            offset += len(part) + 1
+
+
 def scan_file(
     path: Path, stream: BinaryIO, summary: SessionSummary, resume: Resume | None
 ) -> FileScan:
@@ -326,29 +361,31 @@ def scan_file(
         reader.resume(resume)
         start = resume.offset
         header_model = summary.model
-    pending: RawLine | None = None
+    pending: tuple[RawLine, bool] | None = None
     kept_state: dict[str, Any] | None = None
     indexed_to = start
     header_seen = resume is not None
     try:
-        for raw in iter_lines(stream, start, chunk_size=_CHUNK):
+        for raw, gated in _gated_lines(stream, start):
             if is_blank(raw.data):
                 continue
             if not header_seen:
                 header_seen = True
                 read_header_into(path, raw, summary)
+                if gated:  # read_header_into has checked that it is JSON
+                    reader.masked(decode_line(raw.data))
                 header_model = summary.model
                 indexed_to = raw.end
                 continue
             if pending is not None:
-                reader.add(pending, last=False)
-            pending = raw
+                reader.add(pending[0], last=False, gated=pending[1])
+            pending = (raw, gated)
         if not header_seen:
             raise SessionError(f"empty session file: {path}", path=path)
         if pending is not None:
-            indexed_to = pending.offset
+            indexed_to = pending[0].offset
             kept_state = reader.state(header_model)
-            reader.add(pending, last=True)
+            reader.add(pending[0], last=True, gated=pending[1])
         else:
             kept_state = reader.state(header_model)
         set_title(reader.scan, summary)
@@ -363,6 +400,7 @@ def scan_file(
         summary.hidden_reason = f"{exc.kind}: {exc.message}"
         kept_state = None
     summary.listed_by_ink = summary.hidden_reason is None
+    summary.secrets = dict(reader.secrets)  # of what was read, when Ink cannot open it too
     stored_to = indexed_to if kept_state is not None else 0
     return FileScan(
         summary=summary,

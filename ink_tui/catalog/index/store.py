@@ -47,13 +47,14 @@ __all__ = [
     "unavailable",
 ]
 
-SCHEMA_VERSION: Final = 7  # 2: the markers table (a session opens from the index); 3: rows
+SCHEMA_VERSION: Final = 8  # 2: the markers table (a session opens from the index); 3: rows
 # carry ``problem`` (a torn tail, dangling calls: the picker's filter of sessions with problems);
 # 4: subagent sessions (``children/``) are indexed too, with their header id and parent's id;
 # 5: search ranks sessions over every match: ``texts`` slim (each text's length; the bodies in
 # ``bodies``), ``files.texts`` (how many texts a session has); 6: ``texts.day``, each text's
 # time as a julian day (ranking a million matches parsed a million timestamps; 915 -> 885 ms);
-# 7: ``files.ctime_ns``: a file edited in place with its size and mtime kept is read again
+# 7: ``files.ctime_ns``: a file edited in place with its size and mtime kept is read again;
+# 8: secrets masked in every text, title and name, rows count them by kind (``secrets``)
 INDEX_FILE_NAME: Final = "index.sqlite3"
 READ_TIMEOUT: Final = 0.5  # seconds; a WAL reader only waits on a rare checkpoint or recovery
 WRITE_TIMEOUT: Final = 5.0  # seconds a writer waits for another process's transaction

@@ -21,14 +21,16 @@ from textual.widgets.option_list import Option
 from ink_tui.agent.approval import CallPreview
 from ink_tui.agent.persist import Conflict
 from ink_tui.agent.providers import BadArgument, listing, parse_model_ref
-from ink_tui.humanize import cut, plural
-from ink_tui.session.conversation.view import Turn, first_text_line
+from ink_tui.humanize import plural
+from ink_tui.secrets import masked_text
+from ink_tui.session.conversation.view import Turn
 from ink_tui.session.reading.reader import Entry
 from ink_tui.session.reading.recordtypes import json_list, json_object
 from ink_tui.session.rules.content import content_text
 from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.render.blocks import diff_block
+from ink_tui.ui.render.cut import first_line
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["ApprovalScreen", "ConflictScreen", "ForkScreen", "ModelScreen", "fork_place"]
@@ -148,7 +150,7 @@ def _arrived_text(conflict: Conflict) -> Text:
                     if json_object(b)
                 )
             line = f"{role}: {body.strip().splitlines()[0] if body.strip() else ''}"
-        text.append_text(plain(line[:200]))
+        text.append_text(plain(masked_text(line)[:200]))  # masked before it is cut
         text.append("\n")
     text.rstrip()
     return text
@@ -287,17 +289,17 @@ def fork_place(
     an entry id: the replay shows a turn's prompt id, the fork point is its last entry."""
     ids = [entry.id for entry in entries]
     if point is None or point not in ids:
-        return f"after {cut(first_text_line(row), FORK_PROMPT_CELLS) or 'this entry'}"
+        return f"after {first_line(row, FORK_PROMPT_CELLS) or 'this entry'}"
     at = ids.index(point)
     user = next((e.id for e in reversed(entries[: at + 1]) if _is_prompt(e)), None)
     turn = next((t for t in turns if t.user is not None and t.user.id == user), None)
     shown = number(turn) if turn is not None else 0
     name = f"turn {shown}" if shown > 0 else "this turn"
-    prompt = cut(turn.title if turn is not None else "", FORK_PROMPT_CELLS)
+    prompt = first_line(turn.title if turn is not None else "", FORK_PROMPT_CELLS)
     title = f"{name} · {prompt}" if prompt else name
     if at + 1 == len(entries) or _is_prompt(entries[at + 1]):
         return f"after {title}"
-    after = cut(first_text_line(row), FORK_PROMPT_CELLS) or "this entry"
+    after = first_line(row, FORK_PROMPT_CELLS) or "this entry"
     return f"within {title}\nafter: {after}"
 
 

@@ -7,14 +7,16 @@ from rich.cells import get_character_cell_size
 from rich.text import Text
 
 from ink_tui.humanize import ELLIPSIS, cut, cut_length
+from ink_tui.secrets import masked_text
 from ink_tui.session.conversation.view import first_text_line
 
 __all__ = ["cut_label", "first_line", "fit_label"]
 
 
 def first_line(text: str, width: int = 60) -> str:
-    """The first line of ``text`` in at most ``width`` cells (cut as :func:`cut_label`)."""
-    return cut(first_text_line(text), width, get_character_cell_size)
+    """The first line of ``text`` in at most ``width`` cells (cut as :func:`cut_label`), its
+    secrets masked before it is cut (a key cut short is no longer one the detector knows)."""
+    return cut(masked_text(first_text_line(text)), width, get_character_cell_size)
 
 
 def cut_label(text: Text, width: int) -> Text:

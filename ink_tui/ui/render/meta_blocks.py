@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 
 from ink_tui.humanize import plural
+from ink_tui.secrets import masked_text
 from ink_tui.session.conversation.view import Item
 from ink_tui.session.reading.recordtypes import json_list
 from ink_tui.session.reading.shapes import MISSING, list_items, not_a_list, not_an_object
@@ -31,7 +32,8 @@ def retained_line(message: Any) -> str:
             if isinstance(block, dict) and block.get("type") == "toolCall":
                 parts.append(f"→ {block.get('name')}")
             elif isinstance(block, dict) and block.get("type") == "text":
-                parts.append(str(block.get("text", "")).strip().split("\n", 1)[0][:60])
+                line = str(block.get("text", "")).strip().split("\n", 1)[0]
+                parts.append(masked_text(line)[:60])  # masked before it is cut
         return f"assistant: {' · '.join(parts)}"
     if role == "toolResult":
         names = [
@@ -46,7 +48,7 @@ def retained_line(message: Any) -> str:
         if isinstance(content, str)
         else " ".join(str(b.get("text", "")) for b in list_items(content) if isinstance(b, dict))
     )
-    return f"{role}: {text.strip().split(chr(10), 1)[0][:70]}"
+    return f"{role}: {masked_text(text.strip().split(chr(10), 1)[0])[:70]}"
 
 
 def meta_block(item: Item) -> RenderableType | None:

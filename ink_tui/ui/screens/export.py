@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from ink_tui.export import FORMATS, ExportOptions, default_path
+from ink_tui.secrets import masked_text
 from ink_tui.ui.keymap import bind
 from ink_tui.ui.options import InkAppBase
 from ink_tui.ui.render.safe import plain
@@ -101,7 +102,8 @@ class ExportScreen(ModalScreen[ExportDone | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export", classes="export-modal"):
-            yield Static(plain(f"Export this branch: {self.title_text}"[:200], "bold"))
+            title = masked_text(self.title_text)  # masked before it is cut
+            yield Static(plain(f"Export this branch: {title}"[:200], "bold"))
             with Horizontal(classes="export-row"):
                 yield Label("Format", classes="export-label")
                 with RadioSet(id="export-format"):

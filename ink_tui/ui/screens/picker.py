@@ -23,12 +23,13 @@ from ink_tui.paths import project_dir
 from ink_tui.ui.keys import PICKER_KEYS
 from ink_tui.ui.messages import OpenChat, OpenSession
 from ink_tui.ui.scope import Scope, next_scope
-from ink_tui.ui.widgets import problem_rows
+from ink_tui.ui.widgets import problem_rows, secret_rows
 from ink_tui.ui.widgets.footer import InkFooter
 from ink_tui.ui.widgets.keeper import SessionKeeper
 from ink_tui.ui.widgets.machine_sync import MachineSync
-from ink_tui.ui.widgets.picker_text import PickerPlace, empty_text, status_text
+from ink_tui.ui.widgets.picker_text import PickerPlace, empty_text, row_note, status_text
 from ink_tui.ui.widgets.preview import SessionPreview
+from ink_tui.ui.widgets.row_filter import RowFilter
 from ink_tui.ui.widgets.row_source import (
     IndexNotice,
     IndexProgress,
@@ -77,6 +78,7 @@ class PickerScreen(Screen[None]):
         self._started = False
         self._rows = ScopeRows()  # every scope's rows: one row per session, shared
         self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
+        self.only: RowFilter | None = None  # the rows kept: ! problems, $ secrets, else all
         self._told: set[str] = set()
 
     def compose(self) -> ComposeResult:
@@ -224,13 +226,12 @@ class PickerScreen(Screen[None]):
         table = self.query_one(SessionList)
         sync = self.query_one(MachineSync)
         place = PickerPlace(self.sessions_dir, self.project_dir, self.cwd, self.scope, sync.mirrors)
-        problems_only = table.row_filter is not None
         status = status_text(
             place,
             total=len(self._current()),
             query=table.query_text,
             shown=len(table.shown),
-            problems_only=problems_only,
+            only=self.only,
             indexing=self.indexing,
             scanning=self.scanning,
             syncing=sync.syncing,
@@ -242,13 +243,12 @@ class PickerScreen(Screen[None]):
         empty.display = shown
         table.set_class(shown, "-empty")
         if shown:
-            empty.update(empty_text(place, query=table.query_text, problems_only=problems_only))
+            empty.update(empty_text(place, query=table.query_text, only=self.only))
         self._update_note()
 
     def _update_note(self) -> None:
-        table = self.query_one(SessionList)
         note = self.query_one("#picker-note", Static)
-        text = problem_rows.row_note(table.highlighted, filtering=table.row_filter is not None)
+        text = row_note(self.query_one(SessionList).highlighted, self.only)
         note.display = text is not None
         if text is not None:
             note.update(text)
@@ -364,9 +364,27 @@ class PickerScreen(Screen[None]):
 
     def action_toggle_problems(self) -> None:
         """Show only the sessions with a problem (``ink-tui check`` would flag), or all again."""
-        table = self.query_one(SessionList)
-        table.set_row_filter(None if table.row_filter else problem_rows.has_problem)
+        self._toggle_only(problem_rows.FILTER)
+
+    def action_toggle_secrets(self) -> None:
+        """Show only the sessions holding secrets, or all again."""
+        self._toggle_only(secret_rows.FILTER)
+
+    def _toggle_only(self, only: RowFilter) -> None:
+        self.only = None if self.only is only else only
+        self.query_one(SessionList).set_row_filter(None if self.only is None else self.only.keep)
         self._update_status()
+
+    def action_list_secrets(self) -> None:
+        """The secrets the session holds, masked (its own screen; Enter goes to the record)."""
+        from ink_tui.ui.screens.secrets import SecretsScreen
+
+        if (row := self._highlighted_row()) is not None:
+            self.app.push_screen(SecretsScreen(row.path, row.title, row.machine))
+
+    def action_scrub_session(self) -> None:
+        if (row := self._highlighted_row()) is not None:
+            self.query_one(SessionKeeper).scrub(row.path)
 
     def action_filter(self) -> None:
         filter_input = self.query_one("#filter", Input)

@@ -75,6 +75,7 @@ SCREEN_KEYS: Final[list[BindingType]] = [
     bind("follow", "toggle_follow", "Follow", show=True),
     bind("chat", "chat", "Continue", show=True),
     bind("export", "export", "Export"),
+    bind("secrets", "secrets", "Secrets"),
     bind("resume", "resume", "Resume following"),
     bind("newer", "switch_newer", "Newer session"),
     bind("play", "play", "Play back", show=True),

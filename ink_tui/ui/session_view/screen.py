@@ -153,6 +153,12 @@ class SessionScreen(SessionRoutes):
         if self.loaded is not None:
             opens.open_export(self.app, self.path, self.loaded)
 
+    def action_secrets(self) -> None:
+        """The secrets the session holds, masked (Enter: the record, in a view over the list)."""
+        from ink_tui.ui.screens.secrets import SecretsScreen
+
+        self.app.push_screen(SecretsScreen(self.path, self.session_title()))
+
     def action_chat(self) -> None:
         """``c``: go on in the chat pane, from the leaf or (asked) from the cursor's row."""
         if self.loaded is not None:

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ink_tui.humanize import cut
 from ink_tui.safetext import one_line
+from ink_tui.secrets import masked_text
 from ink_tui.ui.render.safe import plain
 
 __all__ = ["FileLine", "TurnLine", "cut_end", "fit_file_line", "shorten_path"]
@@ -28,8 +29,8 @@ GAP = "  "
 
 def cut_end(text: str, width: int) -> str:
     """``text`` in at most ``width`` cells: cut at its end with ``…``, no space before it
-    (:func:`ink_tui.humanize.cut`, measured as the screen draws)."""
-    return cut(text, width, get_character_cell_size)
+    (:func:`ink_tui.humanize.cut`, measured as the screen draws), its secrets masked first."""
+    return cut(masked_text(text), width, get_character_cell_size)
 
 
 def shorten_path(path: str, width: int) -> str:

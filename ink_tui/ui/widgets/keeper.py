@@ -1,12 +1,12 @@
-"""Keeping sessions in order from the app: rename, label, delete (and undo), copy, prune.
+"""Keeping sessions in order from the app: rename, label, delete, scrub (and undo), copy, prune.
 
 :class:`SessionKeeper` is a non-visual part the picker and the session view both hold. It asks
 (the modals of :mod:`ink_tui.ui.modals.keeping`), does the work in a thread worker with the
 core's functions (:mod:`ink_tui.manage`: the same rules as the command line), says what
 happened in one
 notification, and posts :class:`SessionKeeper.Kept` so the screen can show the change. It
-remembers the last move to the trash of this run (a delete or a prune), so that ``u`` can undo
-it.
+remembers the last move to the trash of this run (a delete, a prune, or a scrub's original), so
+that ``u`` can undo it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from textual import work
 from textual.message import Message
 from textual.widget import Widget
 
+from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
 from ink_tui.manage.trash import TrashEntry
 from ink_tui.ui.modals.keeping import ConfirmScreen, CopyScreen, TextScreen
@@ -40,7 +41,7 @@ class SessionKeeper(Widget):
 
     @dataclass
     class Kept(Message):
-        """A session changed on disk: ``what`` is ``rename``, ``label``, ``delete``,
+        """A session changed on disk: ``what`` is ``rename``, ``label``, ``delete``, ``scrub``,
         ``restore`` or ``prune``; ``text`` the name or label written, if any."""
 
         what: str
@@ -50,7 +51,7 @@ class SessionKeeper(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.last_deleted: TrashEntry | None = None  # the last delete or prune: u undoes it
+        self.last_deleted: TrashEntry | None = None  # the last delete, prune or scrub: u undoes
 
     # -- rename and label ----------------------------------------------------------------------
 
@@ -126,6 +127,49 @@ class SessionKeeper(Widget):
             return self.Kept("delete", plan.session), note
 
         self._run("deleting the session", job)
+
+    # -- scrub ---------------------------------------------------------------------------------
+
+    @work(thread=True, group="keep")
+    def scrub(self, path: Path) -> None:
+        """What a scrub would replace (in the worker), then ask, then scrub: each secret
+        replaced in the file by its mask, the original to the trash first."""
+        from ink_tui.manage.scrubbing import ScrubError, scrub_session
+
+        try:
+            plan, _ = scrub_session(path, dry_run=True)
+        except ScrubError as error:
+            self.app.call_from_thread(self.notify, str(error), severity="warning", timeout=10)
+            return
+        if not plan.lines:
+            self.app.call_from_thread(self.notify, "no secret to scrub in this session", timeout=4)
+            return
+        said = f"{plural(plan.count, 'secret')} ({plan.kinds_sentence()})"
+        body = (
+            f"Replace {said} in {path.name} with [REDACTED:<kind>:<fingerprint>]?\n\n"
+            "Ink still opens it and rebuilds the same context, the secrets masked. The original "
+            "goes to the trash first: u brings it back byte for byte."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._scrub(path)
+
+        question = ConfirmScreen("Scrub the secrets from this session?", body, "scrub (u undoes)")
+        self.app.call_from_thread(self.app.push_screen, question, answered)
+
+    @work(thread=True, group="keep")
+    def _scrub(self, path: Path) -> None:
+        from ink_tui.manage.scrubbing import scrub_session
+        from ink_tui.manage.trash import find_entry
+
+        def job() -> tuple[SessionKeeper.Kept, str]:
+            plan, entry_id = scrub_session(path)
+            self.last_deleted = None if entry_id is None else find_entry(entry_id)
+            note = f"scrubbed {plural(plan.count, 'secret')} ({plan.kinds_sentence()}); u undoes"
+            return self.Kept("scrub", path), note
+
+        self._run("scrubbing the session", job)
 
     @work(thread=True, group="keep")
     def undo(self) -> None:
@@ -308,11 +352,12 @@ class SessionKeeper(Widget):
     def _run(self, doing: str, job: Callable[[], tuple[SessionKeeper.Kept, str]]) -> None:
         """In the worker: do ``job``; say its note, or its failure, in one line."""
         from ink_tui.manage.naming import NamingError
+        from ink_tui.manage.scrubbing import ScrubError
         from ink_tui.manage.trash import TrashError
 
         try:
             kept, note = job()
-        except (NamingError, TrashError, OSError) as error:
+        except (NamingError, ScrubError, TrashError, OSError) as error:
             self.app.call_from_thread(self.notify, str(error), severity="error", timeout=10)
             return
         except Exception as error:  # a bug: logged with its traceback, said in one line

@@ -8,15 +8,17 @@ from pathlib import Path
 
 from rich.text import Text
 
+from ink_tui.catalog import SessionSummary
 from ink_tui.catalog.folders import folder_problem, unreadable_folder
 from ink_tui.humanize import human_size
 from ink_tui.paths import SESSIONS_DIR_ENV
 from ink_tui.ui.render import palette
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.scope import Scope, scope_cwd, scope_label, tab_hint
-from ink_tui.ui.widgets import problem_rows
+from ink_tui.ui.widgets import problem_rows, secret_rows
+from ink_tui.ui.widgets.row_filter import RowFilter
 
-__all__ = ["PickerPlace", "empty_text", "status_text"]
+__all__ = ["PickerPlace", "empty_text", "row_note", "status_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,7 @@ def status_text(
     total: int,
     query: str,
     shown: int,
-    problems_only: bool,
+    only: RowFilter | None,
     indexing: tuple[int, int] | None,
     scanning: bool,
     syncing: int | None = None,
@@ -50,8 +52,8 @@ def status_text(
     status.append(f"  ·  {total} session{'s' if total != 1 else ''}")
     if query:
         status.append(f" · {shown} matching")
-    if problems_only:
-        status.append(problem_rows.status_part(shown), "bold")
+    if only is not None:
+        status.append(only.status_part(shown), "bold")
     if indexing is not None and indexing[1] > 0:
         done, size = indexing
         status.append(
@@ -66,11 +68,11 @@ def status_text(
     return status
 
 
-def empty_text(place: PickerPlace, *, query: str, problems_only: bool) -> Text:
+def empty_text(place: PickerPlace, *, query: str, only: RowFilter | None) -> Text:
     """Why the list is empty, and what to do about it (the folder missing or unreadable is
     said)."""
-    if problems_only:
-        return problem_rows.empty_text(query)
+    if only is not None:
+        return only.empty(query)
     if query:
         return plain(f"No session matches “{query}”. Esc clears the filter.")
     where = (
@@ -96,3 +98,17 @@ def empty_text(place: PickerPlace, *, query: str, problems_only: bool) -> Text:
         )
     )
     return text
+
+
+def row_note(summary: SessionSummary | None, only: RowFilter | None) -> Text | None:
+    """The note under the list for the highlighted row: why Ink hides it, its problem (while
+    the problems filter is on), the secrets it holds; ``None`` when there is nothing to say."""
+    notes = [
+        note
+        for note in (
+            problem_rows.row_note(summary, filtering=only is problem_rows.FILTER),
+            secret_rows.row_note(summary),
+        )
+        if note is not None
+    ]
+    return Text("\n").join(notes) if notes else None

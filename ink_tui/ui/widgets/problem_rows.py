@@ -15,9 +15,11 @@ from typing import Final
 from rich.text import Text
 
 from ink_tui.catalog import SessionSummary
+from ink_tui.ui.keymap import key_of
 from ink_tui.ui.render.safe import plain
+from ink_tui.ui.widgets.row_filter import RowFilter
 
-__all__ = ["FILTER_NAME", "empty_text", "has_problem", "row_note", "status_part"]
+__all__ = ["FILTER", "FILTER_NAME", "empty_text", "has_problem", "row_note"]
 
 FILTER_NAME: Final = "only sessions with problems"
 
@@ -27,11 +29,6 @@ def has_problem(summary: SessionSummary) -> bool:
     return summary.has_problem
 
 
-def status_part(shown: int) -> str:
-    """What the status line adds while the filter is on."""
-    return f"  ·  {FILTER_NAME}: {shown}  (! shows all)"
-
-
 def empty_text(query: str) -> Text:
     """What the picker says when the filter leaves no row."""
     matching = f" matching “{query}”" if query else ""
@@ -39,6 +36,9 @@ def empty_text(query: str) -> Text:
         f"No session{matching} has a problem (torn tail, dangling calls, or one Ink cannot "
         "open or hides).\n\n! shows every session again."
     )
+
+
+FILTER: Final = RowFilter(FILTER_NAME, key_of("problems"), has_problem, empty_text)
 
 
 def row_note(summary: SessionSummary | None, *, filtering: bool) -> Text | None:

@@ -4,7 +4,8 @@ the rules for the rows they show (live, the fuzzy ranking). Pure: no widget, no 
 Each fixed column is as wide as the widest text it can hold (counts are abbreviated to at most
 five characters, ``49.9k``), so no number or age is ever cut. When the list is narrow, the less
 important columns go first (size, model, branches, project, machine), then the title shrinks.
-The state column (``● live``, ``hidden``) is there only while a row shown needs it. The machine
+The state column (``● live``, ``hidden``) is there only while a row shown needs it, and so is
+the secrets column (how many secrets a session holds, as the index counted them). The machine
 column is there in the scope of every machine only.
 """
 
@@ -42,15 +43,16 @@ COLUMNS: Final = (
     ("messages", "msgs", COUNT_WIDTH),
     ("model", "model", 28),
     ("branches", "br", COUNT_WIDTH - 1),
+    ("secrets", "secrets", 7),
     ("size", "size", 9),
 )
 """(key, header, width); the title takes what is left. Widths hold every value whole: the state
 marks are 6 wide, "12mo ago" 8, "1023.9 KB" 9, counts ``COUNT_WIDTH``."""
-NUMERIC: Final = frozenset({"messages", "branches", "size"})  # right-aligned
+NUMERIC: Final = frozenset({"messages", "branches", "secrets", "size"})  # right-aligned
 CELL_PADDING: Final = 1  # a space each side of every cell
 MIN_TITLE: Final = 28  # columns are left out (in DROP_ORDER) to keep this much for the title
 FLOOR_TITLE: Final = 6  # below that the title still gets this much: the age and counts stay
-DROP_ORDER: Final = ("size", "model", "branches", "project", "machine")  # when narrow
+DROP_ORDER: Final = ("size", "model", "branches", "secrets", "project", "machine")  # when narrow
 
 
 def is_live(summary: SessionSummary, now: float) -> bool:
@@ -63,11 +65,18 @@ def is_live(summary: SessionSummary, now: float) -> bool:
 
 
 def fit_columns(
-    width: int, *, show_project: bool, needs_state: bool, show_machine: bool = False
+    width: int,
+    *,
+    show_project: bool,
+    needs_state: bool,
+    show_machine: bool = False,
+    show_secrets: bool = False,
 ) -> tuple[int, frozenset[str]]:
     """For a list ``width`` cells wide: the title's width, and the columns left out so that it
     gets at least its minimum."""
     dropped = set() if show_project else {"project"}
+    if not show_secrets:
+        dropped.add("secrets")
     if not show_machine:
         dropped.add("machine")
     if not needs_state:

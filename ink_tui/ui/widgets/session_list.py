@@ -91,6 +91,7 @@ class SessionList(CursorList, inherit_bindings=False):
         "session-list--live",
         "session-list--hidden",
         "session-list--muted",
+        "session-list--secrets",
     }
     CURSOR_CLASS = "session-list--cursor"
     HEADER_LINES = 1
@@ -109,6 +110,7 @@ class SessionList(CursorList, inherit_bindings=False):
     }
     SessionList > .session-list--live { color: $success; text-style: bold; }
     SessionList > .session-list--hidden { color: $text-muted; text-style: italic; }
+    SessionList > .session-list--secrets { color: $warning; text-style: bold; }
     SessionList > .session-list--muted { color: $text-muted; }
     """
 
@@ -327,6 +329,7 @@ class SessionList(CursorList, inherit_bindings=False):
             show_project=self.scope != "project",
             show_machine=self.scope == "machines" or any(row.machine for row in self.shown),
             needs_state=any(is_live(row, now) or not row.listed_by_ink for row in self.shown),
+            show_secrets=any(row.secrets for row in self.shown),
         )
 
     def _style(self, name: str) -> Style:
@@ -350,6 +353,12 @@ class SessionList(CursorList, inherit_bindings=False):
             return plain(HIDDEN_MARK, self._style("session-list--hidden"))
         return Text("")
 
+    def _secrets_cell(self, summary: SessionSummary) -> Text:
+        count = summary.secret_count
+        if not count:
+            return Text("")
+        return Text(compact_count(count), self._style("session-list--secrets"), justify="right")
+
     def _cells(self, summary: SessionSummary, now: float) -> dict[str, Text]:
         model = summary.model.reference if summary.model is not None else "—"
         project = self._cell(summary.local_project or summary.project_folder, summary)
@@ -365,6 +374,7 @@ class SessionList(CursorList, inherit_bindings=False):
             "messages": self._cell(compact_count(summary.message_count), summary, right=True),
             "model": self._cell(model, summary),
             "branches": self._cell(compact_count(summary.leaf_count), summary, right=True),
+            "secrets": self._secrets_cell(summary),
             "size": self._cell(human_size(summary.size), summary, right=True),
         }
 

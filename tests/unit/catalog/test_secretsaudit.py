@@ -5,53 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import secretsets
 
 from ink_tui.catalog.secretsaudit import audit_files
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
 
-STAMP = "2026-11-21T09:00:00Z"
-
-
-def _placed(index: int, text: str) -> dict[str, Any]:
-    """A record holding ``text`` in one of the fields a session has, in turn."""
-    entry = {"id": f"e{index}", "parentId": None if index == 0 else f"e{index - 1}",
-             "timestamp": STAMP}  # fmt: skip
-    role_message = [
-        {"role": "user", "content": text},
-        {"role": "user", "content": [{"type": "text", "text": text}]},
-        {"role": "assistant", "blocks": [{"type": "text", "text": text}]},
-        {"role": "assistant", "blocks": [{"type": "thinking", "thinking": text}]},
-        {"role": "assistant", "blocks": [
-            {"type": "toolCall", "id": f"c{index}", "name": "bash", "arguments": {"command": text}}
-        ]},
-        {"role": "toolResult", "results": [
-            {"toolCallId": f"c{index}", "toolName": "bash", "isError": False, "content": text}
-        ]},
-    ]  # fmt: skip
-    slot = index % 9
-    if slot < len(role_message):
-        return {"type": "message", **entry, "message": role_message[slot]}
-    if slot == 6:
-        return {"type": "compaction", **entry, "summary": text, "tokensBefore": 1,
-                "retainedTail": []}  # fmt: skip
-    if slot == 7:
-        return {"type": "branchSummary", **entry, "summary": text}
-    return {"type": "session_info", **entry, "name": text}
-
-
-def _session(path: Path, texts: list[str]) -> Path:
-    header = {"type": "session", "version": 1, "id": "s", "timestamp": STAMP, "cwd": "/x"}
-    records = [header, *(_placed(n, text) for n, text in enumerate(texts))]
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
-    return path
-
 
 def test_planted_secrets_are_found_in_every_field(tmp_path: Path) -> None:
     planted = secretsets.planted()
-    path = _session(tmp_path / "planted.jsonl", [text for _, text, _ in planted])
+    path = secretsets.session_file(tmp_path / "planted.jsonl", [text for _, text, _ in planted])
     (audited,) = audit_files([(path, None, path.stat().st_size)])
     lines = {finding.line for finding in audited.findings}
     missed = [planted[n][0] for n in range(len(planted)) if n + 2 not in lines]
@@ -62,13 +25,13 @@ def test_planted_secrets_are_found_in_every_field(tmp_path: Path) -> None:
 
 
 def test_lookalikes_are_not_found(tmp_path: Path) -> None:
-    path = _session(tmp_path / "lookalikes.jsonl", secretsets.lookalikes())
+    path = secretsets.session_file(tmp_path / "lookalikes.jsonl", secretsets.lookalikes())
     (audited,) = audit_files([(path, None, path.stat().st_size)])
     assert audited.findings == []
 
 
 def test_ink_s_own_keys_do_not_open_the_gate() -> None:
-    record = {"type": "message", "id": "a", "parentId": None, "timestamp": STAMP,
+    record = {"type": "message", "id": "a", "parentId": None, "timestamp": secretsets.STAMP,
               "message": {"role": "assistant", "blocks": [{"type": "text", "text": "done"}],
                           "usage": {"inputTokens": 10, "outputTokens": 5, "cacheReadTokens": 1},
                           "stopReason": "stop"}}  # fmt: skip

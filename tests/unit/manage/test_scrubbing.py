@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from inksessions import ink_session
 
+from ink_tui.catalog.index import load_rows
+from ink_tui.catalog.index.fallback import SearchIndex
 from ink_tui.manage.trash import list_trash
 from ink_tui.session import build_context, open_session
 
@@ -22,7 +24,7 @@ OLD = time.time() - 3600  # not written to for an hour: no writer is active
 
 
 def _leaky(base: Path, **kwargs: Any) -> Path:
-    prompts = ["start the deploy", f"use {TOKEN} and password=hunter22 for it", "thanks"]
+    prompts = ["start the deploy", f"use {TOKEN} and password=hunter22 for it (scrub-me)", "thanks"]
     return ink_session(base, CWD, "leaky", prompts, reply="done", mtime=OLD, **kwargs)
 
 
@@ -31,6 +33,13 @@ def _shape(path: Path) -> list[tuple[Any, ...]]:
     return [(context.leaf_id, context.compacted)] + [
         (message.get("role"),) for message in context.messages if isinstance(message, dict)
     ]
+
+
+def _indexed_secrets() -> dict[str, int] | None:
+    """The secrets the index counts in the one session it holds (as the picker shows them)."""
+    with SearchIndex().open() as index:
+        (row,) = load_rows(index, None)
+    return row.secrets
 
 
 @pytest.fixture
@@ -42,8 +51,9 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_scrub_replaces_each_secret_and_keeps_every_record(cli: Any, sessions: Path) -> None:
     path = _leaky(sessions)
-    before, shape = path.read_bytes(), _shape(path)
-    assert cli.run("--cwd", CWD, "search", "hunter22")[0] == 0
+    before, shape, mtime = path.read_bytes(), _shape(path), path.stat().st_mtime_ns
+    assert cli.run("--cwd", CWD, "search", "hunter22")[0] == 1  # the index holds it masked
+    assert _indexed_secrets() == {"github-token": 1, "password": 1}
     code, out, err = cli.run("--cwd", CWD, "scrub", "leaky")
     assert (code, err) == (0, "")
     (entry,) = list_trash()
@@ -60,11 +70,14 @@ def test_a_scrub_replaces_each_secret_and_keeps_every_record(cli: Any, sessions:
     assert record["message"]["content"].startswith("use [REDACTED:github-token:")
     assert TOKEN.encode() not in after and b"hunter22" not in after
     assert _shape(path) == shape  # Ink rebuilds the same context
+    assert path.stat().st_mtime_ns == mtime  # its place in Ink's list (newest first) kept
     assert cli.run("--cwd", CWD, "secrets")[0] == 0
-    assert cli.run("--cwd", CWD, "search", "hunter22")[0] == 1  # the index read it again
+    assert _indexed_secrets() == {}  # the index read it again
+    assert cli.run("--cwd", CWD, "search", "scrub-me")[0] == 0
     assert cli.run("--cwd", CWD, "scrub", "leaky") == (0, f"no secret to scrub in {path}\n", "")
     code, _, _ = cli.run("trash", "restore", entry.id)
     assert code == 0 and path.read_bytes() == before  # byte for byte
+    assert path.stat().st_mtime_ns == mtime  # and its time
 
 
 def test_a_dry_run_writes_nothing(cli: Any, sessions: Path) -> None:

@@ -88,9 +88,14 @@ async def test_a_planted_secret_never_comes_back_unless_asked(sessions: Path) ->
     text = json.dumps([hits, listed])
     assert "Q7Q7Q7" not in text
     assert re.search(r"-key:[0-9a-f]{8}\] keep it safe$", hits["hits"][0]["snippet"])
+    assert hits["hits"][0]["sessionSecrets"] == 1
+    (keys,) = [row for row in listed["sessions"] if row["sessionId"] == "keys"]
+    assert keys["secrets"] == {"anthropic-key": 1}
     async with connected(sessions, "--no-redact") as session:
         raw = await _call(session, "search_sessions", query="safe")
-    assert "Q7Q7Q7" in json.dumps(raw)  # as the session holds it (the snippet cuts it)
+        read = await _call(session, "read_session", session="keys")
+    assert "Q7Q7Q7" not in json.dumps(raw)  # the index never holds a secret
+    assert "Q7Q7Q7" in json.dumps(read)  # the session, as it holds it
 
 
 async def test_list_sessions_gives_the_newest_of_the_scope(sessions: Path) -> None:

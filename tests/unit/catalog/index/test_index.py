@@ -29,7 +29,7 @@ from ink_tui.catalog.search import search_index
 from ink_tui.demo import generate_demo
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-NEW_FIELDS = ("lastActivity", "tokensIn", "tokensOut")
+NEW_FIELDS = ("lastActivity", "tokensIn", "tokensOut", "secrets")
 
 
 def _listing(rows: list[Any]) -> dict[str, dict[str, Any]]:
