@@ -4,7 +4,7 @@ and the one way text is cut to a width (:func:`cut`, :func:`cut_length`): by ter
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "cell_width",
     "char_cells",
     "compact_count",
+    "counts_sentence",
     "cut",
     "cut_length",
     "human_size",
@@ -98,6 +99,12 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """``"1 leaf"``, ``"2 leaves"``, ``"0 compactions"``: the count and the word that fits it."""
     word = singular if count == 1 else (plural_form or singular + "s")
     return f"{count:,} {word}"
+
+
+def counts_sentence(counts: Mapping[str, int]) -> str:
+    """``2 github-token, 1 password``: counts by kind, most first (then by name)."""
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{count} {kind}" for kind, count in ordered)
 
 
 def compact_count(count: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
@@ -23,6 +23,7 @@ import orjson
 
 from ink_tui.catalog.index.ondisk import files_on_disk
 from ink_tui.catalog.roots import Root
+from ink_tui.humanize import counts_sentence
 from ink_tui.secrets import find_in_value
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.jsoncodec import decode_line
@@ -32,7 +33,6 @@ __all__ = [
     "SecretFinding",
     "SessionSecrets",
     "audit_files",
-    "counts_sentence",
     "files_of",
     "findings_in",
     "gated_records",
@@ -175,9 +175,3 @@ def audit_files(
 def kinds_sentence(findings: Iterable[SecretFinding]) -> str:
     """``2 github-token, 1 password`` (most first)."""
     return counts_sentence(Counter(finding.kind for finding in findings))
-
-
-def counts_sentence(counts: Mapping[str, int]) -> str:
-    """``2 github-token, 1 password``: counts by kind, most first (then by name)."""
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return ", ".join(f"{count} {kind}" for kind, count in ordered)

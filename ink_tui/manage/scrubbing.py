@@ -30,6 +30,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ink_tui.humanize import counts_sentence
 from ink_tui.manage.moving import write_all
 from ink_tui.secrets import Secret, mask_value, redaction
 from ink_tui.session.reading.jsoncodec import decode_line, encode_json
@@ -57,8 +58,6 @@ class ScrubPlan:
 
     def kinds_sentence(self) -> str:
         """``2 github-token, 1 password``."""
-        from ink_tui.catalog.secretsaudit import counts_sentence
-
         return counts_sentence(self.kinds)
 
 

@@ -23,13 +23,13 @@ from ink_tui.ui.widgets.cursor_list import CursorList
 __all__ = ["FindingList", "finding_line"]
 
 KIND_WIDTH = 22  # "slack-webhook-url", "huggingface-token": the kinds fit whole
-WHERE_WIDTH = 12  # "line 12,345"
+WHERE_WIDTH = 13  # " line 12,345"
 
 
 def finding_line(finding: SecretFinding, kind_style: Style | str = "") -> Text:
     """``line 12   github-token  1a2b3c4d  message.content  …GITHUB_TOKEN=[REDACTED:…] && …``."""
     line = Text(no_wrap=True, overflow="ellipsis")
-    line.append(f"line {finding.line:,}".ljust(WHERE_WIDTH))
+    line.append(f" line {finding.line:,}".ljust(WHERE_WIDTH))
     line.append_text(plain(finding.kind.ljust(KIND_WIDTH), kind_style))
     line.append(f"{finding.fingerprint}  ", "dim")
     line.append_text(plain(f"{finding.field}  ", "dim"))

@@ -13,8 +13,7 @@ from typing import Final
 from rich.text import Text
 
 from ink_tui.catalog import SessionSummary
-from ink_tui.catalog.secretsaudit import counts_sentence
-from ink_tui.humanize import plural
+from ink_tui.humanize import counts_sentence, plural
 from ink_tui.ui.keymap import key_of
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.widgets.row_filter import RowFilter

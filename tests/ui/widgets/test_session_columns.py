@@ -14,10 +14,10 @@ from ink_tui.ui.widgets.session_columns import fit_columns, fuzzy_ranked
 @pytest.mark.parametrize(
     ("width", "dropped"),
     [
-        (200, {"state", "machine"}),
-        (110, {"state", "machine", "size"}),
-        (90, {"state", "machine", "size", "model"}),
-        (60, {"state", "machine", "size", "model", "branches", "project"}),
+        (200, {"state", "machine", "secrets"}),
+        (110, {"state", "machine", "secrets", "size"}),
+        (90, {"state", "machine", "secrets", "size", "model"}),
+        (60, {"state", "machine", "secrets", "size", "model", "branches", "project"}),
     ],
 )
 def test_narrower_lists_leave_out_size_model_branches_then_project(
@@ -31,10 +31,10 @@ def test_narrower_lists_leave_out_size_model_branches_then_project(
 @pytest.mark.parametrize(
     ("width", "dropped"),
     [
-        (200, {"state"}),
-        (90, {"state", "size", "model", "branches"}),
-        (70, {"state", "size", "model", "branches", "project"}),
-        (40, {"state", "size", "model", "branches", "project", "machine"}),
+        (200, {"state", "secrets"}),
+        (90, {"state", "secrets", "size", "model", "branches"}),
+        (70, {"state", "secrets", "size", "model", "branches", "project"}),
+        (40, {"state", "secrets", "size", "model", "branches", "project", "machine"}),
     ],
 )
 def test_every_machine_adds_a_machine_column_kept_longer_than_the_project(
@@ -42,6 +42,23 @@ def test_every_machine_adds_a_machine_column_kept_longer_than_the_project(
 ) -> None:
     _, left_out = fit_columns(width, show_project=True, needs_state=False, show_machine=True)
     assert left_out == dropped
+
+
+@pytest.mark.parametrize(
+    ("width", "dropped"),
+    [
+        (200, {"state"}),
+        (100, {"state", "size"}),
+        (80, {"state", "size", "model"}),
+        (60, {"state", "size", "model", "branches"}),
+        (55, {"state", "size", "model", "branches", "secrets"}),
+    ],
+)
+def test_a_row_holding_secrets_adds_their_column_kept_past_the_branches(
+    width: int, dropped: set[str]
+) -> None:
+    _, left_out = fit_columns(width, show_project=False, needs_state=False, show_secrets=True)
+    assert left_out == dropped | {"project", "machine"}
 
 
 def test_a_list_too_narrow_for_anything_still_gives_the_title_a_few_cells() -> None:
