@@ -1,7 +1,7 @@
 """The secrets one session holds (``x`` in the picker and the session view), each masked.
 
-The file is read in a thread worker by the audit's own reader
-(:func:`ink_tui.catalog.secretsaudit.findings_in`): every line the cheap look lets through is
+The file is read in a thread worker by the audit's own reader, a chunk at a time
+(:func:`ink_tui.catalog.secretsaudit.file_findings`): every line the cheap look lets through is
 parsed and walked by the detector, and each finding comes with the text around it, every secret
 in it masked. Enter opens the session on the record holding the highlighted one (on the branch
 that holds it), over this screen: Esc comes back here. ``X`` scrubs the session (after a
@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ink_tui.catalog.secretsaudit import SecretFinding, findings_in, kinds_sentence
+from ink_tui.catalog.secretsaudit import SecretFinding, file_findings, kinds_sentence
 from ink_tui.humanize import plural
 from ink_tui.logs import unforeseen
 from ink_tui.ui.keymap import bind, key_of
@@ -95,8 +95,7 @@ class SecretsScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="secrets")
     def _read(self) -> None:
         try:
-            data = self.path.read_bytes()
-            found = list(findings_in(self.path, self.machine, data, context=True))
+            found = file_findings(self.path, self.machine, context=True)
         except OSError as error:
             self.post_message(self.Failed(f"cannot read {self.path}: {error.strerror or error}"))
         except Exception as error:  # a bug: logged with its traceback, said in one line

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import secretsets
 
-from ink_tui.catalog.secretsaudit import audit_files
+from ink_tui.catalog import secretsaudit
+from ink_tui.catalog.secretsaudit import audit_files, file_findings, findings_in
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
 
 
@@ -53,3 +55,18 @@ def test_a_lone_surrogate_or_a_tab_does_not_hide_a_secret(tmp_path: Path) -> Non
     assert [(f.entry_id, f.kind) for f in audited.findings] == [
         ("a", "github-token"), ("b", "password")
     ]  # fmt: skip
+
+
+def test_a_file_read_a_chunk_at_a_time_gives_the_findings_of_its_bytes_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted = secretsets.planted()
+    path = secretsets.session_file(tmp_path / "planted.jsonl", [text for _, text, _ in planted])
+    whole = list(findings_in(path, None, path.read_bytes()))
+    assert len(whole) >= len(planted)
+    for chunk in (97, 4096, 1 << 20):  # lines cut across chunks, and none
+        monkeypatch.setattr(secretsaudit, "AUDIT_CHUNK", chunk)
+        assert file_findings(path) == whole
+    with path.open("ab") as stream:  # a last line cut short, with no newline: passed over
+        stream.write(b'{"type":"message","id":"t","parentId":"e0","message":{"content":"ghp_')
+    assert file_findings(path) == whole
