@@ -203,6 +203,10 @@ def planted(seed: int = 2412) -> list[tuple[str, str, str]]:
     add("key", "X-Api-Key: {S}", r(40))
     add("password", "curl -u admin:{S} https://jenkins.local/api/json", pw())
     add("password", "mysql -u root -p{S} shop", pw())
+    add("password", 'mysqldump -u backup -p"{S}" --all-databases', pw())
+    add("password", "machine api.heroku.com login ada@example.org password {S}", pw())
+    add("password", "<server>\n  <id>nexus</id>\n  <password>{S}</password>\n</server>", pw())
+    add("token", "auth:\n  token: |\n    {S}\n  user: ci", r(40))
     add("password", "sshpass -p {S} ssh deploy@10.0.0.5", pw())
     add("password", "psql --password {S}", pw())
     add("password", "docker login -u ci -p {S} registry.local", pw())
@@ -298,6 +302,16 @@ def lookalikes(seed: int = 2412) -> list[str]:
         'api_key: "REPLACE_ME"',
         "token: 12345",
         "pass: 8080",
+        "the machine learning password reset flow",
+        "a machine with password protection enabled",
+        "<key>sort_order</key>",
+        "<password>${DB_PASSWORD}</password>",
+        "<PublicKeyToken>b77a5c561934e089</PublicKeyToken>",
+        "<secret>changeme</secret>",
+        "token:\n  description: the API token",
+        "password:\n  required: true",
+        "api_key:\n  type: string",
+        "<token>{{ .Values.token }}</token>",
     ]
 
 

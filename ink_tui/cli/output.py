@@ -1,11 +1,15 @@
 """The command line's output: :class:`SafeOutput`, its one door to the terminal,
 :class:`CommandError` (a failure said in one line) and the pieces of its tables.
 
-Every byte a command prints, on stdout and on stderr, goes through :class:`SafeOutput`: text is
-made visible (:func:`ink_tui.safetext.visible`: escape sequences, control characters and lone
+Every byte a command prints, on stdout and on stderr, goes through :class:`SafeOutput`: each
+secret in it is masked (:func:`ink_tui.secrets.masked_text`: ``[REDACTED:<kind>:<fp8>]``; a
+JSON value is masked value by value, key-aware, so it stays the JSON it was), then text is made
+visible (:func:`ink_tui.safetext.visible`: escape sequences, control characters and lone
 surrogates shown, never obeyed), JSON is encoded once, as ``JSON.stringify`` writes it
 (:func:`ink_tui.session.reading.jsoncodec.encode_json`), with what a terminal would obey escaped.
-The texts the commands build therefore hold session text as it is: the door makes it safe.
+The texts the commands build therefore hold session text as it is: the door makes it safe. A
+command that promises session text as it is (``read --no-redact``) says so
+(:meth:`SafeOutput.show_secrets`).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ __all__ = [
     "fit_end",
     "fit_start",
     "json_text",
+    "masked_json_value",
     "pad",
 ]
 
@@ -42,14 +47,26 @@ def json_text(value: Any) -> str:
 class SafeOutput:
     """A terminal stream that only session-safe text reaches.
 
-    ``write`` makes its text visible, so it can stand in for a ``TextIO`` (``print(file=…)``, the
-    reader's torn-line note); ``json`` prints a value as JSON.
+    ``write`` masks secrets and makes its text visible, so it can stand in for a ``TextIO``
+    (``print(file=…)``, the reader's torn-line note); ``json`` prints a value as JSON, its
+    secrets masked. :meth:`write_json_text` takes JSON already encoded, as it is: its caller
+    masks the values first (:func:`masked_json_value`).
     """
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, secrets_shown: bool = False) -> None:
         self.stream = stream
+        self.secrets_shown = secrets_shown
+
+    def show_secrets(self) -> None:
+        """From now on, session text as it is (a command's ``--no-redact``): controls are still
+        made visible."""
+        self.secrets_shown = True
 
     def write(self, text: str) -> int:
+        if not self.secrets_shown:
+            from ink_tui.secrets import masked_text  # (the detector: only once text is printed)
+
+            text = masked_text(text)
         self.stream.write(visible(text))
         return len(text)
 
@@ -59,10 +76,13 @@ class SafeOutput:
 
     def json(self, value: Any) -> None:
         """``value`` as indented JSON (as JSON.stringify writes it, controls escaped), a newline."""
+        if not self.secrets_shown:
+            value = masked_json_value(value)
         self.stream.write(json_text(value) + "\n")
 
     def write_json_text(self, encoded: str) -> None:
-        """A piece of JSON text ``encode_json`` wrote, made safe as :meth:`json` makes it."""
+        """A piece of JSON text ``encode_json`` wrote, made safe as :meth:`json` makes it (its
+        values masked by the caller, :func:`masked_json_value`, unless secrets are shown)."""
         self.stream.write(json_visible(encoded))
 
     def flush(self) -> None:
@@ -71,6 +91,13 @@ class SafeOutput:
     def as_textio(self) -> TextIO:
         """This door where a ``TextIO`` is expected (it only needs ``write``)."""
         return cast(TextIO, self)
+
+
+def masked_json_value(value: Any) -> Any:
+    """``value`` with every secret in its strings masked, key-aware (a password under its key)."""
+    from ink_tui.secrets import mask_value
+
+    return mask_value(value)[0]
 
 
 def ask_yes(question: str) -> bool | None:

@@ -85,7 +85,10 @@ _DATABASES: Final = frozenset(
 _FLAGS: Final = (
     ("curl", re.compile(r"(?:^|\s)(?:-u|--user)(?:\s+|=)?[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)")),
     ("mysql", re.compile(
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<secret>[^\s'\"]+)"
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p[\"']?(?P<secret>[^\s'\"]+)"
+    )),
+    ("machine", re.compile(  # a .netrc line: machine HOST login USER password SECRET
+        r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<secret>[^\s\"']+)"
     )),
     ("sshpass", re.compile(r"\bsshpass\s+-p\s*[\"']?(?P<secret>[^\s\"']+)")),
     ("login", re.compile(
@@ -97,6 +100,17 @@ _FLAGS: Final = (
         r"auth-token|private-key|db-password)(?:\s+|=)[\"']?(?P<secret>[^\s\"']+)"
     )),
 )  # fmt: skip
+# A value in an XML element named as a secret (``<password>…</password>``: Maven's settings.xml,
+# .NET configs), and a YAML value on the lines after its key (``password: |`` then the value,
+# or the value alone, indented under its key).
+_ELEMENT: Final = re.compile(
+    r"<(?P<key>[A-Za-z_][\w.\-]{0,64})(?:\s[^<>]{0,256})?>(?P<secret>[^<>\n]{1,1024})</(?P=key)>"
+)
+_YAML_BLOCK: Final = re.compile(
+    r"(?m)^(?P<indent>[ \t]*)(?P<key>[A-Za-z_][\w.\-]{0,64})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?"
+    r"\r?\n(?P=indent)[ \t]+(?P<secret>[^\s#][^\n]{0,1023}?)[ \t]*\r?$"
+)
+_YAML_KEY_LINE: Final = re.compile(r"[A-Za-z_][\w.\-]*[ \t]*:(?:[ \t]|$)")  # a nested key
 _KEY_CHARS: Final = "A-Za-z0-9_\\-+/="
 _WRAP: Final = re.compile(rf"(?<=[{_KEY_CHARS}])\r?\n[ \t]*(?=[{_KEY_CHARS}])")
 _PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -214,11 +228,38 @@ def _flags(text: str) -> Iterator[Secret]:
                 yield Secret("password", match.start("secret"), match.end("secret"), value)
 
 
+def _keyed_elsewhere(text: str) -> Iterator[Secret]:
+    """Values a secret-named key names from elsewhere than ``key = value``: an XML element
+    around them, a YAML key on the line above."""
+    lowered = text.lower()
+    if not any(clue in lowered for clue in _KEY_CLUES):
+        return
+    patterns = [_ELEMENT] if "</" in text else []
+    if ":\n" in text or ":\r\n" in text or "|\n" in text or ">\n" in text:
+        patterns.append(_YAML_BLOCK)
+    for pattern in patterns:
+        position = 0
+        while (match := pattern.search(text, position)) is not None:
+            # on from the value's line: it may be the next key's (``db:`` above ``password:``)
+            position = max(match.start() + 1, text.rfind("\n", 0, match.start("secret")) + 1)
+            key, value = match.group("key"), match.group("secret").strip()
+            if pattern is _YAML_BLOCK and _YAML_KEY_LINE.match(value):
+                continue  # a mapping under the key (``auth:`` above ``token: …``), not a value
+            strength = key_strength(key)
+            if strength == NEVER or not secret_value(value, quoted=True):
+                continue
+            if strength == WEAK and not looks_random(value):
+                continue
+            start = match.start("secret")
+            yield Secret(keyed_kind(key), start, start + len(value), value)
+
+
 def _plain(text: str) -> list[Secret]:
     """The secrets of ``text`` as it is (no decoding, no joining)."""
     return [
         *_provider(text),
         *_assignments(text),
+        *_keyed_elsewhere(text),
         *_url_credentials(text),
         *_flags(text),
     ]

@@ -72,11 +72,12 @@ _KEYS: Final = BytesAhoCorasick(
     matchkind=MATCHKIND_LEFTMOST_LONGEST,
     implementation=Implementation.DFA,
 )
-_KEY_AFTER: Final = re.compile(rb"[a-z0-9_.\-]*(?:\\?[\"'])?(?:[ \t]|\\t)*(?::=|=>|=|:)")
+_KEY_AFTER: Final = re.compile(rb"[a-z0-9_.\-]*(?:\\?[\"'])?(?:[ \t]|\\t)*(?::=|=>|=|:|>)")
 _PATTERNS: Final = (
     re.compile(rb"\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27}"),  # a Discord bot token's middle
     re.compile(rb"://[^\s\"/@]{1,512}@"),
     re.compile(rb"%[0-9A-Fa-f]{2}"),
+    re.compile(rb"machine\s+\S+\s+login\s+\S+\s+password\s"),  # a .netrc line
 )
 _KEY_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 

@@ -90,8 +90,8 @@ def key_strength(key: str) -> Strength:
     if joined in _STRONG_NAMES and len(words) == 1:
         return STRONG
     last = words[-1]
-    if last in _NOT_SECRET_LAST:
-        return NEVER
+    if last in _NOT_SECRET_LAST or "public" in words:
+        return NEVER  # (``PublicKeyToken``: .NET's public key token, public by name)
     pair = tuple(words[-2:]) if len(words) >= 2 else None
     if last == "token" and len(words) >= 2 and words[-2] in _NOT_SECRET_TOKEN:
         return NEVER  # nextPageToken, continuationToken: a place in a listing

@@ -15,6 +15,7 @@ from dataclasses import field as dataclass_field
 from typing import Any, Final
 
 from ink_tui.secrets.detect import Secret, find_secrets, keyed_kind, redaction
+from ink_tui.secrets.gate import may_hold_secret
 from ink_tui.secrets.keyed import NEVER, WEAK, key_strength, looks_random, secret_value
 
 __all__ = ["Finding", "find_in_value", "mask_value", "secrets_in"]
@@ -88,7 +89,9 @@ def _strings(value: Any, path: str, key: str | int) -> Iterator[tuple[str, str |
 
 
 def _found(text: str, key: str | int) -> list[Secret]:
-    found = find_secrets(text)
+    # The cheap look first: most strings hold no clue of a secret, and the gate says so in a
+    # few microseconds where the detector takes tens (it never hides one: tested).
+    found = find_secrets(text) if may_hold_secret(text.encode("utf-8", "surrogatepass")) else []
     if found:
         return found
     whole = _keyed(key, text)

@@ -1,6 +1,7 @@
 """``ink-tui context SESSION``: the context Ink would rebuild on resume, as text (one block per
 message, tool calls and results named, any shape Ink's code would trip on marked ``⚠``) or, with
-``--json``, in the fixtures' ``.expected.json`` shape."""
+``--json``, in the fixtures' ``.expected.json`` shape; secrets masked, as everything the command
+line prints (``[REDACTED:<kind>:<fp8>]``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ink_tui.cli.output import CommandError, SafeOutput
+from ink_tui.cli.output import CommandError, SafeOutput, masked_json_value
 from ink_tui.session.conversation.contexttext import transcript_parts
 from ink_tui.session.reading.jsoncodec import encode_json
 
@@ -44,7 +45,10 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     started = False
     try:
         plan = stream_context(open_session(path, warn=SafeOutput(sys.stderr).as_textio()))
-        parts = json_parts(plan) if args.json else transcript_parts(plan, plan.messages())
+        messages = plan.messages()
+        if args.json and not out.secrets_shown:  # (text is masked as it is written)
+            messages = (masked_json_value(message) for message in messages)
+        parts = json_parts(plan, messages) if args.json else transcript_parts(plan, messages)
         for chunk in batched_text(parts):
             started = True
             if args.json:
@@ -60,7 +64,7 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     return EXIT_OK
 
 
-def json_parts(plan: ContextPlan) -> Iterator[str]:
+def json_parts(plan: ContextPlan, messages: Iterable[Any] | None = None) -> Iterator[str]:
     """The context's ``--json`` text (``Context.to_json`` as ``JSON.stringify(…, null, 2)``), a
     few hundred messages at a time. (A message nested deeper than ``INDENT_DEPTH`` is written
     compact with its batch, where encoding the whole context would write all of it compact.)"""
@@ -72,7 +76,7 @@ def json_parts(plan: ContextPlan) -> Iterator[str]:
     }
     yield encode_json(head, indent=True).decode("utf-8")[: -len("\n}")] + ',\n  "messages": ['
     separator = "\n"
-    messages = plan.messages()
+    messages = iter(plan.messages() if messages is None else messages)
     while batch := list(islice(messages, JSON_BATCH)):
         # One encoding per batch: "[\n  {…},\n  {…}\n]", its items then indented one more level.
         encoded = encode_json(batch, indent=True).decode("utf-8")

@@ -88,6 +88,8 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
             "--redact masks them, --allow-secrets exports them as they are"
         ) from None
     if target is None:
+        if args.allow_secrets:
+            out.show_secrets()  # asked for as they are
         out.write(exported.text)
         if args.redact:
             err.line(f"ink-tui: {exported.redaction}")

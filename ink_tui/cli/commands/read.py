@@ -39,6 +39,8 @@ def run(args: argparse.Namespace, base: Path, cwd: str, out: SafeOutput) -> int:
     from ink_tui.recall.reading import ReadError, read_answer
 
     redactor = None if args.no_redact else Redactor(secrets=True)
+    if args.no_redact:
+        out.show_secrets()
     try:
         answer = read_answer(
             base,
