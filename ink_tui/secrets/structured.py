@@ -74,18 +74,24 @@ def _keyed(key: str | int, text: str) -> Secret | None:
 
 def _strings(value: Any, path: str, key: str | int) -> Iterator[tuple[str, str | int, str]]:
     """Every string in ``value`` with its path and the key it sits under (an image's data
-    left out)."""
-    if isinstance(value, str):
-        yield path, key, value
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, _child(path, index), key)
-    elif isinstance(value, dict):
-        image = value.get("type") == "image"
-        for name, item in value.items():
-            if image and name == "data":
-                continue
-            yield from _strings(item, _child(path, name), name)
+    left out), in order. Walked with a stack of its own: a session may nest a value 100,000
+    deep, past Python's recursion limit."""
+    stack: list[tuple[Any, str, str | int]] = [(value, path, key)]
+    while stack:
+        value, path, key = stack.pop()
+        if isinstance(value, str):
+            yield path, key, value
+        elif isinstance(value, list):
+            stack.extend(
+                (item, _child(path, n), key) for n, item in reversed(list(enumerate(value)))
+            )
+        elif isinstance(value, dict):
+            image = value.get("type") == "image"
+            stack.extend(
+                (item, _child(path, name), name)
+                for name, item in reversed(value.items())
+                if not (image and name == "data")
+            )
 
 
 def _found(text: str, key: str | int) -> list[Secret]:
@@ -113,33 +119,46 @@ def find_in_value(value: Any, path: str = "") -> list[Finding]:
     ]
 
 
+def _masked_string(text: str, key: str | int, replace: Callable[[Secret], str]) -> tuple[str, int]:
+    found = _found(text, key)
+    if not found:
+        return text, 0
+    parts: list[str] = []
+    position = 0
+    for secret in found:
+        parts += [text[position : secret.start], replace(secret)]
+        position = secret.end
+    parts.append(text[position:])
+    return "".join(parts), len(found)
+
+
 def mask_value(
     value: Any, replace: Callable[[Secret], str] = redaction, key: str | int = ""
 ) -> tuple[Any, int]:
-    """``value`` with every secret in its strings replaced, and how many were."""
-    if isinstance(value, str):
-        found = _found(value, key)
-        if not found:
-            return value, 0
-        parts: list[str] = []
-        position = 0
-        for secret in found:
-            parts += [value[position : secret.start], replace(secret)]
-            position = secret.end
-        parts.append(value[position:])
-        return "".join(parts), len(found)
-    if isinstance(value, list):
-        items = [mask_value(item, replace, key) for item in value]
-        return [item for item, _ in items], sum(count for _, count in items)
-    if isinstance(value, dict):
-        image = value.get("type") == "image"
-        masked: dict[str, Any] = {}
-        total = 0
-        for name, item in value.items():
-            if image and name == "data":
-                masked[name] = item
-                continue
-            masked[name], count = mask_value(item, replace, name)
+    """``value`` with every secret in its strings replaced (a copy; keys in their order, an
+    image's data as it is), and how many were. Walked with a stack of its own, as
+    :func:`_strings`."""
+    root: list[Any] = [None]
+    total = 0
+    stack: list[tuple[Any, Any, int | str, str | int]] = [(value, root, 0, key)]
+    while stack:
+        value, into, slot, key = stack.pop()
+        if isinstance(value, str):
+            into[slot], count = _masked_string(value, key, replace)
             total += count
-        return masked, total
-    return value, 0
+        elif isinstance(value, list):
+            items: list[Any] = [None] * len(value)
+            into[slot] = items
+            stack.extend((item, items, n, key) for n, item in enumerate(value))
+        elif isinstance(value, dict):
+            image = value.get("type") == "image"
+            masked: dict[str, Any] = dict.fromkeys(value)  # the keys in their order
+            into[slot] = masked
+            for name, item in value.items():
+                if image and name == "data":
+                    masked[name] = item
+                else:
+                    stack.append((item, masked, name, name))
+        else:
+            into[slot] = value
+    return root[0], total

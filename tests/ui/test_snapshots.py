@@ -350,3 +350,32 @@ def test_export_secrets(
         await wait_for(pilot, lambda: "secrets" in str(problem.render()), "the secrets said")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_secrets(snap_compare: SnapCompare, tmp_path: Path, make_app: Any) -> None:
+    """The secrets of a session (x in the picker): a line each, every secret masked, the
+    session's title masked too."""
+    from inksessions import ink_session
+
+    from ink_tui.ui.screens.secrets import SecretsScreen
+
+    sessions = tmp_path / "sessions"
+    prompts = [
+        "deploy it with ghp_" + "Vb3Nm8Qw" * 4 + "Zr7p please",
+        'and the db: {"user": "app", "password": "Hn3Jk8Lp2Qw"} then postgres://app:Zx9Cv8Bn7@db/app',
+    ]
+    ink_session(
+        sessions, "/home/ada/code/deploy", "leaky", prompts, reply="done", mtime=CLOCK - 3600
+    )
+    app = make_app(sessions_dir=sessions, cwd="/home/ada/code/deploy", clock=clock)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await wait_for(pilot, workers_finished(pilot.app), "the picker's rows")
+        await press_and_settle(pilot, "x")
+        await wait_for(
+            pilot,
+            lambda: isinstance(pilot.app.screen, SecretsScreen) and pilot.app.screen.findings,
+            "the findings",
+        )
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
