@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from inksessions import ink_session
 from rich.console import Console
 from textual.widgets import Static
@@ -47,18 +48,33 @@ def _no_secret_on_screen(app: InkApp) -> None:
     assert TOKEN not in shown and PASSWORD not in shown and TOKEN[:12] not in shown
 
 
+@pytest.fixture
+def app(tmp_path: Path, make_app: Any) -> InkApp:
+    """The app on a project of two sessions: ``leaky`` (a token and a password), ``clean``."""
+    _sessions(tmp_path / "sessions")
+    built: InkApp = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD)
+    return built
+
+
+async def _findings(app: InkApp, pilot: Any) -> SecretsScreen:
+    """``x`` on the highlighted session, and its secrets screen once they are read."""
+    await pilot.press("x")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, SecretsScreen) and app.screen.findings is not None,
+        "the findings",
+    )
+    assert isinstance(app.screen, SecretsScreen)
+    return app.screen
+
+
 async def _picker(app: InkApp, pilot: Any) -> SessionList:
     await wait_for(pilot, workers_finished(app), "the picker's rows")
     assert isinstance(app.screen, PickerScreen)
     return app.screen.query_one(SessionList)
 
 
-async def test_the_picker_counts_the_secrets_and_dollar_keeps_those_sessions(
-    tmp_path: Path, make_app: Any
-) -> None:
-    base = tmp_path / "sessions"
-    _sessions(base)
-    app = make_app(sessions_dir=base, cwd=CWD)
+async def test_the_picker_counts_the_secrets_and_dollar_keeps_those_sessions(app: InkApp) -> None:
     async with app.run_test(size=(130, 30)) as pilot:
         sessions = await _picker(app, pilot)
         assert [row.id for row in sessions.shown] == ["leaky", "clean"]
@@ -80,21 +96,10 @@ async def test_the_picker_counts_the_secrets_and_dollar_keeps_those_sessions(
         _no_secret_on_screen(app)
 
 
-async def test_x_lists_the_findings_masked_and_enter_goes_to_the_record(
-    tmp_path: Path, make_app: Any
-) -> None:
-    base = tmp_path / "sessions"
-    _sessions(base)
-    app = make_app(sessions_dir=base, cwd=CWD)
+async def test_x_lists_the_findings_masked_and_enter_goes_to_the_record(app: InkApp) -> None:
     async with app.run_test(size=(130, 30)) as pilot:
         await _picker(app, pilot)
-        await pilot.press("x")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, SecretsScreen) and app.screen.findings is not None,
-            "the findings",
-        )
-        findings = app.screen.query_one(FindingList)
+        findings = (await _findings(app, pilot)).query_one(FindingList)
         assert [(f.line, f.entry_id, f.field, f.kind) for f in findings.findings] == [
             (4, "u2", "message.content", "github-token"),
             (4, "u2", "message.content", "password"),
@@ -120,28 +125,20 @@ async def test_x_lists_the_findings_masked_and_enter_goes_to_the_record(
 
 
 async def test_capital_x_scrubs_after_a_question_and_u_brings_the_original_back(
-    tmp_path: Path, make_app: Any
+    app: InkApp, tmp_path: Path
 ) -> None:
-    base = tmp_path / "sessions"
-    path = _sessions(base)
+    (path,) = (tmp_path / "sessions").rglob("*-leaky.jsonl")
     original = path.read_bytes()
-    app = make_app(sessions_dir=base, cwd=CWD)
     async with app.run_test(size=(130, 30)) as pilot:
         await _picker(app, pilot)
-        await pilot.press("x")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, SecretsScreen) and app.screen.findings,
-            "the findings",
-        )
+        secrets = await _findings(app, pilot)
+        assert secrets.findings
         await pilot.press("X")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         body = str(app.screen.query_one("#keep-body", Static).content)
         assert "Replace 2 secrets (1 github-token, 1 password)" in body
         assert path.read_bytes() == original  # nothing before the answer
         await pilot.press("y")
-        secrets = app.screen
-        assert isinstance(secrets, SecretsScreen)
         await wait_for(pilot, lambda: secrets.findings == [], "no secret left")
         scrubbed = path.read_bytes()
         assert TOKEN.encode() not in scrubbed and PASSWORD.encode() not in scrubbed
