@@ -35,6 +35,11 @@ HOSTILE_PROMPT = (
 
 HOSTILE_BASH_COMMAND = "cat fixtures/terminal-banner.txt && ls fixtures/uploads"
 
+# A made-up GitHub token (the right shape, no account behind it), as a tool's output would leak
+# one: the picker counts it, every view masks it (split so that no scanner takes the source for
+# a leak).
+DEMO_TOKEN = "ghp_" + "Dm4x7QzK" * 4 + "p2Wn"
+
 HOSTILE_BASH_OUTPUT = (
     "stdout:\n"
     f"{OSC_TITLE}{CLEAR_SCREEN}"
@@ -45,6 +50,7 @@ HOSTILE_BASH_OUTPUT = (
     f"see {RICH_MARKUP[2]}\n"
     f"invoice_{BIDI_OVERRIDE}gpj.exe\n"
     "report.pdf\n"
+    f"DEPLOY_TOKEN={DEMO_TOKEN}\n"
 )
 
 HOSTILE_ASSISTANT_TEXT = (
