@@ -5,7 +5,8 @@ happens and needs no log. Anything else is a bug: :func:`unforeseen` appends its
 ``ink-tui.log`` and returns the one line to show, which says where the traceback is. The file is
 private to the user (mode 0600, its folder 0700) and size-capped: past :data:`MAX_BYTES` it
 becomes ``ink-tui.log.1`` (replacing the previous one) and a new file starts. Text in a
-traceback may come from a session, so control characters are made visible before it is written.
+traceback may come from a session, so its secrets are masked and its control characters made
+visible before it is written.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import platformdirs
 
 from ink_tui.safetext import visible
+from ink_tui.secrets import masked_text
 
 __all__ = [
     "LOG_FILE_NAME",
@@ -58,7 +60,7 @@ def log_exception(error: BaseException, where: str) -> Path | None:
     path = log_file()
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
     trace = "".join(traceback.format_exception(error))
-    text = visible(f"{stamp} {where}\n{trace}\n")
+    text = visible(masked_text(f"{stamp} {where}\n{trace}\n"))
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         _rotate(path)
@@ -74,7 +76,7 @@ def log_exception(error: BaseException, where: str) -> Path | None:
 
 def one_line(error: BaseException) -> str:
     """``TypeError: the message`` on one line (the message cut to a few hundred characters)."""
-    message = " ".join(str(error).split())
+    message = " ".join(masked_text(str(error)).split())
     if len(message) > _FIRST_LINE:
         message = message[: _FIRST_LINE - 1] + "…"
     name = type(error).__name__

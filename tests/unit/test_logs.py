@@ -42,6 +42,17 @@ def test_unforeseen_logs_the_traceback_privately_and_names_the_error(log_dir: Pa
     assert stat.S_IMODE(log_dir.stat().st_mode) == 0o700
 
 
+def test_a_secret_in_an_error_is_masked_in_the_log_and_the_line(log_dir: Path) -> None:
+    token = "ghp_" + "Vb3Nm8Qw" * 4 + "Zr7p"
+    try:
+        raise KeyError(f"no tool for {token}")  # session text in a bug's message
+    except KeyError as error:
+        line = logs.unforeseen(error, "a test")
+    text = (log_dir / logs.LOG_FILE_NAME).read_text()
+    assert token not in text and token not in line
+    assert "[REDACTED:github-token:" in text and "[REDACTED:github-token:" in line
+
+
 def test_the_log_is_size_capped(log_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(logs, "MAX_BYTES", 200)
     for n in range(5):
