@@ -21,7 +21,8 @@ from ink_tui.secrets.keyed import NEVER, WEAK, key_strength, looks_random, secre
 __all__ = ["Finding", "find_in_value", "mask_value", "secrets_in"]
 
 
-CONTEXT_ROOM: Final = 40  # characters of context each side of a finding's mask
+CONTEXT_BEFORE: Final = 24  # characters of context before a finding's mask (kept in sight)
+CONTEXT_AFTER: Final = 40  # and after it
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,9 +34,10 @@ class Finding:
     text: str = dataclass_field(default="", repr=False, compare=False)  # the string it is in
     key: str | int = dataclass_field(default="", repr=False, compare=False)  # that string's key
 
-    def context(self, room: int = CONTEXT_ROOM) -> str:
-        """The string around the secret, every secret in it masked, cut to ``room`` characters
-        each side of this one's mask (``…`` where cut): what a person may be shown."""
+    def context(self, before: int = CONTEXT_BEFORE, after: int = CONTEXT_AFTER) -> str:
+        """The string around the secret, every secret in it masked, cut to ``before``
+        characters before this one's mask and ``after`` after it (``…`` where cut): what a
+        person may be shown (the mask near the start, so a narrow line still shows it)."""
         masked: list[str] = []
         at = length = 0
         position = 0
@@ -48,7 +50,7 @@ class Finding:
             position = secret.end
         masked.append(self.text[position:])
         whole = "".join(masked)
-        start, end = max(0, at - room), min(len(whole), at + length + room)
+        start, end = max(0, at - before), min(len(whole), at + length + after)
         return ("…" if start else "") + whole[start:end] + ("…" if end < len(whole) else "")
 
 

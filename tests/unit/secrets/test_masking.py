@@ -51,11 +51,12 @@ def test_a_finding_s_context_masks_every_secret_around_it_and_cuts_to_its_room()
     record = {"message": {"content": text}, "auth": {"password": "Zx9Cv8Bn7Mq"}}
     token, password, whole = find_in_value(record)
     assert (token.field, token.secret.kind) == ("message.content", "github-token")
-    context = token.context(room=20)
+    context = token.context(before=20, after=20)
     assert context.startswith("…") and context.endswith("…")
     assert f"[REDACTED:github-token:{token.secret.fingerprint}]" in context
     assert TOKEN not in context and len(context) <= 20 + 32 + 20 + 2
-    wide = password.context(room=200)
+    assert token.context().index("[REDACTED:") == 1 + 24  # the mask near the start
+    wide = password.context(before=200, after=200)
     assert "Hn3Jk8Lp2Qw" not in wide and TOKEN not in wide  # its neighbour masked too
     assert not wide.startswith("…") and not wide.endswith("…")
     assert whole.field == "auth.password"
