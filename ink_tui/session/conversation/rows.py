@@ -43,14 +43,16 @@ def match_row(
     turns: list[Turn], entry_id: str, needle: str, row_labels: Mapping[str, str]
 ) -> str | None:
     """The row showing entry ``entry_id`` that holds ``needle`` (an assistant message shows as
-    several rows: its thinking, its text, each call), else the entry's first row."""
+    several rows: its thinking, its text, each call; a tool result shows on its call's row),
+    else the entry's first row."""
     first: str | None = None
     folded = needle.casefold()
     for turn in turns:
         if turn.user is not None and turn.user.id == entry_id:
             return turn.key
         for item in turn.items:
-            if item.entry.id != entry_id:
+            result = item.tool.result_entry if item.tool is not None else None
+            if item.entry.id != entry_id and (result is None or result.id != entry_id):
                 continue
             if folded and row_holds(item, folded, row_labels):
                 return item.key

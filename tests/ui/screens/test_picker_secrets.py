@@ -6,6 +6,8 @@ for byte; and no secret on any screen along the way."""
 from __future__ import annotations
 
 import io
+import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from rich.console import Console
 from textual.widgets import Static
 from waiting import wait_for, workers_finished
 
+from ink_tui.paths import project_dir
 from ink_tui.ui.app import InkApp
 from ink_tui.ui.modals.keeping import ConfirmScreen
 from ink_tui.ui.screens.picker import PickerScreen
@@ -149,3 +152,58 @@ async def test_capital_x_scrubs_after_a_question_and_u_brings_the_original_back(
         await pilot.press("escape")
         sessions = await _picker(app, pilot)
         await wait_for(pilot, lambda: sessions.shown[0].secret_count == 2, "the row's count")
+
+
+def _tool_session(base: Path) -> Path:
+    """A session whose secret is in a tool's output (``cat .env``), answered on the next turn."""
+    folder = project_dir(base, CWD)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = "2026-11-20T11:00:{:02d}Z"
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "cat .env"}}
+    result = {"toolCallId": "c1", "toolName": "bash", "isError": False,
+              "content": f"GITHUB_TOKEN={TOKEN}\nDEBUG=1"}  # fmt: skip
+    usage = {"inputTokens": 10, "outputTokens": 5}
+    records = [
+        {"type": "session", "version": 1, "id": "tooly", "timestamp": stamp.format(0), "cwd": CWD},
+        {"type": "message", "id": "u1", "parentId": None, "timestamp": stamp.format(1),
+         "message": {"role": "user", "content": "what is in .env?"}},
+        {"type": "message", "id": "a1", "parentId": "u1", "timestamp": stamp.format(2),
+         "message": {"role": "assistant", "blocks": [call], "usage": usage,
+                     "stopReason": "tool_use"}},
+        {"type": "message", "id": "r1", "parentId": "a1", "timestamp": stamp.format(3),
+         "message": {"role": "toolResult", "results": [result]}},
+        {"type": "message", "id": "a2", "parentId": "r1", "timestamp": stamp.format(4),
+         "message": {"role": "assistant", "blocks": [{"type": "text", "text": "a token"}],
+                     "usage": usage, "stopReason": "stop"}},
+        {"type": "message", "id": "u2", "parentId": "a2", "timestamp": stamp.format(5),
+         "message": {"role": "user", "content": "thanks"}},
+    ]  # fmt: skip
+    path = folder / "2026-11-20T11-00-00-000Z-tooly.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    os.utime(path, (OLD, OLD))
+    return path
+
+
+async def test_enter_on_a_secret_in_a_tool_output_goes_to_its_call(
+    tmp_path: Path, make_app: Any
+) -> None:
+    _tool_session(tmp_path / "sessions")
+    app = make_app(sessions_dir=tmp_path / "sessions", cwd=CWD)
+    async with app.run_test(size=(130, 30)) as pilot:
+        await _picker(app, pilot)
+        secrets = await _findings(app, pilot)
+        assert [(f.entry_id, f.field) for f in secrets.findings or []] == [
+            ("r1", "message.results[0].content")
+        ]
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, SessionScreen)
+                and app.screen.session_tree.cursor is not None
+                and "cat .env" in app.screen.session_tree.cursor.text
+            ),
+            "the session, on the call whose output holds the secret",
+        )
+        await wait_for(pilot, workers_finished(app), "the session read")
+        _no_secret_on_screen(app)
