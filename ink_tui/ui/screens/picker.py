@@ -384,7 +384,7 @@ class PickerScreen(Screen[None]):
 
     def action_scrub_session(self) -> None:
         if (row := self._highlighted_row()) is not None:
-            self.query_one(SessionKeeper).scrub(row.path)
+            self.query_one(SessionKeeper).scrub(row.path, row.title)
 
     def action_filter(self) -> None:
         filter_input = self.query_one("#filter", Input)

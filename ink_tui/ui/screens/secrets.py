@@ -157,7 +157,7 @@ class SecretsScreen(Screen[None]):
         self.post_message(OpenSession(self.path, leaf_id=leaf, entry_id=entry, stack=True))
 
     def action_scrub(self) -> None:
-        self.query_one(SessionKeeper).scrub(self.path)
+        self.query_one(SessionKeeper).scrub(self.path, self.title_text)
 
     def action_undo(self) -> None:
         self.query_one(SessionKeeper).undo()

@@ -131,9 +131,10 @@ class SessionKeeper(Widget):
     # -- scrub ---------------------------------------------------------------------------------
 
     @work(thread=True, group="keep")
-    def scrub(self, path: Path) -> None:
-        """What a scrub would replace (in the worker), then ask, then scrub: each secret
-        replaced in the file by its mask, the original to the trash first."""
+    def scrub(self, path: Path, title: str = "") -> None:
+        """What a scrub would replace (in the worker), then ask (naming the session by its
+        ``title``, else its file), then scrub: each secret replaced in the file by its mask,
+        the original to the trash first."""
         from ink_tui.manage.scrubbing import ScrubError, scrub_session
 
         try:
@@ -146,7 +147,7 @@ class SessionKeeper(Widget):
             return
         said = f"{plural(plan.count, 'secret')} ({plan.kinds_sentence()})"
         body = (
-            f"Replace {said} in {path.name} with [REDACTED:<kind>:<fingerprint>]?\n\n"
+            f"Replace {said} in “{title or path.name}” with [REDACTED:<kind>:<fingerprint>]?\n\n"
             "Ink still opens it and rebuilds the same context, the secrets masked. The original "
             "goes to the trash first: u brings it back byte for byte."
         )

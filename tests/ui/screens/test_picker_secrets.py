@@ -139,7 +139,7 @@ async def test_capital_x_scrubs_after_a_question_and_u_brings_the_original_back(
         await pilot.press("X")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         body = str(app.screen.query_one("#keep-body", Static).content)
-        assert "Replace 2 secrets (1 github-token, 1 password)" in body
+        assert "Replace 2 secrets (1 github-token, 1 password) in “start the deploy”" in body
         assert path.read_bytes() == original  # nothing before the answer
         await pilot.press("y")
         await wait_for(pilot, lambda: secrets.findings == [], "no secret left")
