@@ -29,7 +29,6 @@ from ink_tui.ui.widgets.keeper import SessionKeeper
 from ink_tui.ui.widgets.machine_sync import MachineSync
 from ink_tui.ui.widgets.picker_text import PickerPlace, empty_text, row_note, status_text
 from ink_tui.ui.widgets.preview import SessionPreview
-from ink_tui.ui.widgets.row_filter import RowFilter
 from ink_tui.ui.widgets.row_source import (
     IndexNotice,
     IndexProgress,
@@ -47,8 +46,6 @@ if TYPE_CHECKING:
 __all__ = ["PickerScreen"]
 
 REFRESH_SECONDS: Final = 3.0
-_BATCH: Final = 50
-_BATCH_SECONDS: Final = 0.05
 _FILTER_HINT: Final = "filter by title, id or project (Enter opens the top match, Esc clears)"
 
 
@@ -78,8 +75,6 @@ class PickerScreen(Screen[None]):
         self._started = False
         self._rows = ScopeRows()  # every scope's rows: one row per session, shared
         self.indexing: tuple[int, int] | None = None  # (bytes done, bytes to read)
-        self.only: RowFilter | None = None  # the rows kept: ! problems, $ secrets, else all
-        self._told: set[str] = set()
 
     def compose(self) -> ComposeResult:
         yield Static(id="picker-status")
@@ -166,9 +161,7 @@ class PickerScreen(Screen[None]):
 
     @on(IndexNotice)
     def _index_notice(self, message: IndexNotice) -> None:
-        if message.text not in self._told:  # once per reason, not at every refresh
-            self._told.add(message.text)
-            self.notify(message.text, severity="warning", timeout=8)
+        self.notify(message.text, severity="warning", timeout=8)
 
     def on_screen_suspend(self) -> None:
         # A blinking cursor under another screen would repaint that screen twice a second.
@@ -231,7 +224,7 @@ class PickerScreen(Screen[None]):
             total=len(self._current()),
             query=table.query_text,
             shown=len(table.shown),
-            only=self.only,
+            only=table.only,
             indexing=self.indexing,
             scanning=self.scanning,
             syncing=sync.syncing,
@@ -243,15 +236,15 @@ class PickerScreen(Screen[None]):
         empty.display = shown
         table.set_class(shown, "-empty")
         if shown:
-            empty.update(empty_text(place, query=table.query_text, only=self.only))
+            empty.update(empty_text(place, query=table.query_text, only=table.only))
         self._update_note()
 
     def _update_note(self) -> None:
+        table = self.query_one(SessionList)
+        text = row_note(table.highlighted, table.only)
         note = self.query_one("#picker-note", Static)
-        text = row_note(self.query_one(SessionList).highlighted, self.only)
         note.display = text is not None
-        if text is not None:
-            note.update(text)
+        note.update(text or "")
 
     @on(SessionList.Highlighted, "#sessions")
     def _highlighted(self, event: SessionList.Highlighted) -> None:
@@ -281,12 +274,10 @@ class PickerScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------------
 
     def action_open(self) -> None:
-        summary = self.query_one(SessionList).highlighted
-        if summary is not None:
-            self.post_message(OpenSession(summary.path))
+        if (row := self._highlighted_row()) is not None:
+            self.post_message(OpenSession(row.path))
 
-    # y r d u P: the keeper asks, then does it (u and P need no row)
-
+    # y r d u P X: the keeper asks, then does it (u and P need no row)
     def action_copy_session(self) -> None:
         if (row := self._highlighted_row()) is not None:
             self.query_one(SessionKeeper).copy(row.id or "", row.path)
@@ -345,8 +336,7 @@ class PickerScreen(Screen[None]):
         self.post_message(OpenChat(None))
 
     def action_toggle_preview(self) -> None:
-        preview = self.query_one(SessionPreview)
-        self._show_preview(not preview.display)
+        self._show_preview(not self.query_one(SessionPreview).display)
 
     def _show_preview(self, shown: bool) -> None:
         preview = self.query_one(SessionPreview)
@@ -364,15 +354,12 @@ class PickerScreen(Screen[None]):
 
     def action_toggle_problems(self) -> None:
         """Show only the sessions with a problem (``ink-tui check`` would flag), or all again."""
-        self._toggle_only(problem_rows.FILTER)
+        self.query_one(SessionList).toggle_row_filter(problem_rows.FILTER)
+        self._update_status()
 
     def action_toggle_secrets(self) -> None:
         """Show only the sessions holding secrets, or all again."""
-        self._toggle_only(secret_rows.FILTER)
-
-    def _toggle_only(self, only: RowFilter) -> None:
-        self.only = None if self.only is only else only
-        self.query_one(SessionList).set_row_filter(None if self.only is None else self.only.keep)
+        self.query_one(SessionList).toggle_row_filter(secret_rows.FILTER)
         self._update_status()
 
     def action_list_secrets(self) -> None:
@@ -403,14 +390,10 @@ class PickerScreen(Screen[None]):
             filter_input.value = ""
 
     def action_move(self, delta: int) -> None:
-        table = self.query_one(SessionList)
-        table.action_move(delta)
+        self.query_one(SessionList).action_move(delta)
 
     def action_edge(self, where: str) -> None:
-        table = self.query_one(SessionList)
-        table.action_edge(0 if where == "top" else 1)
+        self.query_one(SessionList).action_edge(0 if where == "top" else 1)
 
     def action_scroll_preview(self, delta: int) -> None:
-        preview = self.query_one(SessionPreview)
-        if preview.display:
-            preview.scroll_relative(y=delta * max(1, preview.size.height // 2), animate=False)
+        self.query_one(SessionPreview).scroll_half_page(delta)

@@ -77,6 +77,11 @@ class SessionPreview(VerticalScroll, can_focus=False):
         self.scroll_home(animate=False)
         self._load(summary.path)
 
+    def scroll_half_page(self, direction: int) -> None:
+        """Half a page down (``1``) or up (``-1``), when shown (``J``/``K`` in the picker)."""
+        if self.display:
+            self.scroll_relative(y=direction * max(1, self.size.height // 2), animate=False)
+
     def _body(self, renderable: RenderableType) -> None:
         self.query_one("#preview-body", Static).update(renderable)
 

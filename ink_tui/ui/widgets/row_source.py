@@ -94,7 +94,8 @@ class IndexProgress(Message):
 
 @dataclass
 class IndexNotice(Message):
-    """The index could not be used or was rebuilt: one line for the user."""
+    """The index could not be used or was rebuilt: one line for the user (posted once per
+    reason by a source, not at every refresh)."""
 
     text: str
 
@@ -201,6 +202,13 @@ class SessionRowSource(Widget):
         self.project_dir = project_dir(sessions_dir, cwd)
         self.index_usable = True
         self.painted = threading.Event()  # set by the picker once the first rows are painted
+        self._told: set[str] = set()  # the notices posted (each once)
+
+    def _tell(self, text: str) -> None:
+        """``text`` as an :class:`IndexNotice`, once per reason."""
+        if text not in self._told:
+            self._told.add(text)
+            self.post_message(IndexNotice(text))
 
     def rows_at_hand(self, scope: Scope) -> IndexedRows | None:
         """The scope's first rows if they were read ahead (:class:`RowsAhead`: this machine's
@@ -220,7 +228,7 @@ class SessionRowSource(Widget):
 
         mirrors, notice = readable_mirrors()
         if notice is not None:
-            self.post_message(IndexNotice(notice))
+            self._tell(notice)
         return [here, *mirrors]
 
     def _first_rows(self, scope: Scope) -> IndexedRows:
@@ -247,7 +255,7 @@ class SessionRowSource(Widget):
         cwd = scope_cwd(scope, self.cwd)
         first = self._first_rows(scope) if shown is None else shown
         if first.notice is not None:
-            self.post_message(IndexNotice(first.notice))
+            self._tell(first.notice)
         if first.rows:
             self._post_in_parts(first, generation, shown=shown is not None)
         else:
@@ -272,8 +280,8 @@ class SessionRowSource(Widget):
         )
         if worker.cancelled_event.is_set():  # (set by another thread meanwhile)
             return
-        if fresh.notice is not None and fresh.notice != first.notice:
-            self.post_message(IndexNotice(fresh.notice))
+        if fresh.notice is not None:
+            self._tell(fresh.notice)
         self.index_usable = fresh.rows is not None
         self.post_message(
             RowsFound(generation, fresh.rows or [], done=True, whole=bool(fresh.rows))

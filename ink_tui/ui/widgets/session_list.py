@@ -16,7 +16,7 @@ The columns, their widths and which go first when the list is narrow are
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -37,6 +37,7 @@ from ink_tui.ui.render.cut import cut_label
 from ink_tui.ui.render.safe import plain
 from ink_tui.ui.scope import Scope
 from ink_tui.ui.widgets.cursor_list import CursorList
+from ink_tui.ui.widgets.row_filter import RowFilter
 from ink_tui.ui.widgets.session_columns import (
     CELL_PADDING,
     COLUMNS,
@@ -119,7 +120,7 @@ class SessionList(CursorList, inherit_bindings=False):
         self.summaries: list[SessionSummary] = []
         self.scope: Scope = "project"
         self.query_text = ""
-        self.row_filter: Callable[[SessionSummary], bool] | None = None  # rows it keeps
+        self.only: RowFilter | None = None  # the rows it keeps (! problems, $ secrets), else all
         self.shown: list[SessionSummary] = []  # the rows, in list order
         self._layout: tuple[int, frozenset[str]] = (0, frozenset())  # title width, dropped
         self._widths: dict[str, int] = {}  # column key -> its width (texts are cut to it)
@@ -147,7 +148,7 @@ class SessionList(CursorList, inherit_bindings=False):
     def extend(self, summaries: list[SessionSummary]) -> None:
         """Rows read by the scan: appended in listing order (re-ranked while filtering)."""
         self.summaries.extend(summaries)
-        if self.query_text or self.row_filter or not self._widths:
+        if self.query_text or self.only or not self._widths:
             self.rebuild()
             return
         self.shown.extend(summaries)
@@ -162,11 +163,15 @@ class SessionList(CursorList, inherit_bindings=False):
             self.query_text = query
             self.rebuild(keep_cursor=False)
 
-    def set_row_filter(self, keep: Callable[[SessionSummary], bool] | None) -> None:
-        """Show only the rows ``keep`` keeps (``None``: every row), the cursor on its session
+    def set_row_filter(self, only: RowFilter | None) -> None:
+        """Show only the rows ``only`` keeps (``None``: every row), the cursor on its session
         when it is still shown; kept across new rows, refreshes and a scope switch."""
-        self.row_filter = keep
+        self.only = only
         self.rebuild()
+
+    def toggle_row_filter(self, only: RowFilter) -> None:
+        """``only``'s rows, or every row again when ``only`` is the filter on."""
+        self.set_row_filter(None if self.only is only else only)
 
     @property
     def highlighted(self) -> SessionSummary | None:
@@ -316,7 +321,7 @@ class SessionList(CursorList, inherit_bindings=False):
             yield padded
 
     def _filtered(self) -> list[SessionSummary]:
-        keep = self.row_filter
+        keep = None if self.only is None else self.only.keep
         kept = self.summaries if keep is None else [row for row in self.summaries if keep(row)]
         query = self.query_text.strip()
         return fuzzy_ranked(kept, query) if query else list(kept)

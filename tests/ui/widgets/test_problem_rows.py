@@ -14,7 +14,7 @@ from waiting import wait_for
 from ink_tui.catalog import SessionSummary
 from ink_tui.catalog.row import EMPTY_REASON
 from ink_tui.ui.options import InkAppBase, LaunchOptions
-from ink_tui.ui.widgets.problem_rows import FILTER, empty_text, has_problem, row_note
+from ink_tui.ui.widgets.problem_rows import FILTER, empty_text, row_note
 from ink_tui.ui.widgets.session_list import SessionList
 
 NOW = 1_800_000_000.0
@@ -58,7 +58,7 @@ async def test_the_filter_keeps_the_sessions_check_would_flag() -> None:
     async with app.run_test(size=(100, 10)) as pilot:
         sessions = app.query_one(SessionList)
         await wait_for(pilot, lambda: sessions.row_count == 4, "the rows")
-        sessions.set_row_filter(has_problem)
+        sessions.set_row_filter(FILTER)
         assert [summary.title for summary in sessions.shown] == ["torn", "unreadable"]
         assert FILTER.status_part(len(sessions.shown)) == (
             "  ·  only sessions with problems: 2  (! shows all)"

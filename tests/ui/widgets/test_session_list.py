@@ -8,12 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.app import ComposeResult
 from waiting import wait_for
 
 from ink_tui.catalog import SessionSummary
 from ink_tui.session.rules.modelref import ModelRef
 from ink_tui.ui.options import InkAppBase, LaunchOptions
+from ink_tui.ui.widgets.row_filter import RowFilter
 from ink_tui.ui.widgets.session_list import SessionList
 
 NOW = 1_800_000_000.0
@@ -106,7 +108,8 @@ async def test_typing_a_filter_ranks_the_matches_and_a_row_filter_keeps_its_rows
         sessions.set_query("the")
         assert len(_titles(sessions)) == 3
         sessions.set_query("")
-        sessions.set_row_filter(lambda summary: summary.listed_by_ink)
+        listed = RowFilter("listed", "!", lambda summary: summary.listed_by_ink, Text)
+        sessions.set_row_filter(listed)
         assert _titles(sessions) == ["fix the parser", "write the docs"]
         sessions.set_summaries(
             [*SUMMARIES, _summary("new", "hidden too", 9, listed_by_ink=False)], scope="project"
