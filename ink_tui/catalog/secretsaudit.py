@@ -22,6 +22,7 @@ from typing import Any, BinaryIO, Final
 
 import orjson
 
+from ink_tui.catalog.gatedlines import gated_batches
 from ink_tui.catalog.index.ondisk import files_on_disk
 from ink_tui.catalog.roots import Root
 from ink_tui.humanize import counts_sentence
@@ -29,7 +30,6 @@ from ink_tui.secrets import find_in_value
 from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.files import open_regular
 from ink_tui.session.reading.jsoncodec import decode_line
-from ink_tui.session.reading.lines import iter_line_batches
 
 __all__ = [
     "NOT_A_RECORD",
@@ -134,9 +134,9 @@ def gated_records_in(stream: BinaryIO) -> Iterator[tuple[int, object]]:
     """:func:`gated_records` of a file, read :data:`AUDIT_CHUNK` bytes at a time: a 100 MB
     session is never in memory whole (its longest line is)."""
     first = 0
-    for _, lines, _ in iter_line_batches(stream, 0, AUDIT_CHUNK):
-        wanted = lines_that_may_hold_secrets(b"\n".join(lines))
-        yield from _records((first + index, lines[index]) for index in sorted(wanted))
+    for batch in gated_batches(stream, 0, AUDIT_CHUNK):
+        lines = batch.lines
+        yield from _records((first + index, lines[index]) for index in sorted(batch.wanted))
         first += len(lines)
 
 

@@ -18,18 +18,24 @@ scan of an appended file deletes them and reads again from ``indexed_to``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Final, NamedTuple
+from typing import Any, BinaryIO, Final
 
+from ink_tui.catalog.gatedlines import gated_batches
+from ink_tui.catalog.index.scanrows import (
+    EntryRow,
+    FileScan,
+    MarkerRow,
+    Resume,
+    TextRow,
+    fingerprint,
+)
 from ink_tui.catalog.index.store import db_text
-from ink_tui.catalog.row import SessionSummary, row_to_index
+from ink_tui.catalog.row import SessionSummary
 from ink_tui.catalog.summary import (
     ListingScan,
     ScanNode,
@@ -39,123 +45,15 @@ from ink_tui.catalog.summary import (
 )
 from ink_tui.catalog.textpieces import cjk_grams, record_role, record_text
 from ink_tui.secrets import Secret, mask_value, redaction
-from ink_tui.secrets.gate import lines_that_may_hold_secrets
 from ink_tui.session.reading.errors import SessionError
 from ink_tui.session.reading.jsoncodec import decode_line
-from ink_tui.session.reading.lines import RawLine, is_blank, iter_line_batches
+from ink_tui.session.reading.lines import RawLine, is_blank
 from ink_tui.session.reading.records import LineKind
 from ink_tui.session.rules.modelref import ModelRef
 
-__all__ = ["EntryRow", "FileScan", "MarkerRow", "TextRow", "fingerprint", "scan_file"]
+__all__ = ["new_summary", "scan_file"]
 
-FINGERPRINT_SPAN: Final = 4096
-_CHUNK: Final = 1024 * 1024
-
-
-def fingerprint(stream: BinaryIO, end: int) -> bytes:
-    """A hash of the first and the last :data:`FINGERPRINT_SPAN` bytes before ``end``."""
-    digest = hashlib.blake2b(digest_size=16)
-    stream.seek(0)
-    digest.update(stream.read(min(end, FINGERPRINT_SPAN)))
-    start = max(0, end - FINGERPRINT_SPAN)
-    stream.seek(start)
-    digest.update(stream.read(end - start))
-    return digest.digest()
-
-
-class EntryRow(NamedTuple):
-    """One tree entry, as the ``entries`` table holds it."""
-
-    seq: int
-    id: str
-    parent_id: str | None
-    type: str
-    role: str | None
-    offset: int
-    length: int
-    line: int
-    turn: int
-    timestamp: str | None
-    usage: int
-    name: str | None
-    tokens_in: int
-    tokens_out: int
-
-
-class MarkerRow(NamedTuple):
-    """A file-level line (``position``, ``session_model``, or a position Ink skips), as the
-    ``markers`` table holds it: where it is, so opening from the index can read it again."""
-
-    seq: int
-    kind: str  # a LineKind value
-    offset: int
-    length: int
-    line: int
-
-
-@dataclass(slots=True)
-class TextRow:
-    """One entry's searchable text."""
-
-    seq: int
-    offset: int
-    role: str
-    timestamp: str | None
-    body: str
-    grams: str
-
-
-@dataclass(slots=True)
-class FileScan:
-    """What one scan found: rows to add, the state to keep, and the picker row."""
-
-    summary: SessionSummary
-    start: int  # 0: everything was read; else rows at or after it were replaced
-    indexed_to: int
-    fingerprint: bytes
-    state: dict[str, Any] | None  # None: Ink cannot open it (the next change reads it all again)
-    entries: list[EntryRow] = field(default_factory=list)
-    markers: list[MarkerRow] = field(default_factory=list)
-    texts: list[TextRow] = field(default_factory=list)
-
-    def file_values(self, path: Path, child: bool, info: os.stat_result) -> tuple[Any, ...]:
-        """The ``files`` row of the file scanned, in the order of :data:`FILE_COLUMNS` (its
-        path apart: the caller knows whether it is a new row)."""
-        summary = self.summary
-        return (
-            project_of(path, child),
-            int(child),
-            None if summary.id is None else db_text(summary.id),
-            None if summary.parent_session is None else db_text(summary.parent_session),
-            info.st_size,
-            info.st_mtime_ns,
-            info.st_ctime_ns,
-            info.st_ino,
-            self.indexed_to,
-            self.fingerprint,
-            None if self.state is None else json.dumps(self.state),
-            json.dumps(row_to_index(summary)),
-        )
-
-
-FILE_COLUMNS: Final = (
-    "project, child, session_id, parent, size, mtime_ns, ctime_ns, inode, indexed_to, "
-    "fingerprint, scan, row"
-)
-
-
-def project_of(path: Path, child: bool) -> str:
-    """The project folder's name (a subagent session's: the folder holding its ``children/``)."""
-    return db_text((path.parent.parent if child else path.parent).name)
-
-
-@dataclass(slots=True)
-class Resume:
-    """Where an earlier scan stopped: its offset, its state and the entries it kept."""
-
-    offset: int
-    state: dict[str, Any]
-    entries: list[EntryRow]
+_CHUNK: Final = 1024 * 1024  # bytes read at a time (the gate looks at each chunk)
 
 
 def _usage_tokens(message: Any) -> tuple[int, int]:
@@ -343,10 +241,10 @@ class _FileReader:
 def _gated_lines(stream: BinaryIO, start: int) -> Iterator[tuple[RawLine, bool]]:
     """Each line from ``start``, and whether it may hold a secret (the gate, a chunk at a time:
     called per line, its setup would cost more than the look itself)."""
-    for offset, parts, terminated in iter_line_batches(stream, start, chunk_size=_CHUNK):
-        wanted = lines_that_may_hold_secrets(b"\n".join(parts))
-        for index, part in enumerate(parts):
-            yield RawLine(part, offset, terminated), index in wanted
+    for batch in gated_batches(stream, start, _CHUNK):
+        offset = batch.offset
+        for index, part in enumerate(batch.lines):
+            yield RawLine(part, offset, batch.terminated), index in batch.wanted
             offset += len(part) + 1
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from ink_tui.catalog.index.filescan import fingerprint
+from ink_tui.catalog.index.scanrows import fingerprint
 from ink_tui.catalog.index.store import CatalogIndex, IndexUnavailable, path_key
 from ink_tui.session.reading.entry import KEEP_SMALL_BYTES, Entry, LineProblem, Marker
 from ink_tui.session.reading.errors import RecordError, SessionError

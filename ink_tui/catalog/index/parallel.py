@@ -108,7 +108,8 @@ def shards(files: Sequence[NewFile], limit: int | None = None) -> list[list[NewF
 def write_shard(job: tuple[str, list[tuple[str, bool]]]) -> tuple[str, int]:
     """Read a shard's files into a new shard database at ``job[0]`` (in a worker process);
     returns its path and the session bytes read. A file that vanished is left out."""
-    from ink_tui.catalog.index.filescan import FILE_COLUMNS, new_summary, scan_file
+    from ink_tui.catalog.index.filescan import new_summary, scan_file
+    from ink_tui.catalog.index.scanrows import FILE_COLUMNS
     from ink_tui.catalog.textpieces import pack_text
     from ink_tui.session.reading.files import open_regular
 

@@ -39,7 +39,7 @@ from ink_tui.paths import machines_dir
 from ink_tui.session.reading.files import open_regular
 
 if TYPE_CHECKING:  # read only when a file changed: a search over an unchanged tree never needs it
-    from ink_tui.catalog.index.filescan import EntryRow, FileScan
+    from ink_tui.catalog.index.scanrows import EntryRow, FileScan
 
 __all__ = ["SESSIONS_ONLY", "IndexReport", "Progress", "update_index"]
 
@@ -99,7 +99,7 @@ def _stray_files(index: CatalogIndex, base_dir: Path) -> dict[bytes, tuple[Any, 
 
 
 def _entries_before(index: CatalogIndex, file_id: int, offset: int) -> list[EntryRow]:
-    from ink_tui.catalog.index.filescan import EntryRow
+    from ink_tui.catalog.index.scanrows import EntryRow
 
     rows = index.connection.execute(
         f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE file_id = ? AND offset < ? ORDER BY seq",
@@ -115,7 +115,8 @@ def _scan_state(index: CatalogIndex, file_id: int) -> str | None:
 
 
 def _read(index: CatalogIndex, path: Path, known: _Known | None) -> tuple[FileScan, os.stat_result]:
-    from ink_tui.catalog.index.filescan import Resume, fingerprint, new_summary, scan_file
+    from ink_tui.catalog.index.filescan import new_summary, scan_file
+    from ink_tui.catalog.index.scanrows import Resume, fingerprint
 
     with open_regular(path) as stream:
         info = os.fstat(stream.fileno())
@@ -179,7 +180,7 @@ def _drop_rows(index: CatalogIndex, file_id: int, from_offset: int) -> None:
 
 
 def _store(index: CatalogIndex, read: _Read) -> None:
-    from ink_tui.catalog.index.filescan import FILE_COLUMNS, project_of
+    from ink_tui.catalog.index.scanrows import FILE_COLUMNS, project_of
     from ink_tui.catalog.textpieces import pack_text
 
     path, known, found, info = read.path, read.prior, read.found, read.info
