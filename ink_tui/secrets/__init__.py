@@ -10,7 +10,8 @@
 Below every other layer but the helpers: nothing here reads a file or knows a session.
 """
 
-from ink_tui.secrets.detect import Secret, find_secrets, mask_secrets, redaction
+from ink_tui.secrets.detect import find_secrets, mask_secrets
+from ink_tui.secrets.found import Secret, redaction
 from ink_tui.secrets.masking import masked_text
 from ink_tui.secrets.structured import Finding, find_in_value, mask_value
 

@@ -3,8 +3,9 @@
 A text is read as a person reading it would: its escape sequences looked past (``rg``'s colours
 around a token do not hide it), its lines joined where a token was wrapped, and its URL-encoded
 and base64 runs decoded and read too. Then the provider rules (:mod:`.rules`: a token's own
-shape) and the keyed rules (:mod:`.keyed`: ``password: …``, credentials in URLs, command-line
-flags) each give spans of the text; overlapping spans keep the first and longest.
+shape), the keyed rules (:mod:`.keyed`: ``password: …``) and the placed ones (:mod:`.placed`:
+credentials in URLs, command-line flags, XML elements, YAML values under their key) each give
+spans of the text; overlapping spans keep the first and longest.
 
 Every :class:`Secret` has a kind, where it is in the text given, and a fingerprint (the first 8
 hex digits of the SHA-256 of the secret): the secret itself is kept only to be replaced, never
@@ -16,51 +17,29 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-import hashlib
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Final
 
 from ink_tui.safetext import escape_spans
+from ink_tui.secrets.found import Secret, redaction
 from ink_tui.secrets.keyed import (
+    KEY_CLUES,
     NEVER,
-    WEAK,
     key_strength,
-    key_words,
+    keyed_kind,
+    keyed_value,
     looks_random,
-    secret_value,
 )
+from ink_tui.secrets.placed import flags, keyed_elsewhere, url_credentials
 from ink_tui.secrets.rules import RULES, Rule, literal_trie
 
-__all__ = ["KEYED_KINDS", "Secret", "find_secrets", "keyed_kind", "mask_secrets", "redaction"]
-
-
-@dataclass(frozen=True, slots=True)
-class Secret:
-    """One secret found: its kind, its span in the text searched, and (hidden) the secret."""
-
-    kind: str
-    start: int
-    end: int
-    value: str = field(repr=False, compare=False)
-
-    @property
-    def fingerprint(self) -> str:
-        """The first 8 hex digits of the SHA-256 of the secret: the same secret, the same
-        fingerprint, wherever it is; the secret cannot be read back from it."""
-        return hashlib.sha256(self.value.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+__all__ = ["KEYED_KINDS", "find_secrets", "mask_secrets"]
 
 
 _MASK: Final = re.compile(r"\[REDACTED:[a-z0-9\-]+:[0-9a-f]{8}\]")
 
 
-def redaction(secret: Secret) -> str:
-    """What replaces a secret in a scrubbed session: ``[REDACTED:<kind>:<fingerprint>]``."""
-    return f"[REDACTED:{secret.kind}:{secret.fingerprint}]"
-
-
-_KEY_CLUES: Final = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "_pat", "pat_", "sas")
 _SCHEME: Final = r"(?i:bearer|basic|token|digest|bot|apikey)[ \t]+"  # kept: what the value is
 # From a word that makes a key secret-named to the value: the key's start is found backwards
 # (:func:`_key_start`), which is much faster than a pattern that may start anywhere.
@@ -73,44 +52,6 @@ _ASSIGNMENT: Final = re.compile(
 )
 _KEY_CHAR: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_END: Final = re.compile(r"[A-Za-z0-9_.\-]*")
-_URL_CREDENTIALS: Final = re.compile(
-    r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{1,20})://(?P<user>[^\s:/@\"'<>]{0,256}):"
-    r"(?P<secret>[^\s@/\"'<>]{1,256})@(?P<host>[A-Za-z0-9\[\]._\-]+)"
-)
-_DATABASES: Final = frozenset(
-    {"postgres", "postgresql", "mysql", "mariadb", "mongodb", "mongodb+srv", "redis", "rediss",
-     "amqp", "amqps", "mssql", "sqlserver", "clickhouse", "cockroachdb", "oracle", "jdbc:mysql",
-     "jdbc:postgresql", "snowflake", "neo4j", "couchdb", "memcached"}
-)  # fmt: skip
-_FLAGS: Final = (
-    ("curl", re.compile(r"(?:^|\s)(?:-u|--user)(?:\s+|=)?[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)")),
-    ("mysql", re.compile(
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p[\"']?(?P<secret>[^\s'\"]+)"
-    )),
-    ("machine", re.compile(  # a .netrc line: machine HOST login USER password SECRET
-        r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<secret>[^\s\"']+)"
-    )),
-    ("sshpass", re.compile(r"\bsshpass\s+-p\s*[\"']?(?P<secret>[^\s\"']+)")),
-    ("login", re.compile(
-        r"\b(?:docker|podman|helm)\s+(?:registry\s+)?login\b[^\n]*?\s-p\s+[\"']?"
-        r"(?P<secret>[^\s\"']+)"
-    )),
-    ("--", re.compile(
-        r"--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|access-token|"
-        r"auth-token|private-key|db-password)(?:\s+|=)[\"']?(?P<secret>[^\s\"']+)"
-    )),
-)  # fmt: skip
-# A value in an XML element named as a secret (``<password>…</password>``: Maven's settings.xml,
-# .NET configs), and a YAML value on the lines after its key (``password: |`` then the value,
-# or the value alone, indented under its key).
-_ELEMENT: Final = re.compile(
-    r"<(?P<key>[A-Za-z_][\w.\-]{0,64})(?:\s[^<>]{0,256})?>(?P<secret>[^<>\n]{1,1024})</(?P=key)>"
-)
-_YAML_BLOCK: Final = re.compile(
-    r"(?m)^(?P<indent>[ \t]*)(?P<key>[A-Za-z_][\w.\-]{0,64})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?"
-    r"\r?\n(?P=indent)[ \t]+(?P<secret>[^\s#][^\n]{0,1023}?)[ \t]*\r?$"
-)
-_YAML_KEY_LINE: Final = re.compile(r"[A-Za-z_][\w.\-]*[ \t]*:(?:[ \t]|$)")  # a nested key
 _KEY_CHARS: Final = "A-Za-z0-9_\\-+/="
 _WRAP: Final = re.compile(rf"(?<=[{_KEY_CHARS}])\r?\n[ \t]*(?=[{_KEY_CHARS}])")
 _PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -124,17 +65,6 @@ KEYED_KINDS: Final = frozenset(
      "basic-auth"}
 )  # fmt: skip
 """The kinds a key, a URL or a flag reveals (not a token's own shape)."""
-
-
-def keyed_kind(key: str) -> str:
-    """The kind a keyed secret is reported as, from its key's words."""
-    words = key_words(key)
-    if any(word.startswith(("pw",)) or "pass" in word or "pwd" in word for word in words):
-        return "password"
-    for word, kind in (("token", "token"), ("secret", "secret"), ("auth", "credential")):
-        if any(word in part for part in words):
-            return kind
-    return "key"
 
 
 _CLUES: Final = re.compile(literal_trie(sorted({clue for rule in RULES for clue in rule.clues})))
@@ -176,7 +106,7 @@ def _key_start(text: str, position: int) -> int:
 
 def _assignments(text: str) -> Iterator[Secret]:
     lowered = text.lower()
-    if not any(clue in lowered for clue in _KEY_CLUES):
+    if not any(clue in lowered for clue in KEY_CLUES):
         return
     position = 0
     while (match := _ASSIGNMENT.search(text, position)) is not None:
@@ -193,65 +123,10 @@ def _assignments(text: str) -> Iterator[Secret]:
         value, value_start = match.group(group), match.start(group)
         if group == "bare" and start > 0 and text[start - 1] in "?&#;":
             value = re.split(r"[&#]", value, maxsplit=1)[0]  # a URL's parameter ends at & or #
-        if not secret_value(value, quoted=group == "quoted" or bool(match.group("scheme"))):
-            continue
-        if strength == WEAK and not looks_random(value):
+        if not keyed_value(key, value, quoted=group == "quoted" or bool(match.group("scheme"))):
             continue
         position = match.end()
         yield Secret(keyed_kind(key), value_start, value_start + len(value), value)
-
-
-def _url_credentials(text: str) -> Iterator[Secret]:
-    if "://" not in text or "@" not in text:
-        return
-    for match in _URL_CREDENTIALS.finditer(text):
-        value = match.group("secret")
-        if not secret_value(value, quoted=True) or value.lower() in ("pass", "pw", "pwd"):
-            continue
-        scheme = match.group("scheme").lower()
-        kind = "database-password" if scheme in _DATABASES else "url-password"
-        yield Secret(kind, match.start("secret"), match.end("secret"), value)
-
-
-def _flags(text: str) -> Iterator[Secret]:
-    for clue, pattern in _FLAGS:
-        if clue not in text:
-            continue
-        for match in pattern.finditer(text):
-            value = match.group("secret")
-            if (
-                clue == "curl"
-                and "curl" not in text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
-            ):
-                continue  # ``-u user:pw`` of another command
-            if secret_value(value, quoted=True):
-                yield Secret("password", match.start("secret"), match.end("secret"), value)
-
-
-def _keyed_elsewhere(text: str) -> Iterator[Secret]:
-    """Values a secret-named key names from elsewhere than ``key = value``: an XML element
-    around them, a YAML key on the line above."""
-    lowered = text.lower()
-    if not any(clue in lowered for clue in _KEY_CLUES):
-        return
-    patterns = [_ELEMENT] if "</" in text else []
-    if ":\n" in text or ":\r\n" in text or "|\n" in text or ">\n" in text:
-        patterns.append(_YAML_BLOCK)
-    for pattern in patterns:
-        position = 0
-        while (match := pattern.search(text, position)) is not None:
-            # on from the value's line: it may be the next key's (``db:`` above ``password:``)
-            position = max(match.start() + 1, text.rfind("\n", 0, match.start("secret")) + 1)
-            key, value = match.group("key"), match.group("secret").strip()
-            if pattern is _YAML_BLOCK and _YAML_KEY_LINE.match(value):
-                continue  # a mapping under the key (``auth:`` above ``token: …``), not a value
-            strength = key_strength(key)
-            if strength == NEVER or not secret_value(value, quoted=True):
-                continue
-            if strength == WEAK and not looks_random(value):
-                continue
-            start = match.start("secret")
-            yield Secret(keyed_kind(key), start, start + len(value), value)
 
 
 def _plain(text: str) -> list[Secret]:
@@ -259,9 +134,9 @@ def _plain(text: str) -> list[Secret]:
     return [
         *_provider(text),
         *_assignments(text),
-        *_keyed_elsewhere(text),
-        *_url_credentials(text),
-        *_flags(text),
+        *keyed_elsewhere(text),
+        *url_credentials(text),
+        *flags(text),
     ]
 
 

@@ -31,7 +31,7 @@ _FLAG_WORDS: Final = (
     "curl", "mysql", "mariadb", "sshpass", "docker", "podman", "helm", "--password", "--passwd",
     "--pass", "--token", "--api-key", "--apikey", "--secret", "--client-secret",
     "--access-token", "--auth-token", "--private-key", "--db-password",
-)  # fmt: skip  # the command-line flags the detector reads (``detect._FLAGS``)
+)  # fmt: skip  # the command-line flags the detector reads (``placed._FLAGS``)
 _KEY_WORDS: Final = (b"pass", b"pwd", b"secret", b"token", b"key", b"auth", b"cred", b"sas",
                      b"_pat", b"pat_")  # fmt: skip
 

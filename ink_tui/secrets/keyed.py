@@ -20,12 +20,15 @@ from collections import Counter
 from typing import Final, Literal
 
 __all__ = [
+    "KEY_CLUES",
     "NEVER",
     "STRONG",
     "WEAK",
     "Strength",
     "key_strength",
     "key_words",
+    "keyed_kind",
+    "keyed_value",
     "looks_random",
     "secret_value",
 ]
@@ -195,3 +198,28 @@ def _case_switches(text: str) -> int:
     """How often the case changes from one letter to the next."""
     letters = [char.isupper() for char in text if char.isalpha()]
     return sum(1 for a, b in itertools.pairwise(letters) if a != b)
+
+
+KEY_CLUES: Final = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "_pat", "pat_", "sas")
+"""What a secret-named key holds, lower-cased: a text with none holds no keyed secret."""
+
+
+def keyed_value(key: str, value: str, *, quoted: bool) -> bool:
+    """Whether ``value``, under ``key``, is a secret: the key may name one, the value is a value
+    (not a placeholder, a reference, code; see :func:`secret_value`), and under a weak key
+    (``…key``) it looks generated."""
+    strength = key_strength(key)
+    if strength == NEVER or not secret_value(value, quoted=quoted):
+        return False
+    return strength != WEAK or looks_random(value)
+
+
+def keyed_kind(key: str) -> str:
+    """The kind a keyed secret is reported as, from its key's words."""
+    words = key_words(key)
+    if any(word.startswith(("pw",)) or "pass" in word or "pwd" in word for word in words):
+        return "password"
+    for word, kind in (("token", "token"), ("secret", "secret"), ("auth", "credential")):
+        if any(word in part for part in words):
+            return kind
+    return "key"

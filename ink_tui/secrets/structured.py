@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any, Final
 
-from ink_tui.secrets.detect import Secret, find_secrets, keyed_kind, redaction
+from ink_tui.secrets.detect import find_secrets
+from ink_tui.secrets.found import Secret, redaction
 from ink_tui.secrets.gate import may_hold_secret
-from ink_tui.secrets.keyed import NEVER, WEAK, key_strength, looks_random, secret_value
+from ink_tui.secrets.keyed import keyed_kind, keyed_value
 
 __all__ = ["Finding", "find_in_value", "mask_value", "secrets_in"]
 
@@ -64,10 +65,7 @@ def _keyed(key: str | int, text: str) -> Secret | None:
     """The whole string ``text`` as a secret, when its key says it is one."""
     if not isinstance(key, str):
         return None
-    strength = key_strength(key)
-    if strength == NEVER or not secret_value(text, quoted=True):
-        return None
-    if strength == WEAK and not looks_random(text):
+    if not keyed_value(key, text, quoted=True):
         return None
     value = text.strip()
     start = text.index(value)
