@@ -71,6 +71,23 @@ async def _findings(app: InkApp, pilot: Any) -> SecretsScreen:
     return app.screen
 
 
+async def _enter_lands_on(app: InkApp, pilot: Any, text: str, where: str) -> None:
+    """Enter on the highlighted finding: the session opens with the tree's cursor on a row
+    showing ``text``, and no secret on the screen once it is read."""
+    await pilot.press("enter")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, SessionScreen)
+            and app.screen.session_tree.cursor is not None
+            and text in app.screen.session_tree.cursor.text
+        ),
+        where,
+    )
+    await wait_for(pilot, workers_finished(app), "the session read")
+    _no_secret_on_screen(app)
+
+
 async def _picker(app: InkApp, pilot: Any) -> SessionList:
     await wait_for(pilot, workers_finished(app), "the picker's rows")
     assert isinstance(app.screen, PickerScreen)
@@ -111,18 +128,9 @@ async def test_x_lists_the_findings_masked_and_enter_goes_to_the_record(app: Ink
         assert row.startswith(" line 4 ") and "push with [REDACTED:github-token:" in row
         assert "2 secrets (1 github-token, 1 password)" in _text(app, "#secrets-title")
         _no_secret_on_screen(app)
-        await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: (
-                isinstance(app.screen, SessionScreen)
-                and app.screen.session_tree.cursor is not None
-                and "push with" in app.screen.session_tree.cursor.text
-            ),
-            "the session, on the record holding the secret",
+        await _enter_lands_on(
+            app, pilot, "push with", "the session, on the record holding the secret"
         )
-        await wait_for(pilot, workers_finished(app), "the session read")
-        _no_secret_on_screen(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, SecretsScreen), "back to the list")
 
@@ -195,15 +203,6 @@ async def test_enter_on_a_secret_in_a_tool_output_goes_to_its_call(
         assert [(f.entry_id, f.field) for f in secrets.findings or []] == [
             ("r1", "message.results[0].content")
         ]
-        await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: (
-                isinstance(app.screen, SessionScreen)
-                and app.screen.session_tree.cursor is not None
-                and "cat .env" in app.screen.session_tree.cursor.text
-            ),
-            "the session, on the call whose output holds the secret",
+        await _enter_lands_on(
+            app, pilot, "cat .env", "the session, on the call whose output holds the secret"
         )
-        await wait_for(pilot, workers_finished(app), "the session read")
-        _no_secret_on_screen(app)
