@@ -37,7 +37,6 @@ alternately, a median of ``--runs`` each, printed as a ratio (goal: at most 1.3x
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import inspect
 import json
@@ -76,7 +75,9 @@ from bench_index import (  # noqa: E402
     index_file,
     ink,
     launch,
+    measure_parser,
     ms,
+    parsed_measures,
     print_rows,
     read_all,
     rg_command,
@@ -86,7 +87,6 @@ from bench_index import (  # noqa: E402
     verdict,
     wait_after,
     wait_until,
-    wanted_measures,
 )
 from bench_ui import MINIMAL_APP, MINIMAL_MARKER  # noqa: E402
 
@@ -497,16 +497,15 @@ def print_table(bench: Bench) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the 210-session tree (130 MB)")
-    parser.add_argument("--mirrors", type=int, default=MIRRORS, help="mirrored machines")
-    parser.add_argument("--runs", type=int, default=RUNS, help="runs per figure (median)")
-    parser.add_argument(
-        "--only", default=",".join(MEASURES), help=f"comma-separated subset of {','.join(MEASURES)}"
+    parser = measure_parser(
+        __doc__,
+        MEASURES,
+        RUNS,
+        quick="the 210-session tree (130 MB)",
+        runs_help="runs per figure (median)",
     )
-    parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
-    args = parser.parse_args(argv)
-    wanted = wanted_measures(parser, args.only, MEASURES)
+    parser.add_argument("--mirrors", type=int, default=MIRRORS, help="mirrored machines")
+    args, wanted = parsed_measures(parser, argv, MEASURES)
 
     spec = QUICK if args.quick else FULL
     print(f"preparing data ({spec.name}, cached under {CACHE_ROOT}/ink-tui-bench-index-…)")

@@ -904,6 +904,29 @@ def wanted_measures(
     return wanted
 
 
+def measure_parser(
+    doc: str, measures: Sequence[str], runs: int, *, quick: str, runs_help: str
+) -> argparse.ArgumentParser:
+    """The options of every benchmark over the index bench's tree: ``--quick``, ``--runs``,
+    ``--only`` (a subset of ``measures``) and ``--no-wait``; a benchmark may add its own."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--runs", type=int, default=runs, help=runs_help)
+    parser.add_argument(
+        "--only", default=",".join(measures), help=f"comma-separated subset of {','.join(measures)}"
+    )
+    parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
+    return parser
+
+
+def parsed_measures(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None, measures: Sequence[str]
+) -> tuple[argparse.Namespace, set[str]]:
+    """The arguments, and the measures ``--only`` names."""
+    args = parser.parse_args(argv)
+    return args, wanted_measures(parser, args.only, measures)
+
+
 def print_table(bench: Bench) -> None:
     print("\nissue 10 goals (the minimal app's launches in this run:", end=" ")
     print(f"{fmt_runs(bench.minimal)})" if bench.minimal else "none)")
@@ -911,15 +934,14 @@ def print_table(bench: Bench) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a 130 MB tree instead of 1.3 GB")
-    parser.add_argument("--runs", type=int, default=RUNS, help="launches per figure (median)")
-    parser.add_argument(
-        "--only", default=",".join(MEASURES), help=f"comma-separated subset of {','.join(MEASURES)}"
+    parser = measure_parser(
+        __doc__,
+        MEASURES,
+        RUNS,
+        quick="a 130 MB tree instead of 1.3 GB",
+        runs_help="launches per figure (median)",
     )
-    parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
-    args = parser.parse_args(argv)
-    wanted = wanted_measures(parser, args.only, MEASURES)
+    args, wanted = parsed_measures(parser, argv, MEASURES)
 
     spec = QUICK if args.quick else FULL
     print(f"preparing data ({spec.name}, cached under {CACHE_ROOT}/ink-tui-bench-index-…)")

@@ -41,7 +41,6 @@ updated, and the server's stderr are printed too.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import math
 import os
@@ -82,14 +81,15 @@ from bench_index import (  # noqa: E402
     fmt_runs,
     index_file,
     ink,
+    measure_parser,
     ms,
+    parsed_measures,
     peak_rss_kb,
     print_rows,
     read_all,
     rg_command,
     run_timed,
     verdict,
-    wanted_measures,
 )
 
 VERSION = "mcp-v1"
@@ -605,15 +605,14 @@ MEASURES = ("first", "searches", "mixed")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the 210-session tree (130 MB)")
-    parser.add_argument("--runs", type=int, default=RUNS, help="fresh servers for the first answer")
-    parser.add_argument(
-        "--only", default=",".join(MEASURES), help=f"comma-separated subset of {','.join(MEASURES)}"
+    parser = measure_parser(
+        __doc__,
+        MEASURES,
+        RUNS,
+        quick="the 210-session tree (130 MB)",
+        runs_help="fresh servers for the first answer",
     )
-    parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
-    args = parser.parse_args(argv)
-    wanted = wanted_measures(parser, args.only, MEASURES)
+    args, wanted = parsed_measures(parser, argv, MEASURES)
 
     spec = QUICK if args.quick else FULL
     print(f"preparing data ({spec.name}, cached under {CACHE_ROOT}/ink-tui-bench-index-…)")

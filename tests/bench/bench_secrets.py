@@ -38,7 +38,6 @@ field, never a value). The files are in the page cache throughout (read once fir
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import re
@@ -72,12 +71,13 @@ from bench_index import (  # noqa: E402
     environment,
     fmt_runs,
     ink,
+    measure_parser,
     ms,
+    parsed_measures,
     print_rows,
     read_all,
     run_timed,
     verdict,
-    wanted_measures,
 )
 
 from ink_tui.catalog.roots import Root  # noqa: E402
@@ -599,15 +599,14 @@ MEASURES = ("speed", "gate", "recall")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the 212-session tree (130 MB)")
-    parser.add_argument("--runs", type=int, default=RUNS, help="timed audits (median)")
-    parser.add_argument(
-        "--only", default=",".join(MEASURES), help=f"comma-separated subset of {','.join(MEASURES)}"
+    parser = measure_parser(
+        __doc__,
+        MEASURES,
+        RUNS,
+        quick="the 212-session tree (130 MB)",
+        runs_help="timed audits (median)",
     )
-    parser.add_argument("--no-wait", action="store_true", help="do not wait for running pytest")
-    args = parser.parse_args(argv)
-    wanted = wanted_measures(parser, args.only, MEASURES)
+    args, wanted = parsed_measures(parser, argv, MEASURES)
 
     spec = QUICK if args.quick else FULL
     print(f"preparing data ({spec.name}, cached under {CACHE_ROOT}/ink-tui-bench-index-…)")
